@@ -1,0 +1,427 @@
+//! The `unolab` command line (spec/cli.md): argument parsing with clap, one
+//! function per subcommand, and the mapping of outcomes to exit codes:
+//! 0 success, 1 a check, scenario or game that failed, 2 bad usage or input.
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use clap::{Args, Parser, Subcommand};
+use serde_json::json;
+
+use crate::bot::BotKind;
+use crate::builtin;
+use crate::game::Game;
+use crate::scenario;
+use crate::script::Runtime;
+use crate::sim::{self, SimConfig};
+use crate::variant::{self, LoadRequest, Variant};
+
+/// Prints a line to standard output; a closed pipe (`| head`) is not an error.
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout().lock(), $($arg)*);
+    }};
+}
+
+pub const SUCCESS: i32 = 0;
+pub const FAILED: i32 = 1;
+pub const BAD_INPUT: i32 = 2;
+
+#[derive(Parser)]
+#[command(
+    name = "unolab",
+    version,
+    about = "A sandbox for the UNO family of card games: play, simulate and test variants and house rules."
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Play against bots: seat 0 is you (reads commands from stdin without a terminal)
+    Play(PlayArgs),
+    /// List the built-in variants and house rules
+    Variants,
+    /// Show a variant's deck: every card with count and points
+    Deck {
+        #[command(flatten)]
+        ruleset: Ruleset,
+        /// Print one JSON object
+        #[arg(long)]
+        json: bool,
+    },
+    /// Validate variants: schema, deck, scripts, and a few seeded bot games
+    Check {
+        /// Built-in names or paths to variant YAML files
+        #[arg(required = true, value_name = "VARIANT|PATH")]
+        variants: Vec<String>,
+    },
+    /// Run scenario files and folders of them
+    Scenario {
+        #[arg(required = true, value_name = "PATH")]
+        paths: Vec<PathBuf>,
+    },
+    /// Bot-vs-bot hands with statistics
+    Sim(SimArgs),
+}
+
+/// A variant with house rules and option settings.
+#[derive(Args, Clone)]
+struct Ruleset {
+    /// Built-in variant name or path to a variant YAML
+    #[arg(default_value = "classic")]
+    variant: String,
+    /// A house rule (built-in name or path); repeat for more
+    #[arg(short = 'r', long = "rule", value_name = "RULE")]
+    rules: Vec<String>,
+    /// Set an option of the variant or a rule, e.g. --set crossStack=true
+    #[arg(long = "set", value_name = "KEY=VALUE", value_parser = parse_setting)]
+    settings: Vec<(String, String)>,
+}
+
+fn parse_setting(text: &str) -> Result<(String, String), String> {
+    text.split_once('=')
+        .map(|(k, v)| (k.trim().to_string(), v.trim().to_string()))
+        .filter(|(k, _)| !k.is_empty())
+        .ok_or_else(|| format!("'{text}' is not KEY=VALUE"))
+}
+
+#[derive(Args)]
+struct PlayArgs {
+    #[command(flatten)]
+    ruleset: Ruleset,
+    /// Players at the table, you included
+    #[arg(short, long, default_value_t = 4)]
+    players: usize,
+    /// Seed for every shuffle and bot choice (default: from the clock)
+    #[arg(long)]
+    seed: Option<u64>,
+    #[arg(long, value_enum, default_value_t = BotKind::Random)]
+    bot: BotKind,
+}
+
+#[derive(Args)]
+struct SimArgs {
+    #[command(flatten)]
+    ruleset: Ruleset,
+    #[arg(short, long, default_value_t = 4)]
+    players: usize,
+    /// Number of hands to play
+    #[arg(short = 'n', long, default_value_t = 1000)]
+    games: u64,
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    #[arg(long, value_enum, default_value_t = BotKind::Random)]
+    bot: BotKind,
+    /// Worker threads (results do not depend on it)
+    #[arg(short = 'j', long, default_value_t = 1)]
+    threads: usize,
+    #[arg(long)]
+    json: bool,
+}
+
+/// Runs the command line; returns the exit code.
+pub fn main() -> i32 {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let code = if e.use_stderr() { BAD_INPUT } else { SUCCESS };
+            let _ = e.print();
+            return code;
+        }
+    };
+    let command = cli.command.unwrap_or(Command::Play(PlayArgs {
+        ruleset: Ruleset { variant: "classic".into(), rules: Vec::new(), settings: Vec::new() },
+        players: 4,
+        seed: None,
+        bot: BotKind::Random,
+    }));
+    match command {
+        Command::Play(args) => play(args),
+        Command::Variants => variants(),
+        Command::Deck { ruleset, json } => deck(&ruleset, json),
+        Command::Check { variants } => check(&variants),
+        Command::Scenario { paths } => scenarios(&paths),
+        Command::Sim(args) => simulate(args),
+    }
+}
+
+fn load(ruleset: &Ruleset) -> Result<Arc<Variant>, i32> {
+    let request = LoadRequest {
+        variant: ruleset.variant.clone(),
+        rules: ruleset.rules.clone(),
+        settings: ruleset.settings.clone(),
+    };
+    match variant::load(&request) {
+        Ok(v) => Ok(Arc::new(v)),
+        Err(problems) => {
+            for p in problems {
+                eprintln!("error: {p}");
+            }
+            Err(BAD_INPUT)
+        }
+    }
+}
+
+fn runtime(variant: &Arc<Variant>) -> Result<Runtime, i32> {
+    Runtime::new(variant.clone()).map_err(|problems| {
+        for p in problems {
+            eprintln!("error: {p}");
+        }
+        BAD_INPUT
+    })
+}
+
+fn play(args: PlayArgs) -> i32 {
+    let Ok(variant) = load(&args.ruleset) else { return BAD_INPUT };
+    let Ok(runtime) = runtime(&variant) else { return BAD_INPUT };
+    let seed = args.seed.unwrap_or_else(|| {
+        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0)
+    });
+    let game = match Game::new(runtime, args.players, seed) {
+        Ok(g) => g,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return BAD_INPUT;
+        }
+    };
+    let stdin = std::io::stdin();
+    if stdin.is_terminal() {
+        say!("seed {seed}");
+    }
+    let mut input = stdin.lock();
+    let mut out = std::io::stdout().lock();
+    match crate::play::run(game, args.bot, seed, &mut input, &mut out) {
+        Ok(()) => SUCCESS,
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            FAILED
+        }
+    }
+}
+
+fn variants() -> i32 {
+    say!("variants:");
+    for name in builtin::variant_names() {
+        match variant::load(&LoadRequest { variant: name.to_string(), ..LoadRequest::default() }) {
+            Ok(v) => say!("  {name:<12} {}", v.description),
+            Err(_) => say!("  {name:<12} (does not load: run 'unolab check {name}')"),
+        }
+    }
+    say!("house rules (-r NAME):");
+    for name in builtin::rule_names() {
+        let described = variant::open_rule(name)
+            .ok()
+            .and_then(|f| serde_yaml::from_str::<crate::spec::LayerSpec>(&f.text).ok())
+            .map(|s| {
+                let mut line = s.description.clone();
+                if !s.inert_in.is_empty() {
+                    let inert: Vec<String> = s.inert_in.iter().map(|(v, why)| format!("{v}: {why}")).collect();
+                    line.push_str(&format!(" [never triggers in {}]", inert.join("; ")));
+                }
+                line
+            });
+        say!("  {name:<12} {}", described.unwrap_or_else(|| "(does not load)".into()));
+    }
+    SUCCESS
+}
+
+fn deck(ruleset: &Ruleset, as_json: bool) -> i32 {
+    let Ok(variant) = load(ruleset) else { return BAD_INPUT };
+    let names = &variant.names;
+    let mut cards = Vec::new();
+    for (index, design) in variant.designs.iter().enumerate() {
+        let points = if variant.double_sided {
+            json!([names.points(&design.light), names.points(design.dark.as_ref().unwrap_or(&design.light))])
+        } else {
+            json!(names.points(&design.light))
+        };
+        cards.push(json!({"card": names.format_card(design), "count": variant.copies[index], "points": points}));
+    }
+    if variant.power_cards > 0 {
+        cards.push(json!({"card": "power", "count": variant.power_cards, "points": 0}));
+    }
+    if as_json {
+        let out = json!({"variant": variant.name, "total": variant.total_cards(), "cards": cards});
+        say!("{out}");
+        return SUCCESS;
+    }
+    say!("{}: {} cards", variant.name, variant.total_cards());
+    for card in &cards {
+        let points = match &card["points"] {
+            serde_json::Value::Array(p) => format!("{} / {}", p[0], p[1]),
+            p => p.to_string(),
+        };
+        say!("  {:>3} x {:<40} {points} points", card["count"], card["card"].as_str().unwrap_or_default());
+    }
+    say!("total {}", variant.total_cards());
+    SUCCESS
+}
+
+/// Seeded bot games `check` plays per variant.
+const CHECK_GAMES: u64 = 20;
+
+fn check(targets: &[String]) -> i32 {
+    let mut code = SUCCESS;
+    for target in targets {
+        let request = LoadRequest { variant: target.clone(), ..LoadRequest::default() };
+        if let Err(e) = variant::open_variant(target) {
+            eprintln!("error: {e}");
+            code = BAD_INPUT;
+            continue;
+        }
+        let variant = match variant::load(&request) {
+            Ok(v) => Arc::new(v),
+            Err(problems) => {
+                for p in problems {
+                    eprintln!("error: {p}");
+                }
+                code = code.max(FAILED);
+                continue;
+            }
+        };
+        if let Err(problems) = Runtime::new(variant.clone()) {
+            for p in problems {
+                eprintln!("error: {p}");
+            }
+            code = code.max(FAILED);
+            continue;
+        }
+        let mut failures = Vec::new();
+        for players in [variant.min_players, variant.max_players] {
+            let config = SimConfig {
+                variant: variant.clone(),
+                players,
+                games: CHECK_GAMES / 2,
+                seed: 1,
+                bot: BotKind::Random,
+                threads: 1,
+            };
+            match sim::run(&config) {
+                Ok(stats) => {
+                    failures.extend(stats.errors.iter().map(|(i, e)| format!("{players} players, game {i}: {e}")));
+                    if stats.stuck > 0 {
+                        failures.push(format!(
+                            "{players} players: {} game(s) did not end within {} actions",
+                            stats.stuck,
+                            sim::ACTION_LIMIT
+                        ));
+                    }
+                }
+                Err(e) => failures.push(e),
+            }
+        }
+        if failures.is_empty() {
+            say!(
+                "ok {target}: {} cards, {} layer(s), {CHECK_GAMES} seeded games played to the end",
+                variant.total_cards(),
+                variant.layers.len()
+            );
+        } else {
+            for f in failures {
+                eprintln!("error: {target}: {f}");
+            }
+            code = code.max(FAILED);
+        }
+    }
+    code
+}
+
+fn scenarios(paths: &[PathBuf]) -> i32 {
+    let files = match scenario::collect(paths) {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return BAD_INPUT;
+        }
+    };
+    let report = scenario::run_files(&files);
+    say!("{}", report.text.trim_end());
+    if report.bad_input > 0 {
+        BAD_INPUT
+    } else if report.failed > 0 {
+        FAILED
+    } else {
+        SUCCESS
+    }
+}
+
+fn simulate(args: SimArgs) -> i32 {
+    let Ok(variant) = load(&args.ruleset) else { return BAD_INPUT };
+    if args.players < variant.min_players || args.players > variant.max_players {
+        eprintln!(
+            "error: {} is for {} to {} players, not {}",
+            variant.name, variant.min_players, variant.max_players, args.players
+        );
+        return BAD_INPUT;
+    }
+    if args.threads == 0 {
+        eprintln!("error: -j needs at least 1 thread");
+        return BAD_INPUT;
+    }
+    let config = SimConfig {
+        variant: variant.clone(),
+        players: args.players,
+        games: args.games,
+        seed: args.seed,
+        bot: args.bot,
+        threads: args.threads,
+    };
+    let stats = match sim::run(&config) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return BAD_INPUT;
+        }
+    };
+    if args.json {
+        let out = json!({
+            "variant": variant.name,
+            "rules": variant.rule_names(),
+            "players": args.players,
+            "games": stats.games,
+            "seed": args.seed,
+            "bot": format!("{:?}", args.bot).to_lowercase(),
+            "turns_mean": stats.turns_mean(),
+            "turns_max": stats.turns_max,
+            "wins": stats.wins,
+            "stuck": stats.stuck,
+            "errors": stats.errors.iter().map(|(i, e)| json!({"game": i, "error": e})).collect::<Vec<_>>(),
+            "points_mean": if stats.games > 0 { stats.points_total as f64 / stats.games as f64 } else { 0.0 },
+            "elapsed_s": stats.elapsed_s,
+            "games_per_s": stats.games_per_s(),
+        });
+        say!("{out}");
+    } else {
+        let rules = variant.rule_names();
+        say!(
+            "{} {}with {} players, {} hands, seed {}, {:?} bots",
+            variant.name,
+            if rules.is_empty() { String::new() } else { format!("+ {} ", rules.join(" + ")) },
+            args.players,
+            stats.games,
+            args.seed,
+            args.bot
+        );
+        say!("  actions per hand: mean {:.1}, max {}", stats.turns_mean(), stats.turns_max);
+        if stats.games > 0 {
+            say!("  points per hand: mean {:.1}", stats.points_total as f64 / stats.games as f64);
+        }
+        for (seat, wins) in stats.wins.iter().enumerate() {
+            say!("  p{seat} won {wins} ({:.1}%)", 100.0 * *wins as f64 / stats.games.max(1) as f64);
+        }
+        if stats.stuck > 0 {
+            say!("  {} hands did not end within {} actions", stats.stuck, sim::ACTION_LIMIT);
+        }
+        for (index, e) in &stats.errors {
+            say!("  game {index} failed: {e}");
+        }
+        say!("  {:.2}s, {:.0} hands/s", stats.elapsed_s, stats.games_per_s());
+    }
+    if stats.errors.is_empty() { SUCCESS } else { FAILED }
+}

@@ -1,0 +1,181 @@
+//! The event log: everything that happens at the table, in order. It is the
+//! source of transcripts (what `play` shows, what snapshots record) and the
+//! record a replay is checked against.
+
+use std::fmt::Write as _;
+
+use crate::card::{CardId, Color, Direction, Side};
+use crate::variant::Variant;
+
+pub type Seat = usize;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Event {
+    HandStarted {
+        hand: u32,
+        dealer: Seat,
+    },
+    Dealt {
+        seat: Seat,
+        cards: usize,
+    },
+    TurnedUp {
+        card: CardId,
+    },
+    Buried {
+        card: CardId,
+    },
+    Played {
+        seat: Seat,
+        card: CardId,
+        side: Side,
+        as_flex: bool,
+        color: Option<Color>,
+        target: Option<Seat>,
+        out_of_turn: bool,
+    },
+    ColorChosen {
+        seat: Seat,
+        color: Color,
+    },
+    Drew {
+        seat: Seat,
+        card: CardId,
+    },
+    Passed {
+        seat: Seat,
+    },
+    Skipped {
+        seat: Seat,
+    },
+    Reversed {
+        direction: Direction,
+    },
+    Reshuffled {
+        cards: usize,
+    },
+    PenaltyPending {
+        victim: Seat,
+        count: u32,
+        until: Option<Color>,
+    },
+    Accepted {
+        seat: Seat,
+    },
+    Challenged {
+        challenger: Seat,
+        offender: Seat,
+        guilty: bool,
+    },
+    UnoCalled {
+        seat: Seat,
+    },
+    Caught {
+        seat: Seat,
+    },
+    Power {
+        seat: Seat,
+        green: bool,
+    },
+    HandsSwapped {
+        a: Seat,
+        b: Seat,
+    },
+    HandsPassed {
+        direction: Direction,
+    },
+    Flipped {
+        side: Side,
+    },
+    Script {
+        text: String,
+    },
+    HandWon {
+        seat: Seat,
+        points: i64,
+    },
+    MatchWon {
+        seat: Seat,
+    },
+}
+
+/// Events, and whether they are kept (simulations switch the log off).
+#[derive(Debug, Clone, Default)]
+pub struct Log {
+    pub events: Vec<Event>,
+    pub enabled: bool,
+}
+
+impl Log {
+    pub fn new(enabled: bool) -> Log {
+        Log { events: Vec::new(), enabled }
+    }
+
+    #[inline]
+    pub fn push(&mut self, event: Event) {
+        if self.enabled {
+            self.events.push(event);
+        }
+    }
+}
+
+/// One line for one event, in card notation.
+pub fn describe(event: &Event, variant: &Variant) -> String {
+    let color = |c: Color| variant.names.color_name(c).to_string();
+    let mut line = String::new();
+    let _ = match event {
+        Event::HandStarted { hand, dealer } => write!(line, "hand {hand}: p{dealer} deals"),
+        Event::Dealt { seat, cards } => write!(line, "p{seat} is dealt {cards}"),
+        Event::TurnedUp { card } => write!(line, "turned up {}", variant.card_name(*card)),
+        Event::Buried { card } => write!(line, "{} goes back into the draw pile", variant.card_name(*card)),
+        Event::Played { seat, card, side, as_flex, color: named, target, out_of_turn } => {
+            let _ = write!(line, "p{seat} plays {}", variant.face_name(*card, *side));
+            if *as_flex {
+                line.push_str(" as flex");
+            }
+            if let Some(c) = named {
+                let _ = write!(line, " naming {}", color(*c));
+            }
+            if let Some(t) = target {
+                let _ = write!(line, " at p{t}");
+            }
+            if *out_of_turn {
+                line.push_str(" (out of turn)");
+            }
+            Ok(())
+        }
+        Event::ColorChosen { seat, color: c } => write!(line, "p{seat} names {}", color(*c)),
+        Event::Drew { seat, card } => write!(line, "p{seat} draws {}", variant.card_name(*card)),
+        Event::Passed { seat } => write!(line, "p{seat} passes"),
+        Event::Skipped { seat } => write!(line, "p{seat} is skipped"),
+        Event::Reversed { direction } => write!(line, "play runs {}", direction.name()),
+        Event::Reshuffled { cards } => write!(line, "discard pile reshuffled into a draw pile of {cards}"),
+        Event::PenaltyPending { victim, count, until } => match until {
+            Some(c) => write!(
+                line,
+                "p{victim} faces drawing until {}{}",
+                color(*c),
+                if *count > 0 { format!(" and {count} more") } else { String::new() }
+            ),
+            None => write!(line, "p{victim} faces drawing {count}"),
+        },
+        Event::Accepted { seat } => write!(line, "p{seat} accepts the penalty"),
+        Event::Challenged { challenger, offender, guilty } => write!(
+            line,
+            "p{challenger} challenges p{offender}: {}",
+            if *guilty { "the challenge succeeds" } else { "the challenge fails" }
+        ),
+        Event::UnoCalled { seat } => write!(line, "p{seat} calls UNO"),
+        Event::Caught { seat } => write!(line, "p{seat} is caught without calling UNO"),
+        Event::Power { seat, green } => {
+            write!(line, "p{seat}'s Power Card turns {}", if *green { "green" } else { "red" })
+        }
+        Event::HandsSwapped { a, b } => write!(line, "p{a} and p{b} swap hands"),
+        Event::HandsPassed { direction } => write!(line, "every hand passes {}", direction.name()),
+        Event::Flipped { side } => write!(line, "everything flips: the {} side is up", side.name()),
+        Event::Script { text } => write!(line, "note: {text}"),
+        Event::HandWon { seat, points } => write!(line, "p{seat} goes out and scores {points}"),
+        Event::MatchWon { seat } => write!(line, "p{seat} wins the match"),
+    };
+    line
+}

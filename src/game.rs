@@ -1,0 +1,934 @@
+//! The game: actions, their validation, and the flow of a hand and a match.
+//! Every action is checked before anything changes; an action that is
+//! refused (or whose script fails) leaves the table exactly as it was.
+//! Plain matching and number-card turns run natively; scripts run only where
+//! the variant's layers bind a hook to the face in play.
+
+use std::sync::Arc;
+
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use rhai::Dynamic;
+
+use crate::card::{CardId, Color, Face, Side};
+use crate::event::{Event, Log, Seat};
+use crate::notation::CardPattern;
+use crate::script::{CallInfo, FirstDiscard, Runtime, ScriptFailure, TurnPlan, verdict};
+use crate::table::{DrawSpec, Penalty, Pending, Table, Uno};
+use crate::variant::{HookKind, TargetNeed, Variant};
+
+/// A card played: by the current player unless `player` says otherwise.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Play {
+    pub player: Option<Seat>,
+    pub card: CardId,
+    pub color: Option<Color>,
+    pub as_flex: bool,
+    pub target: Option<Seat>,
+    pub uno: bool,
+}
+
+impl Play {
+    pub fn new(card: CardId) -> Play {
+        Play { player: None, card, color: None, as_flex: false, target: None, uno: false }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Action {
+    Play(Play),
+    Draw,
+    Pass,
+    Uno(Seat),
+    Catch(Seat),
+    Challenge,
+    Accept,
+    Color(Color),
+}
+
+/// Why an action did not happen. The table is unchanged either way.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ActionError {
+    /// The rules do not allow it now.
+    Refused(String),
+    /// A script failed while carrying it out.
+    Script(String),
+}
+
+impl std::fmt::Display for ActionError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ActionError::Refused(why) => write!(f, "refused: {why}"),
+            ActionError::Script(why) => write!(f, "{why}"),
+        }
+    }
+}
+
+impl From<ScriptFailure> for ActionError {
+    fn from(failure: ScriptFailure) -> Self {
+        ActionError::Script(failure.0)
+    }
+}
+
+type Checked<T> = Result<T, ActionError>;
+
+fn refuse<T>(why: impl Into<String>) -> Checked<T> {
+    Err(ActionError::Refused(why.into()))
+}
+
+pub struct Game {
+    pub variant: Arc<Variant>,
+    runtime: Runtime,
+    table: Table,
+    backup: Table,
+    log: Log,
+}
+
+impl Game {
+    /// A table of `players` seats with scores at zero; no hand dealt yet.
+    pub fn new(runtime: Runtime, players: usize, seed: u64) -> Result<Game, String> {
+        let variant = runtime.variant.clone();
+        if players < variant.min_players || players > variant.max_players {
+            return Err(format!(
+                "{} is for {} to {} players, not {players}",
+                variant.name, variant.min_players, variant.max_players
+            ));
+        }
+        let table = Table::new(players, variant.power_cards > 0, ChaCha8Rng::seed_from_u64(seed));
+        Ok(Game { backup: table.clone(), variant, runtime, table, log: Log::new(true) })
+    }
+
+    /// Starts over with a new seed and zero scores, keeping the compiled scripts.
+    pub fn restart(&mut self, seed: u64) {
+        let players = self.table.players();
+        self.table = Table::new(players, self.variant.power_cards > 0, ChaCha8Rng::seed_from_u64(seed));
+        self.log.events.clear();
+    }
+
+    pub fn set_logging(&mut self, enabled: bool) {
+        self.log.enabled = enabled;
+    }
+
+    pub fn table(&self) -> &Table {
+        &self.table
+    }
+
+    pub fn events(&self) -> &[Event] {
+        &self.log.events
+    }
+
+    pub fn players(&self) -> usize {
+        self.table.players()
+    }
+
+    /// Who must act now: the player owing a colour choice or facing a
+    /// penalty, else the player whose turn it is.
+    pub fn to_act(&self) -> Seat {
+        match &self.table.pending {
+            Some(Pending::Color { player, .. }) => *player,
+            Some(Pending::Penalty(p)) => p.victim,
+            None => self.table.current,
+        }
+    }
+
+    pub fn hand_over(&self) -> bool {
+        self.table.winner.is_some()
+    }
+
+    /// Deals a new hand: the dealer is random for the first hand and moves
+    /// one seat to the left for each later one (rules.md 1.2 DEFAULT).
+    pub fn deal(&mut self) -> Result<(), ActionError> {
+        let players = self.table.players();
+        let dealer = if self.table.hand_number == 0 {
+            rand::RngExt::random_range(&mut self.table.rng, 0..players)
+        } else {
+            (self.table.dealer + 1) % players
+        };
+        self.setup_hand(dealer);
+        let mut deck = self.variant.deck.clone();
+        self.table.shuffle(&mut deck);
+        self.table.draw = deck;
+        for round in 0..self.variant.hand_size {
+            for offset in 1..=players {
+                let seat = (dealer + offset) % players;
+                if let Some(card) = self.table.draw.pop() {
+                    self.table.hands[seat].push(card);
+                }
+                if round + 1 == self.variant.hand_size {
+                    self.log.push(Event::Dealt { seat, cards: self.table.hands[seat].len() });
+                }
+            }
+        }
+        self.turn_first_discard()
+    }
+
+    /// Clears the table for a hand (scores and match state stay).
+    pub fn setup_hand(&mut self, dealer: Seat) {
+        let t = &mut self.table;
+        t.hand_number += 1;
+        t.dealer = dealer;
+        t.current = (dealer + 1) % t.players();
+        t.direction = Default::default();
+        t.side = Side::Light;
+        t.color = None;
+        t.pending = None;
+        t.drawn = None;
+        t.winner = None;
+        t.vars.clear();
+        t.power.iter_mut().for_each(|g| *g = true);
+        t.uno.iter_mut().for_each(|u| *u = Uno::None);
+        t.hands.iter_mut().for_each(Vec::clear);
+        t.draw.clear();
+        t.discard.clear();
+        self.log.push(Event::HandStarted { hand: t.hand_number, dealer });
+    }
+
+    /// Places a position directly (scenario setup): the caller guarantees the
+    /// piles and hands hold exactly the deck.
+    pub fn place(&mut self, f: impl FnOnce(&mut Table)) {
+        f(&mut self.table);
+        for seat in 0..self.table.players() {
+            self.update_uno(seat);
+        }
+    }
+
+    /// Turns up the first discard and applies the variant's first-discard rule.
+    pub fn turn_first_discard(&mut self) -> Result<(), ActionError> {
+        let dealer = self.table.dealer;
+        self.table.current = self.table.seat_after(dealer, 1);
+        let limit = self.variant.deck.len() * 2;
+        for _ in 0..limit {
+            let Some(card) = self.table.take_top(&mut self.log) else { break };
+            self.table.discard.push(card);
+            self.log.push(Event::TurnedUp { card });
+            let face = *self.variant.face(card, self.table.side);
+            self.table.color = face.color;
+            let call = CallInfo { me: dealer, card: Some(card), ..CallInfo::default() };
+            let plan = self.run_card_hooks(HookKind::FirstDiscard, card, call)?;
+            match plan.first_discard {
+                FirstDiscard::Redraw => {
+                    self.table.discard.pop();
+                    self.table.draw.push(card);
+                    let mut pile = std::mem::take(&mut self.table.draw);
+                    self.table.shuffle(&mut pile);
+                    self.table.draw = pile;
+                    self.log.push(Event::Buried { card });
+                }
+                FirstDiscard::TurnNext => {}
+                FirstDiscard::Keep => {
+                    self.finish_effects(dealer, plan, false)?;
+                    break;
+                }
+            }
+        }
+        self.check_conservation();
+        Ok(())
+    }
+
+    /// Carries out an action, or refuses it and changes nothing.
+    pub fn apply(&mut self, action: Action) -> Result<(), ActionError> {
+        if let Some(winner) = self.table.winner {
+            return refuse(format!("the hand is over: p{winner} went out"));
+        }
+        self.backup.clone_from(&self.table);
+        let mark = self.log.events.len();
+        let result = self.dispatch(action);
+        if result.is_err() {
+            std::mem::swap(&mut self.table, &mut self.backup);
+            self.log.events.truncate(mark);
+        } else {
+            self.check_conservation();
+        }
+        result
+    }
+
+    fn check_conservation(&self) {
+        debug_assert!(self.table.conserves(&self.variant), "cards are not conserved: {:?}", self.table);
+    }
+
+    fn dispatch(&mut self, action: Action) -> Checked<()> {
+        match action {
+            Action::Play(play) => self.play(play),
+            Action::Draw => self.draw(),
+            Action::Pass => self.pass(),
+            Action::Uno(seat) => self.call_uno(seat),
+            Action::Catch(seat) => self.catch(seat),
+            Action::Challenge => self.challenge(),
+            Action::Accept => self.accept(),
+            Action::Color(color) => self.choose_color(color),
+        }
+    }
+
+    // ----- checks -------------------------------------------------------
+
+    fn face(&self, card: CardId) -> &Face {
+        self.variant.face(card, self.table.side)
+    }
+
+    /// Does this face match the discard pile (colour, number or symbol; flex
+    /// colour when played as flex)?
+    pub fn matches(&self, face: &Face, as_flex: bool) -> bool {
+        if face.is_wild() {
+            return true;
+        }
+        let color = self.table.color;
+        if face.color.is_some() && face.color == color {
+            return true;
+        }
+        if as_flex && face.flex.is_some() && face.flex == color {
+            return true;
+        }
+        match self.table.top() {
+            Some(top) => self.variant.names.same_value(face, self.face(top)),
+            None => true,
+        }
+    }
+
+    pub fn has_flex_side(&self, face: &Face) -> bool {
+        face.flex.is_some() || face.symbol().is_some_and(|s| self.variant.names.symbol_info(s).flex)
+    }
+
+    /// Is `color` one of the colours of the side in play?
+    pub fn color_in_play(&self, color: Color) -> bool {
+        !self.variant.double_sided || self.variant.names.is_dark(color) == (self.table.side == Side::Dark)
+    }
+
+    /// The colours a wild may name now.
+    pub fn colors_in_play(&self) -> Vec<Color> {
+        (0..self.variant.names.colors.len() as Color).filter(|&c| self.color_in_play(c)).collect()
+    }
+
+    /// Checks a play without changing anything; returns the acting seat.
+    pub fn check_play(&mut self, play: &Play) -> Checked<Seat> {
+        let seat = play.player.unwrap_or_else(|| self.to_act());
+        if seat >= self.players() {
+            return refuse(format!("there is no player {seat}"));
+        }
+        let card = play.card;
+        let side = self.table.side;
+        if !self.table.hands[seat].contains(&card) {
+            return refuse(format!("p{seat} holds no {}", self.variant.face_name(card, side)));
+        }
+        let mut out_of_turn = seat != self.table.current;
+        match self.table.pending.clone() {
+            Some(Pending::Color { player, .. }) => {
+                return refuse(format!("p{player} must first name a colour"));
+            }
+            Some(Pending::Penalty(p)) if p.victim == seat => {
+                out_of_turn = false;
+                if !self.any_card_hook(HookKind::CanRespond, seat, card)? {
+                    return self.require_no_pending().map(|()| seat);
+                }
+            }
+            _ => {}
+        }
+        if out_of_turn && !self.any_card_hook(HookKind::CanJumpIn, seat, card)? {
+            return refuse(format!("it is p{}'s turn, not p{seat}'s", self.table.current));
+        }
+        if !out_of_turn
+            && let Some(drawn) = self.table.drawn
+            && drawn != card
+        {
+            return refuse(format!(
+                "after drawing, only the drawn card ({}) may be played",
+                self.variant.face_name(drawn, side)
+            ));
+        }
+        let face = *self.face(card);
+        if play.as_flex {
+            if !self.has_flex_side(&face) {
+                return refuse(format!("{} has no flex side", self.variant.names.format_face(&face)));
+            }
+            if self.table.power.get(seat) == Some(&false) {
+                return refuse(format!("p{seat}'s Power Card is red: no flex side until it is green again"));
+            }
+        }
+        if !self.matches(&face, play.as_flex) {
+            let hint = if !play.as_flex && face.flex.is_some() && face.flex == self.table.color {
+                " (it matches by its flex colour only: play it as flex)"
+            } else {
+                ""
+            };
+            let top = self.table.top().map(|t| self.variant.face_name(t, side)).unwrap_or_default();
+            let color =
+                self.table.color.map(|c| self.variant.names.color_name(c).to_string()).unwrap_or_else(|| "none".into());
+            return refuse(format!(
+                "{} does not match {top} (colour in play: {color}){hint}",
+                self.variant.names.format_face(&face)
+            ));
+        }
+        let last_card = self.table.hands[seat].len() == 1;
+        match (face.is_wild(), play.color) {
+            (true, None) if !last_card => {
+                return refuse(format!(
+                    "name a colour for {} (one of {})",
+                    self.variant.names.format_face(&face),
+                    self.color_list()
+                ));
+            }
+            (true, Some(c)) if !self.color_in_play(c) => {
+                return refuse(format!(
+                    "{} is not a colour of the {} side",
+                    self.variant.names.color_name(c),
+                    side.name()
+                ));
+            }
+            (false, Some(_)) => return refuse("only a wild card names a colour"),
+            _ => {}
+        }
+        match (self.variant.target_need(card, side, play.as_flex), play.target) {
+            (TargetNeed::None, Some(_)) => {
+                return refuse(format!("{} takes no target", self.variant.names.format_face(&face)));
+            }
+            (TargetNeed::Required, None) => {
+                return refuse(format!("{} needs a target player", self.variant.names.format_face(&face)));
+            }
+            (_, Some(target)) if target >= self.players() || target == seat => {
+                return refuse(format!("target p{target} must be another player at the table"));
+            }
+            _ => {}
+        }
+        self.check_card_hooks(HookKind::CanPlay, seat, card, play)?;
+        Ok(seat)
+    }
+
+    fn color_list(&self) -> String {
+        self.colors_in_play().iter().map(|&c| self.variant.names.color_name(c)).collect::<Vec<_>>().join(", ")
+    }
+
+    /// Runs predicate hooks bound to the card; every one must allow it.
+    fn check_card_hooks(&mut self, kind: HookKind, seat: Seat, card: CardId, play: &Play) -> Checked<()> {
+        let side = self.table.side;
+        if self.variant.card_hook(kind, card, side).is_empty() {
+            return Ok(());
+        }
+        let call = self.predicate_call(seat, Some(card), play.as_flex, play.target);
+        let results = self.call_hooks_read_only(kind, card, call)?;
+        for value in results {
+            verdict(&value, "this play").map_err(ActionError::Refused)?;
+        }
+        Ok(())
+    }
+
+    /// Does any hook of this kind bound to the card say yes?
+    fn any_card_hook(&mut self, kind: HookKind, seat: Seat, card: CardId) -> Checked<bool> {
+        if self.variant.card_hook(kind, card, self.table.side).is_empty() {
+            return Ok(false);
+        }
+        let call = self.predicate_call(seat, Some(card), false, None);
+        let results = self.call_hooks_read_only(kind, card, call)?;
+        Ok(results.iter().any(|v| v.as_bool() == Ok(true)))
+    }
+
+    fn predicate_call(&self, seat: Seat, card: Option<CardId>, as_flex: bool, target: Option<Seat>) -> CallInfo {
+        CallInfo {
+            me: seat,
+            card,
+            as_flex,
+            target,
+            going_out: false,
+            prev_color: self.table.color,
+            answering: match &self.table.pending {
+                Some(Pending::Penalty(p)) => Some(p.clone()),
+                _ => None,
+            },
+            read_only: true,
+        }
+    }
+
+    fn call_hooks_read_only(&mut self, kind: HookKind, card: CardId, call: CallInfo) -> Checked<Vec<Dynamic>> {
+        let side = self.table.side;
+        let variant = self.variant.clone();
+        let fns = variant.card_hook(kind, card, side);
+        self.runtime.lend(&mut self.table, &mut self.log, call);
+        let mut results = Vec::with_capacity(fns.len());
+        let mut failure = None;
+        for f in fns {
+            match self.runtime.call(f, vec![Runtime::card_arg(card, side)]) {
+                Ok(v) => results.push(v),
+                Err(e) => {
+                    failure = Some(e);
+                    break;
+                }
+            }
+        }
+        self.runtime.reclaim(&mut self.table, &mut self.log);
+        match failure {
+            Some(e) => Err(e.into()),
+            None => Ok(results),
+        }
+    }
+
+    fn check_global_hooks(&mut self, kind: HookKind, what: &str) -> Checked<()> {
+        let variant = self.variant.clone();
+        let fns = variant.global_hook(kind);
+        if fns.is_empty() {
+            return Ok(());
+        }
+        let call = self.predicate_call(self.table.current, None, false, None);
+        self.runtime.lend(&mut self.table, &mut self.log, call);
+        let mut outcome = Ok(());
+        for f in fns {
+            match self.runtime.call(f, Vec::new()) {
+                Ok(v) => {
+                    if let Err(why) = verdict(&v, what) {
+                        outcome = refuse(why);
+                        break;
+                    }
+                }
+                Err(e) => {
+                    outcome = Err(e.into());
+                    break;
+                }
+            }
+        }
+        self.runtime.reclaim(&mut self.table, &mut self.log);
+        outcome
+    }
+
+    /// Runs the effect hooks of one kind bound to the card, lending the table.
+    fn run_card_hooks(&mut self, kind: HookKind, card: CardId, call: CallInfo) -> Checked<TurnPlan> {
+        let side = self.table.side;
+        let variant = self.variant.clone();
+        let fns = variant.card_hook(kind, card, side);
+        if fns.is_empty() {
+            return Ok(TurnPlan::default());
+        }
+        self.runtime.lend(&mut self.table, &mut self.log, call);
+        let mut failure = None;
+        for f in fns {
+            if let Err(e) = self.runtime.call(f, vec![Runtime::card_arg(card, side)]) {
+                failure = Some(e);
+                break;
+            }
+        }
+        let plan = self.runtime.reclaim(&mut self.table, &mut self.log);
+        match failure {
+            Some(e) => Err(e.into()),
+            None => Ok(plan),
+        }
+    }
+
+    // ----- actions ------------------------------------------------------
+
+    /// At a turn action, open UNO catch windows close (rules.md 1.5).
+    fn close_uno_windows(&mut self) {
+        for flag in &mut self.table.uno {
+            if *flag == Uno::Exposed {
+                *flag = Uno::Missed;
+            }
+        }
+    }
+
+    fn update_uno(&mut self, seat: Seat) {
+        let flag = &mut self.table.uno[seat];
+        if self.table.hands[seat].len() != 1 {
+            *flag = Uno::None;
+        } else if *flag == Uno::None {
+            *flag = Uno::Exposed;
+        }
+    }
+
+    fn update_all_uno(&mut self) {
+        for seat in 0..self.players() {
+            self.update_uno(seat);
+        }
+    }
+
+    fn play(&mut self, play: Play) -> Checked<()> {
+        let seat = self.check_play(&play)?;
+        self.close_uno_windows();
+        let answering = match self.table.pending.take() {
+            Some(Pending::Penalty(p)) => Some(p),
+            other => {
+                self.table.pending = other;
+                None
+            }
+        };
+        let out_of_turn = seat != self.table.current && answering.as_ref().is_none_or(|p| p.victim != seat);
+        self.table.current = seat;
+        let hand = &mut self.table.hands[seat];
+        let index = hand.iter().position(|&c| c == play.card).expect("checked");
+        hand.remove(index);
+        self.table.discard.push(play.card);
+        self.table.drawn = None;
+        let face = *self.face(play.card);
+        let prev_color = self.table.color;
+        self.table.color = face.color.or(play.color);
+        self.log.push(Event::Played {
+            seat,
+            card: play.card,
+            side: self.table.side,
+            as_flex: play.as_flex,
+            color: if face.is_wild() { play.color } else { None },
+            target: play.target,
+            out_of_turn,
+        });
+        let going_out = self.table.hands[seat].is_empty();
+        if play.uno && self.table.hands[seat].len() == 1 {
+            self.table.uno[seat] = Uno::Called;
+            self.log.push(Event::UnoCalled { seat });
+        }
+        let call = CallInfo {
+            me: seat,
+            card: Some(play.card),
+            as_flex: play.as_flex,
+            target: play.target,
+            going_out,
+            prev_color,
+            answering,
+            read_only: false,
+        };
+        let plan = self.run_card_hooks(HookKind::OnPlay, play.card, call)?;
+        if play.as_flex {
+            self.table.set_power(seat, false, &mut self.log);
+        }
+        self.reset_power_when_all_red();
+        self.finish_effects(seat, plan, going_out)?;
+        if going_out {
+            self.end_hand(seat);
+        }
+        self.update_all_uno();
+        Ok(())
+    }
+
+    /// Power Cards: when every one is red, all turn green (rules.md 3.6).
+    fn reset_power_when_all_red(&mut self) {
+        if !self.table.power.is_empty() && self.table.power.iter().all(|g| !g) {
+            for seat in 0..self.table.power.len() {
+                self.table.set_power(seat, true, &mut self.log);
+            }
+        }
+    }
+
+    /// Resolves the penalties a card caused and moves the turn on.
+    fn finish_effects(&mut self, me: Seat, mut plan: TurnPlan, going_out: bool) -> Checked<()> {
+        let penalties = std::mem::take(&mut plan.penalties);
+        for penalty in penalties {
+            let mut penalty = self.run_penalty_hooks(me, penalty)?;
+            if going_out {
+                penalty.pending = false;
+                penalty.challenge = None;
+            }
+            if penalty.challenge.is_some() {
+                penalty.pending = true;
+            }
+            if penalty.pending {
+                self.log.push(Event::PenaltyPending {
+                    victim: penalty.victim,
+                    count: penalty.draw.count,
+                    until: penalty.draw.until,
+                });
+                self.table.pending = Some(Pending::Penalty(penalty));
+            } else {
+                self.table.draw_cards(&self.variant, penalty.victim, penalty.draw, &mut self.log);
+                if plan.next.is_none() && penalty.victim == self.table.seat_after(me, 1 + plan.skips) {
+                    plan.skips += 1;
+                }
+            }
+        }
+        if going_out {
+            return Ok(());
+        }
+        if let Some(Pending::Penalty(p)) = &self.table.pending {
+            self.table.current = p.victim;
+            return Ok(());
+        }
+        let next = match plan.next {
+            Some(seat) => seat,
+            None => {
+                for step in 1..=plan.skips.min(self.players()) {
+                    let skipped = self.table.seat_after(me, step);
+                    if skipped != me {
+                        self.log.push(Event::Skipped { seat: skipped });
+                    }
+                }
+                self.table.seat_after(me, 1 + plan.skips)
+            }
+        };
+        match plan.ask_color {
+            Some(chooser) => {
+                self.table.pending = Some(Pending::Color { player: chooser, then: Some(next) });
+                self.table.current = chooser;
+            }
+            None => self.table.current = next,
+        }
+        Ok(())
+    }
+
+    fn run_penalty_hooks(&mut self, me: Seat, mut penalty: Penalty) -> Checked<Penalty> {
+        let variant = self.variant.clone();
+        let fns = variant.global_hook(HookKind::OnPenalty);
+        if fns.is_empty() {
+            return Ok(penalty);
+        }
+        let call = CallInfo { me, ..CallInfo::default() };
+        self.runtime.lend(&mut self.table, &mut self.log, call);
+        let mut failure = None;
+        for f in fns {
+            let arg = self.runtime.penalty_map(&penalty);
+            match self.runtime.call(f, vec![arg]).and_then(|v| self.runtime.penalty_from(v, &penalty)) {
+                Ok(p) => penalty = p,
+                Err(e) => {
+                    failure = Some(e);
+                    break;
+                }
+            }
+        }
+        self.runtime.reclaim(&mut self.table, &mut self.log);
+        match failure {
+            Some(e) => Err(e.into()),
+            None => Ok(penalty),
+        }
+    }
+
+    fn end_hand(&mut self, winner: Seat) {
+        let side = self.table.side;
+        let points: i64 = self
+            .table
+            .hands
+            .iter()
+            .enumerate()
+            .filter(|(seat, _)| *seat != winner)
+            .flat_map(|(_, hand)| hand.iter())
+            .map(|&card| self.variant.names.points(self.variant.face(card, side)))
+            .sum();
+        self.table.winner = Some(winner);
+        self.table.pending = None;
+        self.table.scores[winner] += points;
+        self.log.push(Event::HandWon { seat: winner, points });
+        if self.table.match_winner.is_none() && self.table.scores[winner] >= self.variant.target_score {
+            self.table.match_winner = Some(winner);
+            self.log.push(Event::MatchWon { seat: winner });
+        }
+    }
+
+    fn require_no_pending(&self) -> Checked<()> {
+        match &self.table.pending {
+            Some(Pending::Color { player, .. }) => refuse(format!("p{player} must first name a colour")),
+            Some(Pending::Penalty(p)) => refuse(format!(
+                "p{} must first answer the penalty (accept{})",
+                p.victim,
+                if p.challenge.is_some() { " or challenge" } else { "" }
+            )),
+            None => Ok(()),
+        }
+    }
+
+    /// Could the current player legally play this card on its regular side
+    /// (or its flex side, where the Power Card allows)?
+    pub fn playable(&mut self, seat: Seat, card: CardId) -> bool {
+        let color = self.face(card).is_wild().then(|| self.colors_in_play()[0]);
+        let other = self.table.seat_after(seat, 1);
+        [false, true].into_iter().any(|as_flex| {
+            let target = self.target_for(card, as_flex, other);
+            let play = Play { player: Some(seat), card, color, as_flex, target, uno: false };
+            self.check_play(&play).is_ok()
+        })
+    }
+
+    fn draw(&mut self) -> Checked<()> {
+        self.require_no_pending()?;
+        let seat = self.table.current;
+        if self.table.drawn.is_some() {
+            return refuse(format!("p{seat} has drawn already: play the drawn card or pass"));
+        }
+        if !self.table.can_draw() {
+            return refuse("there is nothing left to draw: pass instead");
+        }
+        self.check_global_hooks(HookKind::CanDraw, "drawing")?;
+        self.close_uno_windows();
+        let mut card = self.table.take_top(&mut self.log).expect("can_draw checked");
+        self.table.hands[seat].push(card);
+        self.log.push(Event::Drew { seat, card });
+        let limit = self.variant.deck.len();
+        for _ in 0..limit {
+            if !self.draw_again(seat, card)? || !self.table.can_draw() {
+                break;
+            }
+            card = self.table.take_top(&mut self.log).expect("can_draw checked");
+            self.table.hands[seat].push(card);
+            self.log.push(Event::Drew { seat, card });
+        }
+        if self.playable(seat, card) {
+            self.table.drawn = Some(card);
+        } else {
+            self.table.current = self.table.seat_after(seat, 1);
+        }
+        self.update_all_uno();
+        Ok(())
+    }
+
+    fn draw_again(&mut self, seat: Seat, card: CardId) -> Checked<bool> {
+        if self.variant.card_hook(HookKind::DrawAgain, card, self.table.side).is_empty() {
+            return Ok(false);
+        }
+        let call = CallInfo { me: seat, card: Some(card), ..CallInfo::default() };
+        let results = self.call_hooks_read_only(HookKind::DrawAgain, card, call)?;
+        Ok(results.iter().any(|v| v.as_bool() == Ok(true)))
+    }
+
+    fn pass(&mut self) -> Checked<()> {
+        self.require_no_pending()?;
+        let seat = self.table.current;
+        if self.table.drawn.is_none() && self.table.can_draw() {
+            return refuse(format!("p{seat} must play or draw before passing"));
+        }
+        self.check_global_hooks(HookKind::CanPass, "passing")?;
+        self.close_uno_windows();
+        self.table.drawn = None;
+        self.log.push(Event::Passed { seat });
+        self.table.current = self.table.seat_after(seat, 1);
+        Ok(())
+    }
+
+    fn pending_penalty(&self) -> Checked<Penalty> {
+        match &self.table.pending {
+            Some(Pending::Penalty(p)) => Ok(p.clone()),
+            _ => refuse("no draw penalty is pending"),
+        }
+    }
+
+    fn accept(&mut self) -> Checked<()> {
+        let penalty = self.pending_penalty()?;
+        self.close_uno_windows();
+        self.table.pending = None;
+        self.log.push(Event::Accepted { seat: penalty.victim });
+        self.table.draw_cards(&self.variant, penalty.victim, penalty.draw, &mut self.log);
+        self.table.current = self.table.seat_after(penalty.victim, 1);
+        self.update_all_uno();
+        Ok(())
+    }
+
+    fn challenge(&mut self) -> Checked<()> {
+        let penalty = self.pending_penalty()?;
+        let Some(challenge) = penalty.challenge else {
+            return refuse("this penalty cannot be challenged");
+        };
+        self.close_uno_windows();
+        self.table.pending = None;
+        self.log.push(Event::Challenged { challenger: penalty.victim, offender: penalty.by, guilty: challenge.guilty });
+        if challenge.guilty {
+            self.table.draw_cards(&self.variant, penalty.by, challenge.success, &mut self.log);
+            self.table.current = penalty.victim;
+        } else {
+            self.table.draw_cards(&self.variant, penalty.victim, challenge.fail, &mut self.log);
+            self.table.current = self.table.seat_after(penalty.victim, 1);
+        }
+        self.update_all_uno();
+        Ok(())
+    }
+
+    fn choose_color(&mut self, color: Color) -> Checked<()> {
+        let Some(Pending::Color { player, then }) = self.table.pending.clone() else {
+            return refuse("no colour choice is pending");
+        };
+        if !self.color_in_play(color) {
+            return refuse(format!(
+                "{} is not a colour of the {} side",
+                self.variant.names.color_name(color),
+                self.table.side.name()
+            ));
+        }
+        self.close_uno_windows();
+        self.table.pending = None;
+        self.table.color = Some(color);
+        self.log.push(Event::ColorChosen { seat: player, color });
+        self.table.current = then.unwrap_or(player);
+        Ok(())
+    }
+
+    fn call_uno(&mut self, seat: Seat) -> Checked<()> {
+        let Some(hand) = self.table.hands.get(seat) else {
+            return refuse(format!("there is no player {seat}"));
+        };
+        if hand.len() != 1 {
+            return refuse(format!("p{seat} holds {} cards: UNO is called with one", hand.len()));
+        }
+        if self.table.uno[seat] == Uno::Called {
+            return refuse(format!("p{seat} has called UNO already"));
+        }
+        self.table.uno[seat] = Uno::Called;
+        self.log.push(Event::UnoCalled { seat });
+        Ok(())
+    }
+
+    fn catch(&mut self, seat: Seat) -> Checked<()> {
+        let Some(&flag) = self.table.uno.get(seat) else {
+            return refuse(format!("there is no player {seat}"));
+        };
+        match flag {
+            Uno::Exposed => {}
+            Uno::Called => return refuse(format!("p{seat} called UNO")),
+            Uno::Missed => return refuse(format!("too late: the window to catch p{seat} has closed")),
+            Uno::None => return refuse(format!("p{seat} does not hold exactly one card")),
+        }
+        self.log.push(Event::Caught { seat });
+        let spec = DrawSpec { count: self.variant.uno_penalty, until: None };
+        self.table.draw_cards(&self.variant, seat, spec, &mut self.log);
+        self.update_all_uno();
+        Ok(())
+    }
+
+    // ----- questions ----------------------------------------------------
+
+    /// The first card in `seat`'s hand that fits the pattern (by the face in
+    /// play, or by both faces).
+    pub fn find_in_hand(&self, seat: Seat, pattern: &CardPattern) -> Option<CardId> {
+        let side = self.table.side;
+        self.table.hands.get(seat)?.iter().copied().find(|&id| pattern.matches(self.variant.design(id), side))
+    }
+
+    /// Every play `seat` could make now, with `color` for wilds and `target`
+    /// for cards that take one. Distinct cards only.
+    pub fn legal_plays(&mut self, seat: Seat, color: Color, target: Seat) -> Vec<Play> {
+        let mut cards = self.table.hands[seat].clone();
+        cards.sort_unstable();
+        cards.dedup();
+        let mut plays = Vec::new();
+        for card in cards {
+            let wild = self.face(card).is_wild();
+            let flex = self.has_flex_side(&self.face(card).clone());
+            for as_flex in [false, true] {
+                if as_flex && !flex {
+                    continue;
+                }
+                let target = self.target_for(card, as_flex, target);
+                let play = Play { player: Some(seat), card, color: wild.then_some(color), as_flex, target, uno: false };
+                if self.check_play(&play).is_ok() {
+                    plays.push(play);
+                }
+            }
+        }
+        plays
+    }
+
+    /// `target` for a play whose face takes one, else none.
+    fn target_for(&self, card: CardId, as_flex: bool, target: Seat) -> Option<Seat> {
+        match self.variant.target_need(card, self.table.side, as_flex) {
+            TargetNeed::None => None,
+            _ => Some(target),
+        }
+    }
+
+    /// May the current player draw now?
+    pub fn can_draw_now(&mut self) -> bool {
+        self.table.pending.is_none()
+            && self.table.drawn.is_none()
+            && self.table.can_draw()
+            && self.check_global_hooks(HookKind::CanDraw, "drawing").is_ok()
+    }
+
+    /// May the current player pass now?
+    pub fn can_pass_now(&mut self) -> bool {
+        self.table.pending.is_none()
+            && (self.table.drawn.is_some() || !self.table.can_draw())
+            && self.check_global_hooks(HookKind::CanPass, "passing").is_ok()
+    }
+
+    /// Sum of points a hand would score for its winner.
+    pub fn hand_points(&self, seat: Seat) -> i64 {
+        let side = self.table.side;
+        self.table.hands[seat].iter().map(|&c| self.variant.names.points(self.variant.face(c, side))).sum()
+    }
+}

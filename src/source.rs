@@ -1,0 +1,111 @@
+//! Source files and positions: where a YAML or script file came from (disk
+//! or built into the binary), and how a problem found after deserializing is
+//! pinned to a line and column for the error message.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use crate::builtin;
+
+/// A file's text and the name to show in messages.
+#[derive(Debug, Clone)]
+pub struct SourceFile {
+    /// Shown in messages: a path, or `builtin:variants/classic.yaml`.
+    pub name: String,
+    pub text: String,
+    /// Where relative paths inside the file are resolved.
+    pub origin: Origin,
+}
+
+#[derive(Debug, Clone)]
+pub enum Origin {
+    Disk(PathBuf),
+    Builtin(String),
+}
+
+impl SourceFile {
+    pub fn read(path: &Path) -> Result<SourceFile, String> {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+        Ok(SourceFile { name: path.display().to_string(), text, origin: Origin::Disk(path.to_path_buf()) })
+    }
+
+    pub fn builtin(path: &str) -> Option<SourceFile> {
+        builtin::file(path).map(|text| SourceFile {
+            name: format!("builtin:{path}"),
+            text: text.to_string(),
+            origin: Origin::Builtin(path.to_string()),
+        })
+    }
+
+    /// Opens `relative` next to this file (on disk, or inside the binary).
+    pub fn sibling(&self, relative: &str) -> Result<SourceFile, String> {
+        match &self.origin {
+            Origin::Disk(path) => {
+                let dir = path.parent().unwrap_or(Path::new("."));
+                SourceFile::read(&dir.join(relative))
+            }
+            Origin::Builtin(path) => {
+                let joined = builtin::join(path, relative);
+                SourceFile::builtin(&joined).ok_or_else(|| format!("builtin:{joined}: no such built-in file"))
+            }
+        }
+    }
+
+    /// The 1-based line and column of the first occurrence of `needle` as a
+    /// YAML value (after `key:` or `- ` or inside a flow list), else anywhere.
+    pub fn locate(&self, needle: &str) -> Option<Position> {
+        if needle.is_empty() {
+            return None;
+        }
+        let mut fallback = None;
+        for (index, line) in self.text.lines().enumerate() {
+            let code = line.split(" #").next().unwrap_or(line);
+            let mut from = 0;
+            while let Some(offset) = code[from..].find(needle) {
+                let at = from + offset;
+                let before = code[..at].trim_end_matches(['"', '\'']).trim_end();
+                let after = code[at + needle.len()..].trim_start_matches(['"', '\'']);
+                let bounded = (before.is_empty() || before.ends_with([':', '-', '[', ',', '{']))
+                    && (after.trim().is_empty() || after.trim_start().starts_with([',', ']', '}', '#', ':']));
+                let position = Position { line: index + 1, column: at + 1 };
+                if bounded {
+                    return Some(position);
+                }
+                fallback.get_or_insert(position);
+                from = at + needle.len();
+            }
+        }
+        fallback
+    }
+
+    /// `name:line:column: message`, or `name: message` where no place is known.
+    pub fn problem(&self, at: Option<Position>, message: impl fmt::Display) -> String {
+        match at {
+            Some(p) => format!("{}:{}:{}: {message}", self.name, p.line, p.column),
+            None => format!("{}: {message}", self.name),
+        }
+    }
+
+    /// A problem about the value `needle`, located in the text.
+    pub fn problem_at(&self, needle: &str, message: impl fmt::Display) -> String {
+        self.problem(self.locate(needle), message)
+    }
+
+    /// A serde_yaml error with its line and column.
+    pub fn yaml_error(&self, error: &serde_yaml::Error) -> String {
+        let at = error.location().map(|l| Position { line: l.line(), column: l.column() });
+        let message = error.to_string();
+        // serde_yaml appends " at line L column C"; the prefix says it already.
+        let message = match message.find(" at line ") {
+            Some(cut) if at.is_some() => message[..cut].to_string(),
+            _ => message,
+        };
+        self.problem(at, message)
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Position {
+    pub line: usize,
+    pub column: usize,
+}

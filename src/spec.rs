@@ -1,0 +1,125 @@
+//! The raw, deserialized form of variant and house-rule YAML files, exactly
+//! as written. Nothing here is checked beyond YAML types; `crate::variant`
+//! validates a spec into the model and reports every problem at once.
+
+use std::collections::BTreeMap;
+
+use serde::Deserialize;
+
+/// `variants/NAME.yaml`, or a house rule (`variants/rules/NAME.yaml`), which
+/// uses the same schema without the table fields (`deck`, `colors`, ...).
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LayerSpec {
+    pub name: Option<String>,
+    #[serde(default)]
+    pub description: String,
+    /// Colours of the (light) side, in order.
+    #[serde(default)]
+    pub colors: Vec<String>,
+    /// Colours of the dark side of a double-sided deck.
+    #[serde(default)]
+    pub dark_colors: Vec<String>,
+    pub hand_size: Option<u32>,
+    pub players: Option<[u32; 2]>,
+    pub target_score: Option<i64>,
+    pub uno_penalty: Option<u32>,
+    /// Power Cards in the box (one per player at most; not shuffled in).
+    pub power_cards: Option<u32>,
+    #[serde(default)]
+    pub symbols: BTreeMap<String, SymbolSpec>,
+    #[serde(default)]
+    pub deck: Vec<DeckEntry>,
+    /// Named settings scripts read with `option(NAME)`.
+    #[serde(default)]
+    pub options: BTreeMap<String, serde_yaml::Value>,
+    /// Rhai files, relative to this YAML file.
+    #[serde(default)]
+    pub scripts: Vec<String>,
+    /// Which script function runs where.
+    #[serde(default)]
+    pub hooks: BTreeMap<String, Vec<HookSpec>>,
+    /// Faces whose play names a target player (`target:` in a step).
+    #[serde(default)]
+    pub targets: Vec<TargetSpec>,
+    /// House rules this rule cannot be combined with.
+    #[serde(default)]
+    pub conflicts: Vec<String>,
+    /// For a house rule: variants (by name) where it can never trigger, with why.
+    #[serde(default)]
+    pub inert_in: BTreeMap<String, String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SymbolSpec {
+    #[serde(default)]
+    pub points: i64,
+    /// A wild face has no colour and matches anything.
+    #[serde(default)]
+    pub wild: bool,
+    /// The face has a flex side (an alternative effect, played `as: flex`).
+    #[serde(default)]
+    pub flex: bool,
+    /// Matches cards of this other symbol by symbol (e.g. `flex-skip` on `skip`).
+    pub matches: Option<String>,
+    #[serde(default)]
+    pub aliases: Vec<String>,
+    #[serde(default)]
+    pub description: String,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DeckEntry {
+    /// Card notation; `{color}` expands to every colour of the light side,
+    /// `{A-B}` to the numbers A to B.
+    pub cards: Vec<String>,
+    #[serde(default = "one")]
+    pub count: u32,
+}
+
+fn one() -> u32 {
+    1
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TargetSpec {
+    /// Which faces (same selectors as hooks).
+    #[serde(rename = "match")]
+    pub selector: Selector,
+    /// Only when played on the flex side (`true`) or the regular side (`false`).
+    pub flex: Option<bool>,
+    /// Must the player name a target (else it is optional)?
+    #[serde(default)]
+    pub required: bool,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HookSpec {
+    /// The Rhai function to call.
+    pub call: String,
+    /// Which faces the hook applies to (card hooks only): `any`, `number`,
+    /// `action`, `wild`, `marked`, `flex`, a number, a symbol or a colour; a
+    /// list means any of them, `a + b` means both.
+    #[serde(default, rename = "match")]
+    pub selector: Option<Selector>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(untagged)]
+pub enum Selector {
+    One(String),
+    Any(Vec<String>),
+}
+
+impl Selector {
+    pub fn alternatives(&self) -> Vec<&str> {
+        match self {
+            Selector::One(s) => vec![s.as_str()],
+            Selector::Any(v) => v.iter().map(String::as_str).collect(),
+        }
+    }
+}
