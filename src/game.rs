@@ -926,6 +926,36 @@ impl Game {
             && self.check_global_hooks(HookKind::CanPass, "passing").is_ok()
     }
 
+    /// An action in words and card notation, for messages and logs.
+    pub fn describe_action(&self, action: &Action) -> String {
+        let names = &self.variant.names;
+        match action {
+            Action::Play(p) => {
+                let mut text = format!("play {}", self.variant.face_name(p.card, self.table.side));
+                if let Some(c) = p.color {
+                    text += &format!(" naming {}", names.color_name(c));
+                }
+                if p.as_flex {
+                    text += " as flex";
+                }
+                if let Some(t) = p.target {
+                    text += &format!(" at p{t}");
+                }
+                if let Some(seat) = p.player {
+                    text = format!("p{seat} {text}");
+                }
+                text
+            }
+            Action::Draw => "draw".into(),
+            Action::Pass => "pass".into(),
+            Action::Uno(s) => format!("uno {s}"),
+            Action::Catch(s) => format!("catch {s}"),
+            Action::Challenge => "challenge".into(),
+            Action::Accept => "accept".into(),
+            Action::Color(c) => format!("color {}", names.color_name(*c)),
+        }
+    }
+
     /// Sum of points a hand would score for its winner.
     pub fn hand_points(&self, seat: Seat) -> i64 {
         let side = self.table.side;

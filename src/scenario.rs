@@ -141,10 +141,13 @@ fn seat_map<T>(value: &Yaml, mut f: impl FnMut(&Yaml) -> Result<T, String>) -> R
 /// A variant or rule reference in a scenario: a built-in name, or a path
 /// relative to the scenario file.
 fn resolve(reference: &str, builtin_names: &[&str], scenario: &Path) -> String {
-    if builtin_names.contains(&reference) || Path::new(reference).is_absolute() {
+    let joined = scenario.parent().unwrap_or(Path::new(".")).join(reference);
+    let looks_like_name = !reference.contains('/') && !reference.ends_with(".yaml") && !reference.ends_with(".yml");
+    if builtin_names.contains(&reference) || Path::new(reference).is_absolute() || (looks_like_name && !joined.exists())
+    {
         reference.to_string()
     } else {
-        scenario.parent().unwrap_or(Path::new(".")).join(reference).display().to_string()
+        joined.display().to_string()
     }
 }
 
@@ -168,17 +171,18 @@ impl Scenario {
             source.problem(at, format!("cannot load the variant:\n  {}", problems.join("\n  ")))
         })?;
         let variant = Arc::new(variant);
-        let players = raw.players.unwrap_or_else(|| raw.setup.hands.keys().max().map(|&m| m + 1).unwrap_or(4));
+        let mut problems = Vec::new();
+        let mut players = raw.players.unwrap_or_else(|| raw.setup.hands.keys().max().map(|&m| m + 1).unwrap_or(4));
         if players < variant.min_players || players > variant.max_players {
-            return Err(source.problem_at(
+            problems.push(source.problem_at(
                 "players:",
                 format!(
-                    "{} is for {} to {} players, not {players}",
+                    "{} is for {} to {} players, not {players} (set 'players:' or name more hands)",
                     variant.name, variant.min_players, variant.max_players
                 ),
             ));
+            players = players.clamp(variant.min_players, variant.max_players);
         }
-        let mut problems = Vec::new();
         let mut steps = Vec::new();
         for value in &raw.steps {
             match parse_step(&variant, value) {

@@ -63,7 +63,9 @@ pub fn play_hand(game: &mut Game, bots: &mut [Bot]) -> Result<HandResult, String
         }
         let seat = game.to_act();
         let action = bots[seat].choose(game, seat);
-        game.apply(action).map_err(|e| format!("p{seat} {action:?}: {e}"))?;
+        if let Err(e) = game.apply(action) {
+            return Err(format!("hand {}, {}: {e}", game.table().hand_number, game.describe_action(&action)));
+        }
         turns += 1;
     }
     let seat = game.table().winner.expect("hand over");
@@ -150,4 +152,18 @@ impl SimStats {
     pub fn games_per_s(&self) -> f64 {
         if self.elapsed_s > 0.0 { self.games as f64 / self.elapsed_s } else { 0.0 }
     }
+}
+
+/// The full transcript of one seeded hand with bots: one line per event.
+pub fn transcript(variant: Arc<Variant>, players: usize, seed: u64, bot: BotKind) -> Result<String, String> {
+    let runtime = Runtime::new(variant.clone()).map_err(|p| p.join("\n"))?;
+    let mut game = Game::new(runtime, players, seed)?;
+    let mut bots: Vec<Bot> = (0..players).map(|s| Bot::new(bot, seed, s as u64)).collect();
+    let result = play_hand(&mut game, &mut bots)?;
+    let mut text: String =
+        game.events().iter().map(|e| crate::event::describe(e, &variant)).collect::<Vec<_>>().join("\n");
+    if let HandResult::Stuck { turns } = result {
+        text += &format!("\nstuck after {turns} actions");
+    }
+    Ok(text)
 }

@@ -1,0 +1,146 @@
+//! The command line as a user meets it: names, formats and exit codes of
+//! spec/cli.md.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+fn unolab(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_unolab"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("the binary runs")
+}
+
+fn text(output: &Output) -> String {
+    format!("{}{}", String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr))
+}
+
+#[test]
+fn deck_json_lists_classic_card_for_card() {
+    let output = unolab(&["deck", "classic", "--json"]);
+    assert_eq!(output.status.code(), Some(0));
+    let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(json["variant"], "classic");
+    assert_eq!(json["total"], 108);
+    let cards = json["cards"].as_array().unwrap();
+    let count = |name: &str| {
+        cards.iter().find(|c| c["card"] == name).map(|c| (c["count"].as_u64().unwrap(), c["points"].as_i64().unwrap()))
+    };
+    for color in ["red", "yellow", "green", "blue"] {
+        assert_eq!(count(&format!("{color} 0")), Some((1, 0)));
+        for n in 1..=9 {
+            assert_eq!(count(&format!("{color} {n}")), Some((2, n)));
+        }
+        for action in ["skip", "reverse", "draw2"] {
+            assert_eq!(count(&format!("{color} {action}")), Some((2, 20)));
+        }
+    }
+    assert_eq!(count("wild"), Some((4, 50)));
+    assert_eq!(count("wild-draw4"), Some((4, 50)));
+    assert_eq!(cards.len(), 4 * 13 + 2);
+    assert_eq!(cards.iter().map(|c| c["count"].as_u64().unwrap()).sum::<u64>(), 108);
+}
+
+#[test]
+fn scenario_command_reports_and_exits_by_outcome() {
+    let pass = unolab(&["scenario", "tests/scenarios/classic/skip.yaml"]);
+    assert_eq!(pass.status.code(), Some(0), "{}", text(&pass));
+    assert!(text(&pass).contains("PASS tests/scenarios/classic/skip.yaml: Skip passes over the next player (2.2)"));
+    assert!(text(&pass).contains("1 passed, 0 failed"));
+    let bad = unolab(&["scenario", "tests/bad-input/unknown-card.yaml"]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(text(&bad).contains("tests/bad-input/unknown-card.yaml:4:22"), "{}", text(&bad));
+    let missing = unolab(&["scenario", "tests/no-such-folder"]);
+    assert_eq!(missing.status.code(), Some(2));
+}
+
+#[test]
+fn sim_json_has_the_contract_fields() {
+    let output = unolab(&["sim", "classic", "-n", "50", "--seed", "9", "-p", "3", "-j", "2", "--json"]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output));
+    let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    for key in ["variant", "rules", "players", "games", "seed", "turns_mean", "wins", "elapsed_s", "games_per_s"] {
+        assert!(json.get(key).is_some(), "missing {key}");
+    }
+    assert_eq!(json["games"], 50);
+    assert_eq!(json["players"], 3);
+    assert_eq!(json["wins"].as_array().unwrap().iter().map(|w| w.as_u64().unwrap()).sum::<u64>(), 50);
+}
+
+#[test]
+fn check_reports_every_problem_with_its_place() {
+    let good = unolab(&["check", "classic", "tests/variants/mini.yaml"]);
+    assert_eq!(good.status.code(), Some(0), "{}", text(&good));
+    let broken = unolab(&["check", "tests/variants/broken.yaml"]);
+    assert_eq!(broken.status.code(), Some(1));
+    let out = text(&broken);
+    for problem in [
+        "broken.yaml:3:10: colour 'red' is listed twice",
+        "broken.yaml:8:31: symbol 'skip' matches unknown symbol 'nothing'",
+        "'mauve 3': unknown colour 'mauve'",
+        "hand_size 0 must be 1 to 100",
+        "unknown hook 'on_turn'",
+        "script not found",
+    ] {
+        assert!(out.contains(problem), "missing '{problem}' in:\n{out}");
+    }
+    let script = unolab(&["check", "tests/variants/bad-script.yaml"]);
+    assert_eq!(script.status.code(), Some(1));
+    assert!(text(&script).contains("bad-script.rhai:3:1"), "{}", text(&script));
+    let hostile = unolab(&["check", "tests/variants/hostile.yaml"]);
+    assert_eq!(hostile.status.code(), Some(1));
+    assert!(text(&hostile).contains("Too many operations"));
+    assert!(text(&hostile).contains("Stack overflow"));
+}
+
+#[test]
+fn bad_usage_exits_2_without_a_panic() {
+    for args in [
+        &["sim", "classic", "-p", "1"][..],
+        &["sim", "nope"],
+        &["play", "classic", "-p", "11"],
+        &["sim", "classic", "--set", "noSuchOption=1"],
+        &["frobnicate"],
+        &["sim", "classic", "-j", "0"],
+    ] {
+        let output = unolab(args);
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {}", text(&output));
+        assert!(!text(&output).contains("panicked"), "{args:?}");
+    }
+}
+
+#[test]
+fn play_reads_commands_from_stdin() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_unolab"))
+        .args(["play", "classic", "--seed", "5", "-p", "3"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(b"help\nplay purple 3\nfoo\nhand\nquit\n").unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    let out = text(&output);
+    assert!(out.contains("you are p0"));
+    assert!(out.contains("commands:"));
+    assert!(out.contains("unknown colour 'purple'"), "{out}");
+    assert!(out.contains("unknown command 'foo'"));
+    assert!(out.contains("your hand:"));
+}
+
+#[test]
+fn play_finishes_a_match_when_bots_play_every_seat_but_input_ends() {
+    let output =
+        Command::new(env!("CARGO_BIN_EXE_unolab")).args(["play", "--seed", "1"]).stdin(Stdio::null()).output().unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    assert!(text(&output).contains("input ended"));
+}
+
+#[test]
+fn variants_lists_the_builtins() {
+    let output = unolab(&["variants"]);
+    assert_eq!(output.status.code(), Some(0));
+    assert!(text(&output).contains("classic      The original 108-card UNO"));
+}

@@ -1,0 +1,4 @@
+mod cli;
+mod properties;
+mod scenarios;
+mod transcripts;

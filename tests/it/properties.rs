@@ -1,0 +1,65 @@
+//! Properties over many seeded games: cards are conserved at every step, a
+//! refused action changes nothing, and results do not depend on threads.
+
+use std::sync::Arc;
+
+use proptest::prelude::*;
+use unolab::bot::{Bot, BotKind};
+use unolab::game::{Action, Game, Play};
+use unolab::script::Runtime;
+use unolab::sim::{SimConfig, run};
+use unolab::variant::{LoadRequest, Variant, load};
+
+fn classic() -> Arc<Variant> {
+    Arc::new(load(&LoadRequest { variant: "classic".into(), ..LoadRequest::default() }).unwrap())
+}
+
+fn snapshot(game: &Game) -> String {
+    format!("{:?}", game.table())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    #[test]
+    fn cards_are_conserved_and_refusals_change_nothing(seed in any::<u64>(), players in 2usize..=10, noise in any::<u64>()) {
+        let variant = classic();
+        let mut game = Game::new(Runtime::new(variant.clone()).unwrap(), players, seed).unwrap();
+        let mut bots: Vec<Bot> = (0..players).map(|s| Bot::new(BotKind::Random, seed, s as u64)).collect();
+        game.deal().unwrap();
+        prop_assert!(game.table().conserves(&variant));
+        let mut step = 0u64;
+        while !game.hand_over() && step < 3_000 {
+            // An arbitrary action, legal or not: if refused, nothing moves.
+            let mix = noise.rotate_left((step % 64) as u32) ^ step;
+            let seat = (mix as usize) % players;
+            let hand = &game.table().hands[seat];
+            let wild = Action::Play(Play { player: Some(seat), ..Play::new(hand[(mix as usize / 7) % hand.len()]) });
+            let arbitrary = [wild, Action::Draw, Action::Pass, Action::Challenge, Action::Accept, Action::Catch(seat), Action::Uno(seat)][(mix % 7) as usize];
+            let before = snapshot(&game);
+            let events = game.events().len();
+            if game.apply(arbitrary).is_err() {
+                prop_assert_eq!(snapshot(&game), before);
+                prop_assert_eq!(game.events().len(), events);
+            }
+            prop_assert!(game.table().conserves(&variant));
+            if game.hand_over() { break; }
+            let seat = game.to_act();
+            let action = bots[seat].choose(&mut game, seat);
+            game.apply(action).unwrap();
+            prop_assert!(game.table().conserves(&variant));
+            step += 1;
+        }
+    }
+}
+
+#[test]
+fn results_do_not_depend_on_the_thread_count() {
+    let config = SimConfig { variant: classic(), players: 4, games: 300, seed: 42, bot: BotKind::Random, threads: 1 };
+    let one = run(&config).unwrap();
+    let three = run(&SimConfig { threads: 3, ..config }).unwrap();
+    assert_eq!(one.wins, three.wins);
+    assert_eq!(one.turns_total, three.turns_total);
+    assert_eq!(one.points_total, three.points_total);
+    assert_eq!(one.wins.iter().sum::<u64>() + one.stuck, 300);
+}

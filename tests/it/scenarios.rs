@@ -1,0 +1,52 @@
+//! Every scenario file under `tests/scenarios/` must pass; every file under
+//! `tests/bad-input/` must be rejected as bad input, naming file and place.
+
+use std::path::Path;
+
+use unolab::scenario::{Outcome, Scenario};
+
+#[test]
+fn every_scenario_passes() {
+    insta::glob!("../scenarios", "**/*.yaml", |path| {
+        let scenario = Scenario::load(path).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(scenario.run(), Outcome::Pass, "{}", path.display());
+    });
+}
+
+fn rejection(file: &str) -> String {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/bad-input").join(file);
+    match Scenario::load(&path) {
+        Ok(_) => panic!("{file} was accepted"),
+        Err(e) => e,
+    }
+}
+
+#[test]
+fn bad_scenario_files_name_file_line_and_problem() {
+    let cases = [
+        ("unknown-card.yaml", "unknown-card.yaml:4:22: 'purple 7': unknown colour 'purple'"),
+        ("too-many-copies.yaml", "too-many-copies.yaml:4:15: more copies of 'red 0' than the classic deck holds"),
+        ("broken-yaml.yaml", "broken-yaml.yaml:4:6: did not find expected ',' or ']'"),
+        ("unknown-variant.yaml", "unknown variant 'klassik'"),
+        ("unknown-step.yaml", "unknown-step.yaml:3:11: unknown step 'jump'"),
+        ("unknown-field.yaml", "unknown-field.yaml:4:3: setup: unknown field `discrad`"),
+    ];
+    for (file, expected) in cases {
+        let message = rejection(file);
+        assert!(message.contains(expected), "{file}: {message}");
+    }
+}
+
+#[test]
+fn a_failing_step_is_reported_with_expected_and_found() {
+    let dir = std::env::temp_dir().join(format!("unolab-fail-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("fails.yaml");
+    std::fs::write(
+        &file,
+        "name: wrong\nvariant: classic\nsetup:\n  hands: {0: [red 5, red 6], 1: [blue 1], 2: [blue 2], 3: [blue 3]}\n  discard: [red 2]\nsteps:\n  - play: red 5\n  - expect: {current: 3}\n",
+    )
+    .unwrap();
+    let outcome = Scenario::load(&file).unwrap().run();
+    assert_eq!(outcome, Outcome::Fail("step 2 ({expect: {current: 3}}): current 3 / 1".into()));
+}

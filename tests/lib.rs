@@ -1,0 +1,3 @@
+//! The one integration-test binary (one link step keeps builds fast).
+
+mod it;
