@@ -11,6 +11,7 @@ use crate::card::Color;
 use crate::event::Seat;
 use crate::game::{Action, Game, Play};
 use crate::table::Pending;
+use crate::variant::MAX_COLORS;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum BotKind {
@@ -21,6 +22,8 @@ pub enum BotKind {
 pub struct Bot {
     pub kind: BotKind,
     rng: ChaCha8Rng,
+    /// Reused between turns so choosing allocates nothing.
+    plays: Vec<Play>,
 }
 
 impl Bot {
@@ -28,27 +31,30 @@ impl Bot {
     pub fn new(kind: BotKind, seed: u64, stream: u64) -> Bot {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         rng.set_stream(stream + 1);
-        Bot { kind, rng }
+        Bot { kind, rng, plays: Vec::new() }
     }
 
     /// The colour `seat` holds most of, among the colours in play.
     fn favourite_color(&mut self, game: &Game, seat: Seat) -> Color {
-        let colors = game.colors_in_play();
         let table = game.table();
-        let mut counts = vec![0usize; game.variant.names.colors.len()];
+        let colors = game.color_range();
+        let mut counts = [0u16; MAX_COLORS];
         for &card in &table.hands[seat] {
             if let Some(c) = game.variant.face(card, table.side).color {
-                counts[c as usize] += 1;
+                counts[usize::from(c)] += 1;
             }
         }
-        let best = colors.iter().map(|&c| counts[c as usize]).max().unwrap_or(0);
-        let tied: Vec<Color> = colors.iter().copied().filter(|&c| counts[c as usize] == best).collect();
-        *tied.choose(&mut self.rng).unwrap_or(&0)
+        let in_play = &counts[usize::from(colors.start)..usize::from(colors.end)];
+        let best = in_play.iter().copied().max().unwrap_or(0);
+        let tied = in_play.iter().filter(|&&n| n == best).count();
+        let pick = self.rng.random_range(0..tied.max(1));
+        let index = in_play.iter().enumerate().filter(|&(_, &n)| n == best).nth(pick).map_or(0, |(i, _)| i);
+        colors.start + index as Color
     }
 
     fn random_other(&mut self, game: &Game, seat: Seat) -> Seat {
-        let others: Vec<Seat> = (0..game.players()).filter(|&s| s != seat).collect();
-        *others.choose(&mut self.rng).unwrap_or(&seat)
+        let other = self.rng.random_range(0..game.players() - 1);
+        if other >= seat { other + 1 } else { other }
     }
 
     /// The action `seat` takes now (`seat` must be `game.to_act()`).
@@ -58,13 +64,20 @@ impl Bot {
         }
         let color = self.favourite_color(game, seat);
         let target = self.random_other(game, seat);
-        let mut plays = game.legal_plays(seat, color, target);
+        let mut plays = std::mem::take(&mut self.plays);
+        game.legal_plays(seat, color, target, &mut plays);
         if game.table().hands[seat].len() == 2 {
             plays.iter_mut().for_each(|p| p.uno = true);
         }
+        let action = self.decide(game, &plays);
+        self.plays = plays;
+        action
+    }
+
+    fn decide(&mut self, game: &mut Game, plays: &[Play]) -> Action {
         if let Some(Pending::Penalty(p)) = &game.table().pending {
             let can_challenge = p.challenge.is_some();
-            if let Some(play) = self.pick(game, &plays) {
+            if let Some(play) = self.pick(game, plays) {
                 return Action::Play(play);
             }
             return if can_challenge && self.rng.random_bool(0.5) { Action::Challenge } else { Action::Accept };
@@ -75,7 +88,7 @@ impl Bot {
                 None => Action::Pass,
             };
         }
-        if let Some(play) = self.pick(game, &plays) {
+        if let Some(play) = self.pick(game, plays) {
             return Action::Play(play);
         }
         if game.can_draw_now() { Action::Draw } else { Action::Pass }

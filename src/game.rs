@@ -295,7 +295,18 @@ impl Game {
 
     /// The colours a wild may name now.
     pub fn colors_in_play(&self) -> Vec<Color> {
-        (0..self.variant.names.colors.len() as Color).filter(|&c| self.color_in_play(c)).collect()
+        self.color_range().collect()
+    }
+
+    /// The colours of the side in play, as a range of colour indices.
+    pub fn color_range(&self) -> std::ops::Range<Color> {
+        let names = &self.variant.names;
+        let (all, light) = (names.colors.len() as Color, names.light_colors as Color);
+        match (self.variant.double_sided, self.table.side) {
+            (false, _) => 0..all,
+            (true, Side::Light) => 0..light,
+            (true, Side::Dark) => light..all,
+        }
     }
 
     /// Checks a play without changing anything; returns the acting seat.
@@ -718,13 +729,9 @@ impl Game {
     /// Could the current player legally play this card on its regular side
     /// (or its flex side, where the Power Card allows)?
     pub fn playable(&mut self, seat: Seat, card: CardId) -> bool {
-        let color = self.face(card).is_wild().then(|| self.colors_in_play()[0]);
+        let color = self.color_range().start;
         let other = self.table.seat_after(seat, 1);
-        [false, true].into_iter().any(|as_flex| {
-            let target = self.target_for(card, as_flex, other);
-            let play = Play { player: Some(seat), card, color, as_flex, target, uno: false };
-            self.check_play(&play).is_ok()
-        })
+        self.plays_of(seat, card, color, other).iter().any(Option::is_some)
     }
 
     fn draw(&mut self) -> Checked<()> {
@@ -881,23 +888,34 @@ impl Game {
 
     /// Every play `seat` could make now, with `color` for wilds and `target`
     /// for cards that take one. Distinct cards only.
-    pub fn legal_plays(&mut self, seat: Seat, color: Color, target: Seat) -> Vec<Play> {
-        let mut cards = self.table.hands[seat].clone();
-        cards.sort_unstable();
-        cards.dedup();
-        let mut plays = Vec::new();
-        for card in cards {
-            let wild = self.face(card).is_wild();
-            let flex = self.has_flex_side(&self.face(card).clone());
-            for as_flex in [false, true] {
-                if as_flex && !flex {
-                    continue;
-                }
-                let target = self.target_for(card, as_flex, target);
-                let play = Play { player: Some(seat), card, color: wild.then_some(color), as_flex, target, uno: false };
-                if self.check_play(&play).is_ok() {
-                    plays.push(play);
-                }
+    pub fn legal_plays(&mut self, seat: Seat, color: Color, target: Seat, plays: &mut Vec<Play>) {
+        plays.clear();
+        for index in 0..self.table.hands[seat].len() {
+            let card = self.table.hands[seat][index];
+            if self.table.hands[seat][..index].contains(&card) {
+                continue;
+            }
+            plays.extend(self.plays_of(seat, card, color, target).into_iter().flatten());
+        }
+    }
+
+    /// The plays of one card `seat` could make now, on its regular and its
+    /// flex side. Plain matching filters first, so refusals are rarely built.
+    fn plays_of(&mut self, seat: Seat, card: CardId, color: Color, target: Seat) -> [Option<Play>; 2] {
+        let face = *self.face(card);
+        let mut plays = [None, None];
+        if seat != self.table.current && !self.variant.has_hook(HookKind::CanJumpIn) {
+            return plays;
+        }
+        for as_flex in [false, true] {
+            if (as_flex && !self.has_flex_side(&face)) || !self.matches(&face, as_flex) {
+                continue;
+            }
+            let target = self.target_for(card, as_flex, target);
+            let play =
+                Play { player: Some(seat), card, color: face.is_wild().then_some(color), as_flex, target, uno: false };
+            if self.check_play(&play).is_ok() {
+                plays[usize::from(as_flex)] = Some(play);
             }
         }
         plays

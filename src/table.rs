@@ -66,7 +66,7 @@ pub enum Uno {
     Missed,
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct Table {
     pub hands: Vec<Vec<CardId>>,
     /// Draw pile; the top is the last element.
@@ -92,6 +92,37 @@ pub struct Table {
     /// Integers scripts keep between hooks (`var`, `set_var`).
     pub vars: BTreeMap<String, i64>,
     pub rng: ChaCha8Rng,
+}
+
+impl Clone for Table {
+    fn clone(&self) -> Table {
+        let mut copy = Table::new(self.players(), false, self.rng.clone());
+        copy.clone_from(self);
+        copy
+    }
+
+    /// Field by field, reusing this table's allocations: the game backs up
+    /// its table before every action without allocating.
+    fn clone_from(&mut self, source: &Table) {
+        self.hands.clone_from(&source.hands);
+        self.draw.clone_from(&source.draw);
+        self.discard.clone_from(&source.discard);
+        self.current = source.current;
+        self.dealer = source.dealer;
+        self.direction = source.direction;
+        self.color = source.color;
+        self.side = source.side;
+        self.power.clone_from(&source.power);
+        self.uno.clone_from(&source.uno);
+        self.pending.clone_from(&source.pending);
+        self.drawn = source.drawn;
+        self.scores.clone_from(&source.scores);
+        self.winner = source.winner;
+        self.match_winner = source.match_winner;
+        self.hand_number = source.hand_number;
+        self.vars.clone_from(&source.vars);
+        self.rng.clone_from(&source.rng);
+    }
 }
 
 impl Table {

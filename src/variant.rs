@@ -92,6 +92,9 @@ pub enum TargetNeed {
     Required,
 }
 
+/// Colours a variant may have, both sides together.
+pub const MAX_COLORS: usize = 32;
+
 /// A value of a setting, as scripts read it with `option(NAME)`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum OptionValue {
@@ -329,6 +332,11 @@ fn build_table(file: &SourceFile, spec: &LayerSpec, problems: &mut Vec<String>) 
             problems.push(file.problem_at(color, format!("colour '{color}' is listed twice")));
         }
         seen.push(lower);
+    }
+
+    if spec.colors.len() + spec.dark_colors.len() > MAX_COLORS {
+        problems.push(file.problem_at("colors:", format!("at most {MAX_COLORS} colours")));
+        return None;
     }
 
     // Symbols, with aliases; names must not clash with colours or numbers.

@@ -1,4 +1,5 @@
 mod cli;
+mod game;
 mod properties;
 mod scenarios;
 mod transcripts;

@@ -1,0 +1,44 @@
+//! Host behaviour that scenario files cannot reach: dealing successive
+//! hands, and match scoring across them.
+
+use std::sync::Arc;
+
+use unolab::bot::{Bot, BotKind};
+use unolab::game::Game;
+use unolab::script::Runtime;
+use unolab::sim::{HandResult, play_hand};
+use unolab::variant::{LoadRequest, load};
+
+fn game(players: usize, seed: u64) -> Game {
+    let variant = Arc::new(load(&LoadRequest { variant: "classic".into(), ..LoadRequest::default() }).unwrap());
+    Game::new(Runtime::new(variant).unwrap(), players, seed).unwrap()
+}
+
+#[test]
+fn the_deal_passes_one_seat_to_the_left_each_hand() {
+    let mut g = game(4, 17);
+    let mut bots: Vec<Bot> = (0..4).map(|s| Bot::new(BotKind::Random, 17, s)).collect();
+    play_hand(&mut g, &mut bots).unwrap();
+    let first = g.table().dealer;
+    play_hand(&mut g, &mut bots).unwrap();
+    assert_eq!(g.table().dealer, (first + 1) % 4);
+    assert_eq!(g.table().hand_number, 2);
+}
+
+#[test]
+fn a_match_runs_hand_after_hand_until_someone_reaches_the_target() {
+    let mut g = game(3, 5);
+    let mut bots: Vec<Bot> = (0..3).map(|s| Bot::new(BotKind::Greedy, 5, s)).collect();
+    let mut total = vec![0i64; 3];
+    while g.table().match_winner.is_none() {
+        match play_hand(&mut g, &mut bots).unwrap() {
+            HandResult::Won { seat, points, .. } => total[seat] += points,
+            HandResult::Stuck { .. } => panic!("a hand got stuck"),
+        }
+        assert!(g.table().hand_number < 100, "the match ends");
+    }
+    assert_eq!(g.table().scores, total);
+    let winner = g.table().match_winner.unwrap();
+    assert!(g.table().scores[winner] >= 500);
+    assert!(g.table().scores.iter().enumerate().all(|(s, &p)| s == winner || p < 500), "only the winner reached 500");
+}
