@@ -1,4 +1,5 @@
 mod cli;
+mod decks;
 mod game;
 mod properties;
 mod scenarios;
