@@ -94,6 +94,19 @@ impl Bot {
         if game.can_draw_now() { Action::Draw } else { Action::Pass }
     }
 
+    /// An out-of-turn play (Jump-In style rules) `seat` makes now, if any:
+    /// a bot takes half the chances it gets.
+    pub fn jump_in(&mut self, game: &mut Game, seat: Seat) -> Option<Action> {
+        let color = self.favourite_color(game, seat);
+        let target = self.random_other(game, seat);
+        let mut plays = std::mem::take(&mut self.plays);
+        game.legal_plays(seat, color, target, &mut plays);
+        let chosen = if plays.is_empty() || !self.rng.random_bool(0.5) { None } else { self.pick(game, &plays) };
+        self.plays = plays;
+        let uno = game.table().hands[seat].len() == 2;
+        chosen.map(|play| Action::Play(Play { uno, ..play }))
+    }
+
     fn pick(&mut self, game: &Game, plays: &[Play]) -> Option<Play> {
         match self.kind {
             BotKind::Random => plays.choose(&mut self.rng).copied(),
@@ -110,4 +123,27 @@ impl Bot {
             }
         }
     }
+}
+
+/// The next bot action at the table: an out-of-turn play by a bot that
+/// wants one (only where a rule allows them), else the bot whose turn it is.
+/// `human` is a seat no bot plays for. `None` when it is the human's turn.
+pub fn next_action(game: &mut Game, bots: &mut [Bot], human: Option<Seat>) -> Option<(Seat, Action)> {
+    let to_act = game.to_act();
+    if game.variant.has_hook(crate::variant::HookKind::CanJumpIn) {
+        for offset in 1..game.players() {
+            let seat = (to_act + offset) % game.players();
+            if Some(seat) == human {
+                continue;
+            }
+            if let Some(action) = bots[seat].jump_in(game, seat) {
+                return Some((seat, action));
+            }
+        }
+    }
+    if Some(to_act) == human {
+        return None;
+    }
+    let action = bots[to_act].choose(game, to_act);
+    Some((to_act, action))
 }

@@ -209,26 +209,32 @@ fn variants() -> i32 {
     say!("variants:");
     for name in builtin::variant_names() {
         match variant::load(&LoadRequest { variant: name.to_string(), ..LoadRequest::default() }) {
-            Ok(v) => say!("  {name:<12} {}", v.description),
-            Err(_) => say!("  {name:<12} (does not load: run 'unolab check {name}')"),
+            Ok(v) => say!("  {name:<18} {}", v.description),
+            Err(_) => say!("  {name:<18} (does not load: run 'unolab check {name}')"),
         }
     }
     say!("house rules (-r NAME):");
     for name in builtin::rule_names() {
-        let described = variant::open_rule(name)
-            .ok()
-            .and_then(|f| serde_yaml::from_str::<crate::spec::LayerSpec>(&f.text).ok())
-            .map(|s| {
-                let mut line = s.description.clone();
-                if !s.inert_in.is_empty() {
-                    let inert: Vec<String> = s.inert_in.iter().map(|(v, why)| format!("{v}: {why}")).collect();
-                    line.push_str(&format!(" [never triggers in {}]", inert.join("; ")));
-                }
-                line
-            });
-        say!("  {name:<12} {}", described.unwrap_or_else(|| "(does not load)".into()));
+        let spec =
+            variant::open_rule(name).ok().and_then(|f| serde_yaml::from_str::<crate::spec::LayerSpec>(&f.text).ok());
+        let Some(spec) = spec else {
+            say!("  {name:<18} (does not load)");
+            continue;
+        };
+        say!("  {name:<18} {}", spec.description);
+        let options: Vec<String> = spec.options.iter().map(|(k, v)| format!("{k}={}", yaml_scalar(v))).collect();
+        if !options.is_empty() {
+            say!("  {:<18}   options: {}", "", options.join(", "));
+        }
+        for (variant, why) in &spec.inert_in {
+            say!("  {:<18}   in {variant}: {why}", "");
+        }
     }
     SUCCESS
+}
+
+fn yaml_scalar(value: &serde_yaml::Value) -> String {
+    serde_yaml::to_string(value).map(|s| s.trim().to_string()).unwrap_or_default()
 }
 
 fn deck(ruleset: &Ruleset, as_json: bool) -> i32 {
@@ -251,7 +257,17 @@ fn deck(ruleset: &Ruleset, as_json: bool) -> i32 {
         say!("{out}");
         return SUCCESS;
     }
-    say!("{}: {} cards", variant.name, variant.total_cards());
+    say!("{}: {}", variant.name, variant.description);
+    for layer in variant.layers.iter().filter(|l| l.is_rule) {
+        say!("  + {}: {}", layer.name, layer.description);
+    }
+    for (name, value) in &variant.options {
+        say!("  option {name} = {value}");
+    }
+    for note in variant.notes() {
+        say!("  note: {note}");
+    }
+    say!("{} cards", variant.total_cards());
     for card in &cards {
         let points = match &card["points"] {
             serde_json::Value::Array(p) => format!("{} / {}", p[0], p[1]),
@@ -408,6 +424,9 @@ fn simulate(args: SimArgs) -> i32 {
             args.seed,
             args.bot
         );
+        for note in variant.notes() {
+            say!("  note: {note}");
+        }
         say!("  actions per hand: mean {:.1}, max {}", stats.turns_mean(), stats.turns_max);
         if stats.games > 0 {
             say!("  points per hand: mean {:.1}", stats.points_total as f64 / stats.games as f64);

@@ -216,7 +216,7 @@ impl Game {
                 }
                 FirstDiscard::TurnNext => {}
                 FirstDiscard::Keep => {
-                    self.finish_effects(dealer, plan, false)?;
+                    self.finish_effects(dealer, plan, false, None)?;
                     break;
                 }
             }
@@ -327,13 +327,13 @@ impl Game {
             }
             Some(Pending::Penalty(p)) if p.victim == seat => {
                 out_of_turn = false;
-                if !self.any_card_hook(HookKind::CanRespond, seat, card)? {
+                if !self.any_card_hook(HookKind::CanRespond, seat, play)? {
                     return self.require_no_pending().map(|()| seat);
                 }
             }
             _ => {}
         }
-        if out_of_turn && !self.any_card_hook(HookKind::CanJumpIn, seat, card)? {
+        if out_of_turn && !self.any_card_hook(HookKind::CanJumpIn, seat, play)? {
             return refuse(format!("it is p{}'s turn, not p{seat}'s", self.table.current));
         }
         if !out_of_turn
@@ -422,11 +422,12 @@ impl Game {
     }
 
     /// Does any hook of this kind bound to the card say yes?
-    fn any_card_hook(&mut self, kind: HookKind, seat: Seat, card: CardId) -> Checked<bool> {
+    fn any_card_hook(&mut self, kind: HookKind, seat: Seat, play: &Play) -> Checked<bool> {
+        let card = play.card;
         if self.variant.card_hook(kind, card, self.table.side).is_empty() {
             return Ok(false);
         }
-        let call = self.predicate_call(seat, Some(card), false, None);
+        let call = self.predicate_call(seat, Some(card), play.as_flex, play.target);
         let results = self.call_hooks_read_only(kind, card, call)?;
         Ok(results.iter().any(|v| v.as_bool() == Ok(true)))
     }
@@ -444,6 +445,7 @@ impl Game {
                 _ => None,
             },
             read_only: true,
+            playable: None,
         }
     }
 
@@ -476,7 +478,9 @@ impl Game {
         if fns.is_empty() {
             return Ok(());
         }
-        let call = self.predicate_call(self.table.current, None, false, None);
+        let seat = self.table.current;
+        let mut call = self.predicate_call(seat, None, false, None);
+        call.playable = Some(self.playable_cards(seat));
         self.runtime.lend(&mut self.table, &mut self.log, call);
         let mut outcome = Ok(());
         for f in fns {
@@ -522,8 +526,10 @@ impl Game {
 
     // ----- actions ------------------------------------------------------
 
-    /// At a turn action, open UNO catch windows close (rules.md 1.5).
+    /// At a turn action, open UNO catch windows close (rules.md 1.5), and
+    /// the top card is no longer "just played" (see `Table::last_player`).
     fn close_uno_windows(&mut self) {
+        self.table.last_player = None;
         for flag in &mut self.table.uno {
             if *flag == Uno::Exposed {
                 *flag = Uno::Missed;
@@ -563,6 +569,7 @@ impl Game {
         hand.remove(index);
         self.table.discard.push(play.card);
         self.table.drawn = None;
+        self.table.last_player = Some(seat);
         let face = *self.face(play.card);
         let prev_color = self.table.color;
         self.table.color = face.color.or(play.color);
@@ -587,15 +594,15 @@ impl Game {
             target: play.target,
             going_out,
             prev_color,
-            answering,
-            read_only: false,
+            answering: answering.clone(),
+            ..CallInfo::default()
         };
         let plan = self.run_card_hooks(HookKind::OnPlay, play.card, call)?;
         if play.as_flex {
             self.table.set_power(seat, false, &mut self.log);
         }
         self.reset_power_when_all_red();
-        self.finish_effects(seat, plan, going_out)?;
+        self.finish_effects(seat, plan, going_out, answering)?;
         if going_out {
             self.end_hand(seat);
         }
@@ -613,10 +620,16 @@ impl Game {
     }
 
     /// Resolves the penalties a card caused and moves the turn on.
-    fn finish_effects(&mut self, me: Seat, mut plan: TurnPlan, going_out: bool) -> Checked<()> {
+    fn finish_effects(
+        &mut self,
+        me: Seat,
+        mut plan: TurnPlan,
+        going_out: bool,
+        answering: Option<Penalty>,
+    ) -> Checked<()> {
         let penalties = std::mem::take(&mut plan.penalties);
         for penalty in penalties {
-            let mut penalty = self.run_penalty_hooks(me, penalty)?;
+            let mut penalty = self.run_penalty_hooks(me, penalty, answering.clone())?;
             if going_out {
                 penalty.pending = false;
                 penalty.challenge = None;
@@ -667,13 +680,13 @@ impl Game {
         Ok(())
     }
 
-    fn run_penalty_hooks(&mut self, me: Seat, mut penalty: Penalty) -> Checked<Penalty> {
+    fn run_penalty_hooks(&mut self, me: Seat, mut penalty: Penalty, answering: Option<Penalty>) -> Checked<Penalty> {
         let variant = self.variant.clone();
         let fns = variant.global_hook(HookKind::OnPenalty);
         if fns.is_empty() {
             return Ok(penalty);
         }
-        let call = CallInfo { me, ..CallInfo::default() };
+        let call = CallInfo { me, answering, ..CallInfo::default() };
         self.runtime.lend(&mut self.table, &mut self.log, call);
         let mut failure = None;
         for f in fns {
@@ -728,6 +741,18 @@ impl Game {
 
     /// Could the current player legally play this card on its regular side
     /// (or its flex side, where the Power Card allows)?
+    /// The distinct cards in `seat`'s hand that could be played now.
+    fn playable_cards(&mut self, seat: Seat) -> Vec<CardId> {
+        let mut cards = Vec::new();
+        for index in 0..self.table.hands[seat].len() {
+            let card = self.table.hands[seat][index];
+            if !cards.contains(&card) && self.playable(seat, card) {
+                cards.push(card);
+            }
+        }
+        cards
+    }
+
     pub fn playable(&mut self, seat: Seat, card: CardId) -> bool {
         let color = self.color_range().start;
         let other = self.table.seat_after(seat, 1);
@@ -770,7 +795,9 @@ impl Game {
         if self.variant.card_hook(HookKind::DrawAgain, card, self.table.side).is_empty() {
             return Ok(false);
         }
-        let call = CallInfo { me: seat, card: Some(card), ..CallInfo::default() };
+        let playable = if self.playable(seat, card) { vec![card] } else { Vec::new() };
+        let call =
+            CallInfo { me: seat, card: Some(card), playable: Some(playable), read_only: true, ..CallInfo::default() };
         let results = self.call_hooks_read_only(HookKind::DrawAgain, card, call)?;
         Ok(results.iter().any(|v| v.as_bool() == Ok(true)))
     }

@@ -14,6 +14,7 @@ pub struct Symbol {
     pub points: i64,
     pub wild: bool,
     pub flex: bool,
+    pub restricted: bool,
     /// The symbol this one matches by symbol (itself unless `matches:` says).
     pub group: SymbolId,
     pub description: String,
@@ -203,6 +204,7 @@ mod tests {
             points: 20,
             wild,
             flex: false,
+            restricted: false,
             group,
             description: String::new(),
         };

@@ -157,6 +157,9 @@ pub fn run(
         game.variant.name,
         game.players()
     )?;
+    for note in game.variant.notes() {
+        writeln!(out, "note: {note}")?;
+    }
     let mut shown = 0;
     let mut table_shown_at = usize::MAX;
     let mut line = String::new();
@@ -181,9 +184,7 @@ pub fn run(
             }
             continue;
         }
-        let seat = game.to_act();
-        if seat != HUMAN {
-            let action = bots[seat].choose(&mut game, seat);
+        if let Some((seat, action)) = crate::bot::next_action(&mut game, &mut bots, Some(HUMAN)) {
             if let Err(e) = game.apply(action) {
                 writeln!(out, "error: p{seat} could not act: {e}")?;
                 return Ok(());

@@ -85,6 +85,9 @@ pub struct CallInfo {
     pub answering: Option<Penalty>,
     /// Predicates (`can_*`) may look but not change anything.
     pub read_only: bool,
+    /// The cards the player could play now, where the host worked them out
+    /// (for `can_draw`, `can_pass` and `draw_again`).
+    pub playable: Option<Vec<CardId>>,
 }
 
 /// Everything a hook works on, shared with the host functions.
@@ -265,7 +268,7 @@ fn draw_spec_map(variant: &Variant, spec: &DrawSpec) -> Dynamic {
     let mut map = Map::new();
     map.insert("count".into(), Dynamic::from(i64::from(spec.count)));
     map.insert(
-        "until".into(),
+        "until_color".into(),
         spec.until.map(|c| Dynamic::from(variant.names.color_name(c).to_string())).unwrap_or(Dynamic::UNIT),
     );
     map.into()
@@ -277,7 +280,7 @@ fn penalty_to_map(variant: &Variant, p: &Penalty) -> Map {
     map.insert("by".into(), Dynamic::from(p.by as i64));
     map.insert("draw".into(), Dynamic::from(i64::from(p.draw.count)));
     map.insert(
-        "until".into(),
+        "until_color".into(),
         p.draw.until.map(|c| Dynamic::from(variant.names.color_name(c).to_string())).unwrap_or(Dynamic::UNIT),
     );
     map.insert("group".into(), Dynamic::from(p.group.clone()));
@@ -303,13 +306,13 @@ fn draw_spec_from(ctx: &HookCtx, variant: &Variant, value: &Dynamic) -> Result<D
             .map_err(|_| format!("cannot draw {n} cards"));
     }
     let Some(map) = value.read_lock::<Map>() else {
-        return Err("a draw is a number or #{count: N, until: COLOUR}".into());
+        return Err("a draw is a number or #{count: N, until_color: COLOUR}".into());
     };
     let count = match map.get("count") {
         Some(v) => v.as_int().ok().and_then(|n| u32::try_from(n).ok()).ok_or("count must be a number 0 or more")?,
         None => 0,
     };
-    let until = match map.get("until") {
+    let until = match map.get("until_color") {
         Some(v) if !v.is_unit() => Some(color_arg(ctx, variant, &v.to_string()).map_err(|e| e.to_string())?),
         _ => None,
     };
@@ -321,7 +324,7 @@ fn penalty_from_map(ctx: &HookCtx, variant: &Variant, value: Dynamic, by: Seat) 
         return Err("a penalty is a map like #{victim: 1, draw: 2}".into());
     };
     for key in map.keys() {
-        if !["victim", "by", "draw", "until", "group", "pending", "challenge"].contains(&key.as_str()) {
+        if !["victim", "by", "draw", "until_color", "group", "pending", "challenge"].contains(&key.as_str()) {
             return Err(format!("unknown penalty field '{key}'"));
         }
     }
@@ -331,7 +334,7 @@ fn penalty_from_map(ctx: &HookCtx, variant: &Variant, value: Dynamic, by: Seat) 
         Some(v) => draw_spec_from(ctx, variant, v)?,
         None => DrawSpec::default(),
     };
-    if let Some(v) = map.get("until")
+    if let Some(v) = map.get("until_color")
         && !v.is_unit()
     {
         draw.until = Some(color_arg(ctx, variant, &v.to_string()).map_err(|e| e.to_string())?);
@@ -356,6 +359,12 @@ fn penalty_from_map(ctx: &HookCtx, variant: &Variant, value: Dynamic, by: Seat) 
         None => by,
     };
     Ok(Penalty { victim, by, draw, group, challenge, pending })
+}
+
+/// The symbol group of the card being played: a penalty's default group.
+fn played_group(c: &HookCtx, variant: &Variant) -> String {
+    let symbol = c.call.card.and_then(|id| variant.face(id, c.table.side).symbol());
+    symbol.map(|s| variant.names.symbol_info(variant.names.symbol_info(s).group).name.clone()).unwrap_or_default()
 }
 
 /// A colour name of the side in play.
@@ -440,6 +449,16 @@ fn register_api(engine: &mut Engine, ctx: &Rc<RefCell<HookCtx>>, variant: &Arc<V
             .map(|&g| Dynamic::from(g))
             .ok_or_else(|| script_error("this variant has no Power Cards"))
     });
+    host!("drawn", |c, variant| Ok(c
+        .table
+        .drawn
+        .map(|id| Runtime::card_arg(id, c.table.side))
+        .unwrap_or(Dynamic::UNIT)));
+    host!("last_player", |c, variant| Ok(c
+        .table
+        .last_player
+        .map(|p| Dynamic::from(p as i64))
+        .unwrap_or(Dynamic::UNIT)));
     host!("score", |c, variant, p: i64| Ok(Dynamic::from(c.table.scores[c.seat(p)?])));
     host!("option", |c, variant, name: ImmutableString| match variant.options.get(name.as_str()) {
         Some(OptionValue::Bool(b)) => Ok(Dynamic::from(*b)),
@@ -450,6 +469,10 @@ fn register_api(engine: &mut Engine, ctx: &Rc<RefCell<HookCtx>>, variant: &Arc<V
     host!("var", |c, variant, name: ImmutableString| Ok(Dynamic::from(
         c.table.vars.get(name.as_str()).copied().unwrap_or(0)
     )));
+    host!("playable", |c, variant, card: ScriptCard| match &c.call.playable {
+        Some(cards) => Ok(Dynamic::from(cards.contains(&card.id))),
+        None => Err(script_error("playable() is only answered in can_draw, can_pass and draw_again hooks")),
+    });
     host!("matches_top", |c, variant, card: ScriptCard| {
         let face = variant.face(card.id, c.table.side);
         let Some(top) = c.table.top() else { return Ok(Dynamic::from(true)) };
@@ -498,12 +521,7 @@ fn register_api(engine: &mut Engine, ctx: &Rc<RefCell<HookCtx>>, variant: &Arc<V
         c.writable("penalty")?;
         let victim = c.seat(p)?;
         let count = u32::try_from(n).map_err(|_| script_error(format!("cannot draw {n} cards")))?;
-        let group = c
-            .call
-            .card
-            .and_then(|id| variant.face(id, c.table.side).symbol())
-            .map(|s| variant.names.symbol_info(s).name.clone())
-            .unwrap_or_default();
+        let group = played_group(c, variant);
         let by = c.call.me;
         c.plan.penalties.push(Penalty {
             victim,
@@ -519,12 +537,7 @@ fn register_api(engine: &mut Engine, ctx: &Rc<RefCell<HookCtx>>, variant: &Arc<V
         c.writable("penalty")?;
         let mut penalty = penalty_from_map(c, variant, Dynamic::from(spec.clone()), c.call.me).map_err(script_error)?;
         if !spec.contains_key("group") {
-            penalty.group = c
-                .call
-                .card
-                .and_then(|id| variant.face(id, c.table.side).symbol())
-                .map(|s| variant.names.symbol_info(s).name.clone())
-                .unwrap_or_default();
+            penalty.group = played_group(c, variant);
         }
         c.plan.penalties.push(penalty);
         Ok(Dynamic::UNIT)
@@ -617,6 +630,9 @@ fn register_card_type(engine: &mut Engine, variant: &Arc<Variant>) {
     getter!("is_number", |_v, face, _c| Dynamic::from(face.number().is_some()));
     getter!("is_action", |_v, face, _c| Dynamic::from(face.symbol().is_some() && !face.is_wild()));
     getter!("marked", |_v, face, _c| Dynamic::from(face.marked));
+    getter!("restricted", |v, face, _c| Dynamic::from(
+        face.symbol().is_some_and(|s| v.names.symbol_info(s).restricted)
+    ));
     getter!("has_flex", |v, face, _c| Dynamic::from(
         face.flex.is_some() || face.symbol().is_some_and(|s| v.names.symbol_info(s).flex)
     ));

@@ -61,8 +61,7 @@ pub fn play_hand(game: &mut Game, bots: &mut [Bot]) -> Result<HandResult, String
         if turns >= ACTION_LIMIT {
             return Ok(HandResult::Stuck { turns });
         }
-        let seat = game.to_act();
-        let action = bots[seat].choose(game, seat);
+        let (_, action) = crate::bot::next_action(game, bots, None).expect("bots play every seat");
         if let Err(e) = game.apply(action) {
             return Err(format!("hand {}, {}: {e}", game.table().hand_number, game.describe_action(&action)));
         }

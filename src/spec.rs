@@ -61,6 +61,10 @@ pub struct SymbolSpec {
     /// The face has a flex side (an alternative effect, played `as: flex`).
     #[serde(default)]
     pub flex: bool,
+    /// A draw-wild that may only be played without a card of the colour in
+    /// play (rules.md 1.4); scripts read it as `card.restricted`.
+    #[serde(default)]
+    pub restricted: bool,
     /// Matches cards of this other symbol by symbol (e.g. `flex-skip` on `skip`).
     pub matches: Option<String>,
     #[serde(default)]

@@ -84,6 +84,8 @@ pub struct Table {
     pub pending: Option<Pending>,
     /// A card drawn this turn that may still be played (or passed).
     pub drawn: Option<CardId>,
+    /// Who played the top card, while no other action has happened since.
+    pub last_player: Option<Seat>,
     pub scores: Vec<i64>,
     /// Who went out this hand.
     pub winner: Option<Seat>,
@@ -116,6 +118,7 @@ impl Clone for Table {
         self.uno.clone_from(&source.uno);
         self.pending.clone_from(&source.pending);
         self.drawn = source.drawn;
+        self.last_player = source.last_player;
         self.scores.clone_from(&source.scores);
         self.winner = source.winner;
         self.match_winner = source.match_winner;
@@ -140,6 +143,7 @@ impl Table {
             uno: vec![Uno::None; players],
             pending: None,
             drawn: None,
+            last_player: None,
             scores: vec![0; players],
             winner: None,
             match_winner: None,

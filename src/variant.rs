@@ -203,6 +203,15 @@ impl Variant {
         self.layers.iter().filter(|l| l.is_rule).map(|l| l.name.as_str()).collect()
     }
 
+    /// What the rule layers say about themselves in this variant: the rules
+    /// (or halves of rules) that can never trigger here.
+    pub fn notes(&self) -> Vec<String> {
+        self.layers
+            .iter()
+            .filter_map(|layer| layer.inert_in.get(&self.name).map(|why| format!("{}: {why}", layer.name)))
+            .collect()
+    }
+
     /// Total cards in the box: the deck plus Power Cards.
     pub fn total_cards(&self) -> usize {
         self.deck.len() + self.power_cards as usize
@@ -362,6 +371,7 @@ fn build_table(file: &SourceFile, spec: &LayerSpec, problems: &mut Vec<String>) 
             points: s.points,
             wild: s.wild,
             flex: s.flex,
+            restricted: s.restricted,
             group: symbols.len() as SymbolId,
             description: s.description.clone(),
         });

@@ -113,8 +113,43 @@ fn play_finishes_a_match_when_bots_play_every_seat_but_input_ends() {
 }
 
 #[test]
-fn variants_lists_the_builtins() {
+fn variants_lists_every_variant_and_house_rule_with_one_line() {
     let output = unolab(&["variants"]);
     assert_eq!(output.status.code(), Some(0));
-    assert!(text(&output).contains("classic      The original 108-card UNO"));
+    let out = text(&output);
+    for name in [
+        "classic",
+        "flex",
+        "express",
+        "stacking",
+        "seven-o",
+        "jump-in",
+        "draw-to-match",
+        "force-play",
+        "no-bluffing",
+        "deflect",
+        "multi-play",
+        "no-action-finish",
+    ] {
+        let line = out
+            .lines()
+            .find(|l| l.split_whitespace().next() == Some(name))
+            .unwrap_or_else(|| panic!("{name} missing:\n{out}"));
+        assert!(line.split_whitespace().count() > 3, "{name} has a description");
+    }
+    assert!(out.contains("in express: never triggers (one copy of each coloured card)"));
+    assert!(out.contains("in flex: the 0 half never triggers (no 0s)"));
+    assert!(out.contains("options: crossStack=false"));
+}
+
+#[test]
+fn the_rule_sheet_says_when_a_rule_cannot_trigger() {
+    let output = unolab(&["deck", "express", "-r", "jump-in", "-r", "seven-o"]);
+    assert_eq!(output.status.code(), Some(0));
+    let out = text(&output);
+    assert!(out.contains("+ jump-in: Play a card identical"), "{out}");
+    assert!(out.contains("note: jump-in: never triggers (one copy of each coloured card)"), "{out}");
+    assert!(out.contains("note: seven-o: the 0 half never triggers (no 0s)"), "{out}");
+    let classic = text(&unolab(&["deck", "classic", "-r", "jump-in"]));
+    assert!(!classic.contains("note:"), "{classic}");
 }

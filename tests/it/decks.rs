@@ -77,3 +77,20 @@ fn flex_matches_appendix_a() {
     expect(&mut cards, "power", 8, 0.into());
     assert!(cards.is_empty(), "unexpected cards: {cards:?}");
 }
+
+#[test]
+fn express_matches_rules_5_1() {
+    let (mut cards, total) = deck("express");
+    assert_eq!(total, 56);
+    for color in COLORS {
+        for n in 1..=9 {
+            expect(&mut cards, &format!("{color} {n}"), 1, n.into());
+        }
+        for action in ["skip", "reverse", "draw1"] {
+            expect(&mut cards, &format!("{color} {action}"), 1, 20.into());
+        }
+    }
+    expect(&mut cards, "wild", 4, 50.into());
+    expect(&mut cards, "wild-draw2", 4, 50.into());
+    assert!(cards.is_empty(), "unexpected cards: {cards:?}");
+}
