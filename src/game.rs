@@ -914,12 +914,17 @@ impl Game {
     }
 
     /// Every play `seat` could make now, with `color` for wilds and `target`
-    /// for cards that take one. Distinct cards only.
+    /// for cards that take one: one per distinct visible face (the first such
+    /// card in the hand that can be played).
     pub fn legal_plays(&mut self, seat: Seat, color: Color, target: Seat, plays: &mut Vec<Play>) {
         plays.clear();
+        let side = self.table.side;
         for index in 0..self.table.hands[seat].len() {
             let card = self.table.hands[seat][index];
-            if self.table.hands[seat][..index].contains(&card) {
+            // One entry per face the player can see: two cards that differ
+            // only on their hidden side are the same choice (rules.md 4.3).
+            let face = self.variant.face(card, side);
+            if plays.iter().any(|p| self.variant.face(p.card, side) == face) {
                 continue;
             }
             plays.extend(self.plays_of(seat, card, color, target).into_iter().flatten());

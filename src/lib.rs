@@ -17,3 +17,4 @@ pub mod source;
 pub mod spec;
 pub mod table;
 pub mod variant;
+pub mod view;

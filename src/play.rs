@@ -99,32 +99,37 @@ fn is_complete(game: &Game, words: &[&str]) -> bool {
 }
 
 fn show_table(game: &Game, out: &mut impl Write) -> std::io::Result<()> {
-    let t = game.table();
-    let v = &game.variant;
-    let top = t.top().map(|c| v.face_name(c, t.side)).unwrap_or_default();
-    let color = t.color.map(|c| v.names.color_name(c)).unwrap_or("none");
-    write!(out, "top: {top} (colour {color}), {}, draw pile {}", t.direction.name(), t.draw.len())?;
-    if v.double_sided {
-        write!(out, ", {} side", t.side.name())?;
+    let view = game.view(HUMAN);
+    let names = &game.variant.names;
+    let faces = |faces: &[crate::card::Face]| faces.iter().map(|f| names.format_face(f)).collect::<Vec<_>>().join(", ");
+    let top = view.top.map(|f| names.format_face(&f)).unwrap_or_default();
+    let color = view.color.map(|c| names.color_name(c)).unwrap_or("none");
+    write!(out, "top: {top} (colour {color}), {}, draw pile {}", view.direction.name(), view.draw_size)?;
+    if game.variant.double_sided {
+        write!(out, ", {} side up", view.side.name())?;
+        if let Some(back) = view.draw_top_back {
+            write!(out, "; its top card's back: {}", names.format_face(&back))?;
+        }
     }
     writeln!(out)?;
-    for seat in 0..game.players() {
-        if seat == HUMAN {
-            continue;
-        }
-        let power = match t.power.get(seat) {
+    for opponent in &view.opponents {
+        let power = match opponent.power {
             Some(true) => ", power green",
             Some(false) => ", power red",
             None => "",
         };
-        let uno = if t.uno[seat] == Uno::Called { ", UNO" } else { "" };
-        writeln!(out, "  p{seat}: {} cards{power}{uno} (score {})", t.hands[seat].len(), t.scores[seat])?;
+        let uno = if opponent.called_uno { ", UNO" } else { "" };
+        write!(out, "  p{}: {} cards{power}{uno} (score {})", opponent.seat, opponent.cards, opponent.score)?;
+        if !opponent.backs.is_empty() {
+            write!(out, " - backs: {}", faces(&opponent.backs))?;
+        }
+        writeln!(out)?;
     }
     let hand: Vec<String> =
-        t.hands[HUMAN].iter().enumerate().map(|(i, &c)| format!("{}:{}", i + 1, v.face_name(c, t.side))).collect();
+        view.hand.iter().enumerate().map(|(i, f)| format!("{}:{}", i + 1, names.format_face(f))).collect();
     writeln!(out, "your hand: {}", hand.join("  "))?;
-    if let Some(g) = t.power.get(HUMAN) {
-        writeln!(out, "your Power Card: {}", if *g { "green" } else { "red" })?;
+    if let Some(green) = view.power {
+        writeln!(out, "your Power Card: {}", if green { "green" } else { "red" })?;
     }
     Ok(())
 }

@@ -33,6 +33,9 @@ pub struct LayerSpec {
     /// Named settings scripts read with `option(NAME)`.
     #[serde(default)]
     pub options: BTreeMap<String, serde_yaml::Value>,
+    /// For a double-sided deck: the integer option that, when not 0, re-pairs
+    /// light and dark faces at random, seeded by its value.
+    pub random_pairing_option: Option<String>,
     /// Rhai files, relative to this YAML file.
     #[serde(default)]
     pub scripts: Vec<String>,

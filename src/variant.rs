@@ -278,6 +278,16 @@ pub fn load(request: &LoadRequest) -> Result<Variant, Vec<String>> {
         return Err(problems);
     };
     variant.options = options;
+    if let Some(option) = &variant_spec.random_pairing_option {
+        match variant.options.get(option).cloned() {
+            Some(OptionValue::Int(0)) => {}
+            Some(OptionValue::Int(seed)) if variant.double_sided => repair_faces(&mut variant, seed as u64),
+            _ => problems.push(variant_file.problem_at(
+                option,
+                format!("random_pairing_option '{option}' must name an integer option of a double-sided deck"),
+            )),
+        }
+    }
     bind_hooks(&mut variant, &layers, &mut problems);
     variant.layers = layers;
     if problems.is_empty() { Ok(variant) } else { Err(problems) }
@@ -497,6 +507,35 @@ fn build_table(file: &SourceFile, spec: &LayerSpec, problems: &mut Vec<String>) 
         global_hooks: Vec::new(),
         targets: Vec::new(),
     })
+}
+
+/// Pairs the deck's light and dark faces anew at random, seeded: the same
+/// faces on each side, in a different pairing.
+fn repair_faces(variant: &mut Variant, seed: u64) {
+    use rand::SeedableRng;
+    use rand::seq::SliceRandom;
+    let physical: Vec<CardDef> = variant.deck.iter().map(|&id| *variant.design(id)).collect();
+    let mut darks: Vec<Option<Face>> = physical.iter().map(|card| card.dark).collect();
+    darks.shuffle(&mut rand_chacha::ChaCha8Rng::seed_from_u64(seed));
+    let mut designs: Vec<CardDef> = Vec::new();
+    let mut copies: Vec<u32> = Vec::new();
+    for (card, dark) in physical.iter().zip(darks) {
+        let card = CardDef { light: card.light, dark };
+        match designs.iter().position(|d| *d == card) {
+            Some(i) => copies[i] += 1,
+            None => {
+                designs.push(card);
+                copies.push(1);
+            }
+        }
+    }
+    variant.deck = designs
+        .iter()
+        .enumerate()
+        .flat_map(|(i, _)| std::iter::repeat_n(CardId(i as u16), copies[i] as usize))
+        .collect();
+    variant.designs = designs;
+    variant.copies = copies;
 }
 
 /// A dark face must use dark colours and a light face light ones.

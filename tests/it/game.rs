@@ -42,3 +42,13 @@ fn a_match_runs_hand_after_hand_until_someone_reaches_the_target() {
     assert!(g.table().scores[winner] >= 500);
     assert!(g.table().scores.iter().enumerate().all(|(s, &p)| s == winner || p < 500), "only the winner reached 500");
 }
+
+#[test]
+fn every_hand_starts_on_the_light_side() {
+    let variant = Arc::new(load(&LoadRequest { variant: "flip".into(), ..LoadRequest::default() }).unwrap());
+    let mut g = Game::new(Runtime::new(variant).unwrap(), 3, 2).unwrap();
+    g.deal().unwrap();
+    g.place(|t| t.side = unolab::card::Side::Dark);
+    g.deal().unwrap();
+    assert_eq!(g.table().side, unolab::card::Side::Light, "or the first discard was a Flip");
+}

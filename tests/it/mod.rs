@@ -1,6 +1,7 @@
 mod cli;
 mod decks;
 mod game;
+mod hidden;
 mod properties;
 mod rules;
 mod scenarios;

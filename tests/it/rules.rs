@@ -13,26 +13,38 @@ use unolab::variant::{LoadRequest, load};
 fn every_combination_of_variant_and_house_rules_plays_to_the_end() {
     let rules = builtin::rule_names();
     assert!(rules.len() >= 9, "{rules:?}");
-    for variant in builtin::variant_names() {
-        for mask in 0u32..(1 << rules.len()) {
-            let chosen: Vec<String> =
-                rules.iter().enumerate().filter(|(i, _)| mask & (1 << i) != 0).map(|(_, r)| r.to_string()).collect();
-            let request = LoadRequest { variant: variant.into(), rules: chosen.clone(), ..LoadRequest::default() };
-            let loaded = Arc::new(load(&request).unwrap_or_else(|e| panic!("{variant} {chosen:?}: {e:?}")));
-            let players = [2, 3, 4][mask as usize % 3].min(loaded.max_players);
-            let config = SimConfig {
-                variant: loaded,
-                players,
-                games: 2,
-                seed: u64::from(mask),
-                bot: BotKind::Random,
-                threads: 1,
-            };
-            let stats = run(&config).unwrap();
-            assert!(stats.errors.is_empty(), "{variant} {chosen:?}: {:?}", stats.errors);
-            assert_eq!(stats.stuck, 0, "{variant} {chosen:?}: a hand did not end");
+    let variants = builtin::variant_names();
+    assert!(variants.len() >= 4, "{variants:?}");
+    std::thread::scope(|scope| {
+        for variant in variants {
+            let rules = &rules;
+            scope.spawn(move || {
+                for mask in 0u32..(1 << rules.len()) {
+                    let chosen: Vec<String> = rules
+                        .iter()
+                        .enumerate()
+                        .filter(|(i, _)| mask & (1 << i) != 0)
+                        .map(|(_, r)| r.to_string())
+                        .collect();
+                    let request =
+                        LoadRequest { variant: variant.into(), rules: chosen.clone(), ..LoadRequest::default() };
+                    let loaded = Arc::new(load(&request).unwrap_or_else(|e| panic!("{variant} {chosen:?}: {e:?}")));
+                    let players = [2, 3, 4][mask as usize % 3].min(loaded.max_players);
+                    let config = SimConfig {
+                        variant: loaded,
+                        players,
+                        games: 2,
+                        seed: u64::from(mask),
+                        bot: BotKind::Random,
+                        threads: 1,
+                    };
+                    let stats = run(&config).unwrap();
+                    assert!(stats.errors.is_empty(), "{variant} {chosen:?}: {:?}", stats.errors);
+                    assert_eq!(stats.stuck, 0, "{variant} {chosen:?}: a hand did not end");
+                }
+            });
         }
-    }
+    });
 }
 
 #[test]
