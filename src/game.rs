@@ -449,27 +449,28 @@ impl Game {
         }
     }
 
+    /// Lends the table to the scripts for `body`, and takes it back with the
+    /// turn plan the hooks left, also when a script fails.
+    fn with_scripts<T>(
+        &mut self,
+        call: CallInfo,
+        body: impl FnOnce(&mut Runtime) -> Result<T, ScriptFailure>,
+    ) -> Checked<(T, TurnPlan)> {
+        self.runtime.lend(&mut self.table, &mut self.log, call);
+        let result = body(&mut self.runtime);
+        let plan = self.runtime.reclaim(&mut self.table, &mut self.log);
+        Ok((result?, plan))
+    }
+
+    /// Calls the hooks of one kind bound to the card; returns their answers.
     fn call_hooks_read_only(&mut self, kind: HookKind, card: CardId, call: CallInfo) -> Checked<Vec<Dynamic>> {
         let side = self.table.side;
         let variant = self.variant.clone();
         let fns = variant.card_hook(kind, card, side);
-        self.runtime.lend(&mut self.table, &mut self.log, call);
-        let mut results = Vec::with_capacity(fns.len());
-        let mut failure = None;
-        for f in fns {
-            match self.runtime.call(f, vec![Runtime::card_arg(card, side)]) {
-                Ok(v) => results.push(v),
-                Err(e) => {
-                    failure = Some(e);
-                    break;
-                }
-            }
-        }
-        self.runtime.reclaim(&mut self.table, &mut self.log);
-        match failure {
-            Some(e) => Err(e.into()),
-            None => Ok(results),
-        }
+        let (results, _) = self.with_scripts(call, |scripts| {
+            fns.iter().map(|f| scripts.call(f, vec![Runtime::card_arg(card, side)])).collect::<Result<Vec<_>, _>>()
+        })?;
+        Ok(results)
     }
 
     fn check_global_hooks(&mut self, kind: HookKind, what: &str) -> Checked<()> {
@@ -481,24 +482,10 @@ impl Game {
         let seat = self.table.current;
         let mut call = self.predicate_call(seat, None, false, None);
         call.playable = Some(self.playable_cards(seat));
-        self.runtime.lend(&mut self.table, &mut self.log, call);
-        let mut outcome = Ok(());
-        for f in fns {
-            match self.runtime.call(f, Vec::new()) {
-                Ok(v) => {
-                    if let Err(why) = verdict(&v, what) {
-                        outcome = refuse(why);
-                        break;
-                    }
-                }
-                Err(e) => {
-                    outcome = Err(e.into());
-                    break;
-                }
-            }
-        }
-        self.runtime.reclaim(&mut self.table, &mut self.log);
-        outcome
+        let (verdicts, _) = self.with_scripts(call, |scripts| {
+            fns.iter().map(|f| scripts.call(f, Vec::new()).map(|v| verdict(&v, what))).collect::<Result<Vec<_>, _>>()
+        })?;
+        verdicts.into_iter().collect::<Result<(), String>>().map_err(ActionError::Refused)
     }
 
     /// Runs the effect hooks of one kind bound to the card, lending the table.
@@ -509,19 +496,10 @@ impl Game {
         if fns.is_empty() {
             return Ok(TurnPlan::default());
         }
-        self.runtime.lend(&mut self.table, &mut self.log, call);
-        let mut failure = None;
-        for f in fns {
-            if let Err(e) = self.runtime.call(f, vec![Runtime::card_arg(card, side)]) {
-                failure = Some(e);
-                break;
-            }
-        }
-        let plan = self.runtime.reclaim(&mut self.table, &mut self.log);
-        match failure {
-            Some(e) => Err(e.into()),
-            None => Ok(plan),
-        }
+        let ((), plan) = self.with_scripts(call, |scripts| {
+            fns.iter().try_for_each(|f| scripts.call(f, vec![Runtime::card_arg(card, side)]).map(drop))
+        })?;
+        Ok(plan)
     }
 
     // ----- actions ------------------------------------------------------
@@ -646,7 +624,7 @@ impl Game {
                 self.table.pending = Some(Pending::Penalty(penalty));
             } else {
                 self.table.draw_cards(&self.variant, penalty.victim, penalty.draw, &mut self.log);
-                if plan.next.is_none() && penalty.victim == self.table.seat_after(me, 1 + plan.skips) {
+                if plan.next.is_none() && penalty.victim == self.table.seat_after(me, plan.skips % self.players() + 1) {
                     plan.skips += 1;
                 }
             }
@@ -667,7 +645,7 @@ impl Game {
                         self.log.push(Event::Skipped { seat: skipped });
                     }
                 }
-                self.table.seat_after(me, 1 + plan.skips)
+                self.table.seat_after(me, plan.skips % self.players() + 1)
             }
         };
         match plan.ask_color {
@@ -680,30 +658,20 @@ impl Game {
         Ok(())
     }
 
-    fn run_penalty_hooks(&mut self, me: Seat, mut penalty: Penalty, answering: Option<Penalty>) -> Checked<Penalty> {
+    fn run_penalty_hooks(&mut self, me: Seat, penalty: Penalty, answering: Option<Penalty>) -> Checked<Penalty> {
         let variant = self.variant.clone();
         let fns = variant.global_hook(HookKind::OnPenalty);
         if fns.is_empty() {
             return Ok(penalty);
         }
         let call = CallInfo { me, answering, ..CallInfo::default() };
-        self.runtime.lend(&mut self.table, &mut self.log, call);
-        let mut failure = None;
-        for f in fns {
-            let arg = self.runtime.penalty_map(&penalty);
-            match self.runtime.call(f, vec![arg]).and_then(|v| self.runtime.penalty_from(v, &penalty)) {
-                Ok(p) => penalty = p,
-                Err(e) => {
-                    failure = Some(e);
-                    break;
-                }
-            }
-        }
-        self.runtime.reclaim(&mut self.table, &mut self.log);
-        match failure {
-            Some(e) => Err(e.into()),
-            None => Ok(penalty),
-        }
+        let (penalty, _) = self.with_scripts(call, |scripts| {
+            fns.iter().try_fold(penalty, |penalty, f| {
+                let changed = scripts.call(f, vec![scripts.penalty_map(&penalty)])?;
+                scripts.penalty_from(changed, &penalty)
+            })
+        })?;
+        Ok(penalty)
     }
 
     fn end_hand(&mut self, winner: Seat) {

@@ -18,6 +18,9 @@ use crate::variant::{FnRef, OptionValue, Variant};
 
 type HostResult<T> = Result<T, Box<EvalAltResult>>;
 
+/// Variables (`set_var`) one game may hold.
+pub const MAX_VARS: usize = 256;
+
 /// Operations one hook call may run before it is stopped.
 pub const MAX_OPERATIONS: u64 = 200_000;
 
@@ -487,7 +490,8 @@ fn register_api(engine: &mut Engine, ctx: &Rc<RefCell<HookCtx>>, variant: &Arc<V
     // Changes to the table.
     host!("skip", |c, variant, n: i64| {
         if c.acts("skip")? {
-            c.plan.skips += usize::try_from(n).map_err(|_| script_error("skip takes 0 or more players"))?;
+            let n = usize::try_from(n).map_err(|_| script_error("skip takes 0 or more players"))?;
+            c.plan.skips = c.plan.skips.saturating_add(n);
         }
         Ok(Dynamic::UNIT)
     });
@@ -585,6 +589,9 @@ fn register_api(engine: &mut Engine, ctx: &Rc<RefCell<HookCtx>>, variant: &Arc<V
     });
     host!("set_var", |c, variant, name: ImmutableString, value: i64| {
         c.writable("set_var")?;
+        if c.table.vars.len() >= MAX_VARS && !c.table.vars.contains_key(name.as_str()) {
+            return Err(script_error(format!("at most {MAX_VARS} variables per game")));
+        }
         c.table.vars.insert(name.to_string(), value);
         Ok(Dynamic::UNIT)
     });

@@ -63,3 +63,65 @@ fn results_do_not_depend_on_the_thread_count() {
     assert_eq!(one.points_total, three.points_total);
     assert_eq!(one.wins.iter().sum::<u64>() + one.stuck, 300);
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// Whatever a scenario file says, loading and running it returns a
+    /// result: a report or an error, never a panic.
+    #[test]
+    fn arbitrary_scenario_text_never_panics(
+        lines in proptest::collection::vec(
+            prop_oneof![
+                Just("variant: classic".to_string()),
+                Just("variant: flex".to_string()),
+                Just("variant: flip".to_string()),
+                Just("players: 3".to_string()),
+                Just("players: 0".to_string()),
+                Just("setup:".to_string()),
+                Just("  hands: {0: [red 5, wild], 1: [blue 2]}".to_string()),
+                Just("  discard: [red 2]".to_string()),
+                Just("  discard: [wild]".to_string()),
+                Just("  current: 7".to_string()),
+                Just("  side: dark".to_string()),
+                Just("  power: {0: red}".to_string()),
+                Just("steps:".to_string()),
+                Just("  - play: red 5".to_string()),
+                Just("  - play: {card: wild, color: teal, target: 9, as: flex}".to_string()),
+                Just("  - draw".to_string()),
+                Just("  - catch: 99".to_string()),
+                Just("  - expect: {hand_sizes: {42: 1}, power: {3: green}}".to_string()),
+                Just("  - expect_error: {expect_error: pass}".to_string()),
+                "[ -~]{0,30}",
+            ],
+            0..14,
+        )
+    ) {
+        let dir = std::env::temp_dir().join(format!("unolab-prop-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("case.yaml");
+        std::fs::write(&file, lines.join("\n")).unwrap();
+        if let Ok(scenario) = unolab::scenario::Scenario::load(&file) {
+            let _ = scenario.run();
+        }
+    }
+}
+
+#[test]
+fn every_variant_simulates_across_its_player_range() {
+    for name in unolab::builtin::variant_names() {
+        let variant = Arc::new(load(&LoadRequest { variant: name.into(), ..LoadRequest::default() }).unwrap());
+        for players in variant.min_players..=variant.max_players {
+            let config = SimConfig {
+                variant: variant.clone(),
+                players,
+                games: 2,
+                seed: players as u64,
+                bot: BotKind::Greedy,
+                threads: 1,
+            };
+            let stats = run(&config).unwrap();
+            assert!(stats.errors.is_empty() && stats.stuck == 0, "{name} with {players}: {stats:?}");
+        }
+    }
+}
