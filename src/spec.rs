@@ -109,8 +109,9 @@ pub struct HookSpec {
     /// The Rhai function to call.
     pub call: String,
     /// Which faces the hook applies to (card hooks only): `any`, `number`,
-    /// `action`, `wild`, `marked`, `flex`, a number, a symbol or a colour; a
-    /// list means any of them, `a + b` means both.
+    /// `action`, `wild`, `marked`, `flex`, a number, a symbol, `group:SYMBOL`
+    /// (every symbol that matches SYMBOL), or a colour; a list means any of
+    /// them, `a + b` means both.
     #[serde(default, rename = "match")]
     pub selector: Option<Selector>,
 }

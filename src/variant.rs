@@ -694,6 +694,10 @@ fn selects(names: &Names, face: &Face, word: &str) -> Result<bool, String> {
             "wild" => face.is_wild(),
             "marked" => face.marked,
             "flex" => face.flex.is_some() || face.symbol().is_some_and(|s| names.symbol_info(s).flex),
+            _ if lower.starts_with("group:") => {
+                let group = names.symbol(&lower["group:".len()..]).map(|s| names.symbol_info(s).group);
+                face.symbol().is_some_and(|s| Some(names.symbol_info(s).group) == group)
+            }
             _ => {
                 if let Ok(n) = lower.parse::<u8>() {
                     face.value == Value::Number(n)
@@ -703,7 +707,7 @@ fn selects(names: &Names, face: &Face, word: &str) -> Result<bool, String> {
                     face.color == Some(color)
                 } else {
                     return Err(format!(
-                        "'{part}' is not a selector (any, number, action, wild, marked, flex, a number, a symbol or a colour)"
+                        "'{part}' is not a selector (any, number, action, wild, marked, flex, group:SYMBOL, a number, a symbol or a colour)"
                     ));
                 }
             }
