@@ -62,16 +62,26 @@ impl Bot {
         if let Some(Pending::Color { .. }) = game.table().pending {
             return Action::Color(self.favourite_color(game, seat));
         }
-        let color = self.favourite_color(game, seat);
         let target = self.random_other(game, seat);
         let mut plays = std::mem::take(&mut self.plays);
-        game.legal_plays(seat, color, target, &mut plays);
+        game.legal_plays(seat, game.color_range().start, target, &mut plays);
         if game.table().hands[seat].len() == 2 {
             plays.iter_mut().for_each(|p| p.uno = true);
         }
         let action = self.decide(game, &plays);
         self.plays = plays;
-        action
+        self.with_favourite_color(game, seat, action)
+    }
+
+    /// A wild names the colour the bot holds most of (worked out only when
+    /// a wild is played).
+    fn with_favourite_color(&mut self, game: &Game, seat: Seat, action: Action) -> Action {
+        match action {
+            Action::Play(play) if play.color.is_some() => {
+                Action::Play(Play { color: Some(self.favourite_color(game, seat)), ..play })
+            }
+            other => other,
+        }
     }
 
     fn decide(&mut self, game: &mut Game, plays: &[Play]) -> Action {
@@ -97,14 +107,13 @@ impl Bot {
     /// An out-of-turn play (Jump-In style rules) `seat` makes now, if any:
     /// a bot takes half the chances it gets.
     pub fn jump_in(&mut self, game: &mut Game, seat: Seat) -> Option<Action> {
-        let color = self.favourite_color(game, seat);
         let target = self.random_other(game, seat);
         let mut plays = std::mem::take(&mut self.plays);
-        game.legal_plays(seat, color, target, &mut plays);
+        game.legal_plays(seat, game.color_range().start, target, &mut plays);
         let chosen = if plays.is_empty() || !self.rng.random_bool(0.5) { None } else { self.pick(game, &plays) };
         self.plays = plays;
         let uno = game.table().hands[seat].len() == 2;
-        chosen.map(|play| Action::Play(Play { uno, ..play }))
+        chosen.map(|play| self.with_favourite_color(game, seat, Action::Play(Play { uno, ..play })))
     }
 
     fn pick(&mut self, game: &Game, plays: &[Play]) -> Option<Play> {

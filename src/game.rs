@@ -468,7 +468,7 @@ impl Game {
         let variant = self.variant.clone();
         let fns = variant.card_hook(kind, card, side);
         let (results, _) = self.with_scripts(call, |scripts| {
-            fns.iter().map(|f| scripts.call(f, vec![Runtime::card_arg(card, side)])).collect::<Result<Vec<_>, _>>()
+            fns.iter().map(|f| scripts.call(f, Runtime::card_args(card, side))).collect::<Result<Vec<_>, _>>()
         })?;
         Ok(results)
     }
@@ -483,7 +483,7 @@ impl Game {
         let mut call = self.predicate_call(seat, None, false, None);
         call.playable = Some(self.playable_cards(seat));
         let (verdicts, _) = self.with_scripts(call, |scripts| {
-            fns.iter().map(|f| scripts.call(f, Vec::new()).map(|v| verdict(&v, what))).collect::<Result<Vec<_>, _>>()
+            fns.iter().map(|f| scripts.call(f, ()).map(|v| verdict(&v, what))).collect::<Result<Vec<_>, _>>()
         })?;
         verdicts.into_iter().collect::<Result<(), String>>().map_err(ActionError::Refused)
     }
@@ -497,7 +497,7 @@ impl Game {
             return Ok(TurnPlan::default());
         }
         let ((), plan) = self.with_scripts(call, |scripts| {
-            fns.iter().try_for_each(|f| scripts.call(f, vec![Runtime::card_arg(card, side)]).map(drop))
+            fns.iter().try_for_each(|f| scripts.call(f, Runtime::card_args(card, side)).map(drop))
         })?;
         Ok(plan)
     }
@@ -667,7 +667,7 @@ impl Game {
         let call = CallInfo { me, answering, ..CallInfo::default() };
         let (penalty, _) = self.with_scripts(call, |scripts| {
             fns.iter().try_fold(penalty, |penalty, f| {
-                let changed = scripts.call(f, vec![scripts.penalty_map(&penalty)])?;
+                let changed = scripts.call(f, (scripts.penalty_map(&penalty),))?;
                 scripts.penalty_from(changed, &penalty)
             })
         })?;

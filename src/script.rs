@@ -231,7 +231,7 @@ impl Runtime {
     }
 
     /// Calls one hook function (the table must be lent).
-    pub fn call(&mut self, f: &FnRef, args: Vec<Dynamic>) -> Result<Dynamic, ScriptFailure> {
+    pub fn call(&mut self, f: &FnRef, args: impl rhai::FuncArgs) -> Result<Dynamic, ScriptFailure> {
         let ast = &self.layers[f.layer];
         let options = CallFnOptions::new().eval_ast(false).rewind_scope(true);
         self.engine.call_fn_with_options::<Dynamic>(options, &mut self.scope, ast, &f.function, args).map_err(|e| {
@@ -242,6 +242,11 @@ impl Runtime {
 
     pub fn card_arg(id: CardId, side: Side) -> Dynamic {
         Dynamic::from(ScriptCard { id, side })
+    }
+
+    /// The argument list of a card hook.
+    pub fn card_args(id: CardId, side: Side) -> (ScriptCard,) {
+        (ScriptCard { id, side },)
     }
 
     /// Reads the penalty map a hook returned.
@@ -379,12 +384,43 @@ fn color_arg(ctx: &HookCtx, variant: &Variant, name: &str) -> HostResult<Color> 
     Ok(color)
 }
 
-fn opt_color(variant: &Variant, color: Option<Color>) -> Dynamic {
-    color.map(|c| Dynamic::from(variant.names.color_name(c).to_string())).unwrap_or(Dynamic::UNIT)
+/// The variant as the host API sees it, with colour and symbol names made
+/// into script strings once, so that reading `card.color` allocates nothing.
+struct Api {
+    variant: Arc<Variant>,
+    colors: Vec<ImmutableString>,
+    symbols: Vec<ImmutableString>,
+}
+
+impl std::ops::Deref for Api {
+    type Target = Variant;
+    fn deref(&self) -> &Variant {
+        &self.variant
+    }
+}
+
+impl Api {
+    fn new(variant: &Arc<Variant>) -> Api {
+        let names = &variant.names;
+        Api {
+            variant: variant.clone(),
+            colors: names.colors.iter().map(|c| c.as_str().into()).collect(),
+            symbols: names.symbols.iter().map(|s| s.name.as_str().into()).collect(),
+        }
+    }
+
+    fn color(&self, color: Option<Color>) -> Dynamic {
+        color.map(|c| Dynamic::from(self.colors[c as usize].clone())).unwrap_or(Dynamic::UNIT)
+    }
+
+    fn symbol(&self, symbol: crate::card::SymbolId) -> Dynamic {
+        Dynamic::from(self.symbols[symbol as usize].clone())
+    }
 }
 
 /// Registers the card type and every host function scripts may call.
 fn register_api(engine: &mut Engine, ctx: &Rc<RefCell<HookCtx>>, variant: &Arc<Variant>) {
+    let variant = &Rc::new(Api::new(variant));
     register_card_type(engine, variant);
 
     macro_rules! host {
@@ -418,8 +454,8 @@ fn register_api(engine: &mut Engine, ctx: &Rc<RefCell<HookCtx>>, variant: &Arc<V
         Ok(Dynamic::from(c.table.seat_after(from, steps) as i64))
     });
     host!("direction", |c, variant| Ok(Dynamic::from(c.table.direction.name().to_string())));
-    host!("color", |c, variant| Ok(opt_color(variant, c.table.color)));
-    host!("prev_color", |c, variant| Ok(opt_color(variant, c.call.prev_color)));
+    host!("color", |c, variant| Ok(variant.color(c.table.color)));
+    host!("prev_color", |c, variant| Ok(variant.color(c.call.prev_color)));
     host!("side", |c, variant| Ok(Dynamic::from(c.table.side.name().to_string())));
     host!("hand_size", |c, variant, p: i64| Ok(Dynamic::from(c.table.hands[c.seat(p)?].len() as i64)));
     host!("hand", |c, variant, p: i64| {
@@ -611,7 +647,7 @@ fn register_api(engine: &mut Engine, ctx: &Rc<RefCell<HookCtx>>, variant: &Arc<V
     });
 }
 
-fn register_card_type(engine: &mut Engine, variant: &Arc<Variant>) {
+fn register_card_type(engine: &mut Engine, variant: &Rc<Api>) {
     engine.register_type_with_name::<ScriptCard>("Card");
     macro_rules! getter {
         ($name:literal, |$v:ident, $face:ident, $card:ident| $body:expr) => {{
@@ -622,15 +658,15 @@ fn register_card_type(engine: &mut Engine, variant: &Arc<Variant>) {
             });
         }};
     }
-    getter!("color", |v, face, _c| opt_color(&v, face.color));
-    getter!("flex_color", |v, face, _c| opt_color(&v, face.flex));
+    getter!("color", |v, face, _c| v.color(face.color));
+    getter!("flex_color", |v, face, _c| v.color(face.flex));
     getter!("number", |_v, face, _c| face.number().map(|n| Dynamic::from(i64::from(n))).unwrap_or(Dynamic::UNIT));
     getter!("symbol", |v, face, _c| match face.value {
-        Value::Symbol(s) => Dynamic::from(v.names.symbol_info(s).name.clone()),
+        Value::Symbol(s) => v.symbol(s),
         Value::Number(_) => Dynamic::UNIT,
     });
     getter!("group", |v, face, _c| match face.value {
-        Value::Symbol(s) => Dynamic::from(v.names.symbol_info(v.names.symbol_info(s).group).name.clone()),
+        Value::Symbol(s) => v.symbol(v.names.symbol_info(s).group),
         Value::Number(_) => Dynamic::UNIT,
     });
     getter!("is_wild", |_v, face, _c| Dynamic::from(face.is_wild()));

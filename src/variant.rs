@@ -156,6 +156,8 @@ pub struct Variant {
     global_hooks: Vec<Vec<FnRef>>,
     /// `targets[design * 2 + side]`: [regular side, flex side].
     targets: Vec<[TargetNeed; 2]>,
+    /// `hook_bound[kind]`: is any function bound to that hook, for any face?
+    hook_bound: [bool; HookKind::ALL.len()],
 }
 
 impl Variant {
@@ -183,11 +185,7 @@ impl Variant {
 
     /// Is any function bound to this hook kind, for any face?
     pub fn has_hook(&self, kind: HookKind) -> bool {
-        if kind.is_card_hook() {
-            self.card_hooks[kind as usize].iter().any(|fns| !fns.is_empty())
-        } else {
-            !self.global_hooks[kind as usize].is_empty()
-        }
+        self.hook_bound[kind as usize]
     }
 
     /// Does a play of this face (on its flex side or not) name a target?
@@ -506,6 +504,7 @@ fn build_table(file: &SourceFile, spec: &LayerSpec, problems: &mut Vec<String>) 
         card_hooks: Vec::new(),
         global_hooks: Vec::new(),
         targets: Vec::new(),
+        hook_bound: [false; HookKind::ALL.len()],
     })
 }
 
@@ -754,6 +753,13 @@ fn bind_hooks(variant: &mut Variant, layers: &[Layer], problems: &mut Vec<String
                 }
                 Err(e) => problems.push(layer.source.problem_at(function, e)),
             }
+        }
+        for kind in HookKind::ALL {
+            variant.hook_bound[kind as usize] = if kind.is_card_hook() {
+                variant.card_hooks[kind as usize].iter().any(|fns| !fns.is_empty())
+            } else {
+                !variant.global_hooks[kind as usize].is_empty()
+            };
         }
         for target in &layer.targets {
             let need = if target.required { TargetNeed::Required } else { TargetNeed::Optional };
