@@ -937,13 +937,6 @@ impl Game {
             && self.check_global_hooks(HookKind::CanDraw, "drawing").is_ok()
     }
 
-    /// May the current player pass now?
-    pub fn can_pass_now(&mut self) -> bool {
-        self.table.pending.is_none()
-            && (self.table.drawn.is_some() || !self.table.can_draw())
-            && self.check_global_hooks(HookKind::CanPass, "passing").is_ok()
-    }
-
     /// An action in words and card notation, for messages and logs.
     pub fn describe_action(&self, action: &Action) -> String {
         let names = &self.variant.names;

@@ -226,10 +226,6 @@ impl Runtime {
         std::mem::take(&mut ctx.plan)
     }
 
-    pub fn set_going_out(&mut self, going_out: bool) {
-        self.ctx.borrow_mut().call.going_out = going_out;
-    }
-
     /// Calls one hook function (the table must be lent).
     pub fn call(&mut self, f: &FnRef, args: impl rhai::FuncArgs) -> Result<Dynamic, ScriptFailure> {
         let ast = &self.layers[f.layer];

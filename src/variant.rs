@@ -125,7 +125,6 @@ pub struct Layer {
     pub hooks: Vec<(HookKind, String, Option<Selector>)>,
     pub inert_in: BTreeMap<String, String>,
     pub conflicts: Vec<String>,
-    pub option_names: Vec<String>,
     pub targets: Vec<crate::spec::TargetSpec>,
 }
 
@@ -213,11 +212,6 @@ impl Variant {
     /// Total cards in the box: the deck plus Power Cards.
     pub fn total_cards(&self) -> usize {
         self.deck.len() + self.power_cards as usize
-    }
-
-    /// The design a card pattern names, among this deck's designs.
-    pub fn find_design(&self, card: &CardDef) -> Option<CardId> {
-        self.designs.iter().position(|d| d == card).map(|i| CardId(i as u16))
     }
 }
 
@@ -610,7 +604,6 @@ fn build_layer(file: &SourceFile, spec: &LayerSpec, is_rule: bool, problems: &mu
         hooks,
         inert_in: spec.inert_in.clone(),
         conflicts: spec.conflicts.clone(),
-        option_names: spec.options.keys().cloned().collect(),
         targets: spec.targets.clone(),
     }
 }

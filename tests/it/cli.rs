@@ -153,3 +153,27 @@ fn the_rule_sheet_says_when_a_rule_cannot_trigger() {
     let classic = text(&unolab(&["deck", "classic", "-r", "jump-in"]));
     assert!(!classic.contains("note:"), "{classic}");
 }
+
+#[test]
+fn play_takes_flex_sides_targets_and_colours() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_unolab"))
+        .args(["play", "flex", "--seed", "4", "-p", "3"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let commands = "play wild-target-draw2 blue flex\nplay wild-target-draw2 blue flex target 0\nplay 6 blue flex target 2\nquit\n";
+    child.stdin.take().unwrap().write_all(commands.as_bytes()).unwrap();
+    let out = text(&child.wait_with_output().unwrap());
+    assert!(
+        out.contains(
+            "your hand: 1:red 5  2:red/yellow 8  3:wild-draw4  4:red 1  5:blue/green 7  6:wild-target-draw2  7:yellow 6"
+        ),
+        "{out}"
+    );
+    assert!(out.contains("refused: wild-target-draw2 needs a target player"), "{out}");
+    assert!(out.contains("refused: target p0 must be another player at the table"), "{out}");
+    assert!(out.contains("p0 plays wild-target-draw2 as flex naming blue at p2\np2 draws"), "{out}");
+    assert!(out.contains("p0's Power Card turns red"), "{out}");
+}
