@@ -76,12 +76,21 @@ fn refuse<T>(why: impl Into<String>) -> Checked<T> {
     Err(ActionError::Refused(why.into()))
 }
 
+/// One entry of a game's history: what `replay` needs to play it again.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Record {
+    Deal,
+    Act(Action),
+}
+
 pub struct Game {
     pub variant: Arc<Variant>,
     runtime: Runtime,
     table: Table,
     backup: Table,
     log: Log,
+    /// Deals and accepted actions, in order (kept while logging is on).
+    history: Vec<Record>,
 }
 
 impl Game {
@@ -95,7 +104,7 @@ impl Game {
             ));
         }
         let table = Table::new(players, variant.power_cards > 0, ChaCha8Rng::seed_from_u64(seed));
-        Ok(Game { backup: table.clone(), variant, runtime, table, log: Log::new(true) })
+        Ok(Game { backup: table.clone(), variant, runtime, table, log: Log::new(true), history: Vec::new() })
     }
 
     /// Starts over with a new seed and zero scores, keeping the compiled scripts.
@@ -103,6 +112,7 @@ impl Game {
         let players = self.table.players();
         self.table = Table::new(players, self.variant.power_cards > 0, ChaCha8Rng::seed_from_u64(seed));
         self.log.events.clear();
+        self.history.clear();
     }
 
     pub fn set_logging(&mut self, enabled: bool) {
@@ -138,6 +148,9 @@ impl Game {
     /// Deals a new hand: the dealer is random for the first hand and moves
     /// one seat to the left for each later one (rules.md 1.2 DEFAULT).
     pub fn deal(&mut self) -> Result<(), ActionError> {
+        if self.log.enabled {
+            self.history.push(Record::Deal);
+        }
         let players = self.table.players();
         let dealer = if self.table.hand_number == 0 {
             rand::RngExt::random_range(&mut self.table.rng, 0..players)
@@ -238,8 +251,30 @@ impl Game {
             self.log.events.truncate(mark);
         } else {
             self.check_conservation();
+            if self.log.enabled {
+                self.history.push(Record::Act(action));
+            }
         }
         result
+    }
+
+    /// Every deal and accepted action so far.
+    pub fn history(&self) -> &[Record] {
+        &self.history
+    }
+
+    /// Plays a recorded history again from the same seed: the same game,
+    /// event for event.
+    pub fn replay(runtime: Runtime, players: usize, seed: u64, history: &[Record]) -> Result<Game, String> {
+        let mut game = Game::new(runtime, players, seed)?;
+        for (index, record) in history.iter().enumerate() {
+            let result = match record {
+                Record::Deal => game.deal(),
+                Record::Act(action) => game.apply(*action),
+            };
+            result.map_err(|e| format!("step {} of the history: {e}", index + 1))?;
+        }
+        Ok(game)
     }
 
     fn check_conservation(&self) {

@@ -52,3 +52,25 @@ fn every_hand_starts_on_the_light_side() {
     g.deal().unwrap();
     assert_eq!(g.table().side, unolab::card::Side::Light, "or the first discard was a Flip");
 }
+
+#[test]
+fn a_recorded_game_replays_event_for_event() {
+    for (variant, rules, seed) in
+        [("classic", vec![], 3u64), ("flip", vec!["stacking", "jump-in"], 8), ("flex", vec!["seven-o"], 5)]
+    {
+        let request = LoadRequest {
+            variant: variant.into(),
+            rules: rules.iter().map(|r| r.to_string()).collect(),
+            ..LoadRequest::default()
+        };
+        let variant = Arc::new(load(&request).unwrap());
+        let mut g = Game::new(Runtime::new(variant.clone()).unwrap(), 4, seed).unwrap();
+        let mut bots: Vec<Bot> = (0..4).map(|s| Bot::new(BotKind::Random, seed, s)).collect();
+        play_hand(&mut g, &mut bots).unwrap();
+        play_hand(&mut g, &mut bots).unwrap();
+        assert!(g.history().iter().filter(|r| **r == unolab::game::Record::Deal).count() == 2);
+        let again = Game::replay(Runtime::new(variant).unwrap(), 4, seed, g.history()).unwrap();
+        assert_eq!(again.events(), g.events());
+        assert_eq!(format!("{:?}", again.table()), format!("{:?}", g.table()));
+    }
+}
