@@ -76,6 +76,23 @@ fn refuse<T>(why: impl Into<String>) -> Checked<T> {
     Err(ActionError::Refused(why.into()))
 }
 
+/// A hook's list of numbers, one per seat.
+fn seat_numbers(value: Dynamic, players: usize, hook: &str) -> Checked<Vec<i64>> {
+    let numbers: Option<Vec<i64>> = value.into_array().ok().and_then(|a| a.iter().map(|v| v.as_int().ok()).collect());
+    match numbers {
+        Some(list) if list.len() == players => Ok(list),
+        _ => Err(ActionError::Script(format!("{hook} must return one number per player ({players})"))),
+    }
+}
+
+/// Seat numbers a hook returned, checked.
+fn seats(list: &[i64], players: usize) -> Checked<Vec<Seat>> {
+    list.iter()
+        .map(|&s| usize::try_from(s).ok().filter(|&s| s < players))
+        .collect::<Option<Vec<Seat>>>()
+        .ok_or_else(|| ActionError::Script(format!("match_winner returned a seat that is not at the table: {list:?}")))
+}
+
 /// One entry of a game's history: what `replay` needs to play it again.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Record {
@@ -617,7 +634,7 @@ impl Game {
         self.reset_power_when_all_red();
         self.finish_effects(seat, plan, going_out, answering)?;
         if going_out {
-            self.end_hand(seat);
+            self.end_hand(seat)?;
         }
         self.update_all_uno();
         Ok(())
@@ -709,25 +726,54 @@ impl Game {
         Ok(penalty)
     }
 
-    fn end_hand(&mut self, winner: Seat) {
-        let side = self.table.side;
-        let points: i64 = self
-            .table
-            .hands
-            .iter()
-            .enumerate()
-            .filter(|(seat, _)| *seat != winner)
-            .flat_map(|(_, hand)| hand.iter())
-            .map(|&card| self.variant.names.points(self.variant.face(card, side)))
-            .sum();
+    /// Scores the hand: by default the winner scores every other hand
+    /// (rules.md 1.7); a `score_hand` hook may share points out differently,
+    /// and a `match_winner` hook may decide when the match is won.
+    fn end_hand(&mut self, winner: Seat) -> Checked<()> {
         self.table.winner = Some(winner);
         self.table.pending = None;
-        self.table.scores[winner] += points;
-        self.log.push(Event::HandWon { seat: winner, points });
-        if self.table.match_winner.is_none() && self.table.scores[winner] >= self.variant.target_score {
-            self.table.match_winner = Some(winner);
-            self.log.push(Event::MatchWon { seat: winner });
+        let variant = self.variant.clone();
+        let call = CallInfo { me: winner, read_only: true, ..CallInfo::default() };
+        let gains: Vec<i64> = match variant.global_hook(HookKind::ScoreHand).last() {
+            Some(f) => {
+                let (value, _) = self.with_scripts(call.clone(), |scripts| scripts.call(f, (winner as i64,)))?;
+                seat_numbers(value, self.players(), "score_hand")?
+            }
+            None => (0..self.players()).map(|s| if s == winner { self.others_points(winner) } else { 0 }).collect(),
+        };
+        for (score, gain) in self.table.scores.iter_mut().zip(&gains) {
+            *score += gain;
         }
+        self.log.push(Event::HandWon { seat: winner, points: gains[winner] });
+        if self.table.match_winner.is_some() {
+            return Ok(());
+        }
+        let winners: Vec<Seat> = match variant.global_hook(HookKind::MatchWinner).last() {
+            Some(f) => {
+                let (value, _) = self.with_scripts(call, |scripts| scripts.call(f, ()))?;
+                if value.is_unit() {
+                    Vec::new()
+                } else if let Ok(seat) = value.as_int() {
+                    seats(&[seat], self.players())?
+                } else {
+                    let list: Vec<i64> =
+                        value.into_array().unwrap_or_default().iter().filter_map(|v| v.as_int().ok()).collect();
+                    seats(&list, self.players())?
+                }
+            }
+            None if self.table.scores[winner] >= self.variant.target_score => vec![winner],
+            None => Vec::new(),
+        };
+        self.table.match_winner = winners.first().copied();
+        for seat in winners {
+            self.log.push(Event::MatchWon { seat });
+        }
+        Ok(())
+    }
+
+    /// Points of every hand but `winner`'s, by the side in play.
+    fn others_points(&self, winner: Seat) -> i64 {
+        (0..self.players()).filter(|&s| s != winner).map(|s| self.hand_points(s)).sum()
     }
 
     fn require_no_pending(&self) -> Checked<()> {

@@ -92,6 +92,7 @@ enum Expect {
     DiscardSize(usize),
     Power(BTreeMap<Seat, bool>),
     Winner(Seat),
+    MatchWinner(Seat),
     Scores(BTreeMap<Seat, i64>),
 }
 
@@ -511,6 +512,8 @@ fn check_expectations(game: &Game, checks: &[Expect]) -> Option<String> {
             }),
             Expect::Winner(s) => (t.winner != Some(*s))
                 .then(|| format!("winner {s} / {}", t.winner.map_or("nobody".into(), |w| w.to_string()))),
+            Expect::MatchWinner(s) => (t.match_winner != Some(*s))
+                .then(|| format!("match_winner {s} / {}", t.match_winner.map_or("nobody".into(), |w| w.to_string()))),
             Expect::Scores(scores) => scores.iter().find_map(|(&seat, &score)| {
                 let found = t.scores.get(seat).copied().unwrap_or(0);
                 (found != score).then(|| format!("p{seat} scores {score} / {found}"))
@@ -631,10 +634,11 @@ fn parse_expect(variant: &Variant, value: &Yaml) -> Result<Vec<Expect>, String> 
                 _ => Err(format!("power: '{}' must be green or red", yaml_text(x))),
             })?),
             "winner" => Expect::Winner(as_seat(v)?),
+            "match_winner" => Expect::MatchWinner(as_seat(v)?),
             "scores" => Expect::Scores(seat_map(v, |x| x.as_i64().ok_or_else(|| format!("scores: '{}' is not a number", yaml_text(x))))?),
             other => {
                 return Err(format!(
-                    "unknown expectation '{other}' (current, direction, color, top, side, hand_sizes, hand, draw_size, discard_size, power, winner, scores)"
+                    "unknown expectation '{other}' (current, direction, color, top, side, hand_sizes, hand, draw_size, discard_size, power, winner, match_winner, scores)"
                 ));
             }
         });

@@ -495,6 +495,12 @@ fn register_api(engine: &mut Engine, ctx: &Rc<RefCell<HookCtx>>, variant: &Arc<V
         .map(|p| Dynamic::from(p as i64))
         .unwrap_or(Dynamic::UNIT)));
     host!("score", |c, variant, p: i64| Ok(Dynamic::from(c.table.scores[c.seat(p)?])));
+    host!("target_score", |c, variant| Ok(Dynamic::from(variant.target_score)));
+    host!("points", |c, variant, p: i64| {
+        let side = c.table.side;
+        let hand = &c.table.hands[c.seat(p)?];
+        Ok(Dynamic::from(hand.iter().map(|&card| variant.names.points(variant.face(card, side))).sum::<i64>()))
+    });
     host!("option", |c, variant, name: ImmutableString| match variant.options.get(name.as_str()) {
         Some(OptionValue::Bool(b)) => Ok(Dynamic::from(*b)),
         Some(OptionValue::Int(i)) => Ok(Dynamic::from(*i)),

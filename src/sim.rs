@@ -56,6 +56,7 @@ pub enum HandResult {
 /// Deals and plays one hand with bots in every seat.
 pub fn play_hand(game: &mut Game, bots: &mut [Bot]) -> Result<HandResult, String> {
     game.deal().map_err(|e| e.to_string())?;
+    let before = game.table().scores.clone();
     let mut turns = 0;
     while !game.hand_over() {
         if turns >= ACTION_LIMIT {
@@ -68,12 +69,7 @@ pub fn play_hand(game: &mut Game, bots: &mut [Bot]) -> Result<HandResult, String
         turns += 1;
     }
     let seat = game.table().winner.expect("hand over");
-    let points = game.events().iter().rev().find_map(|e| match e {
-        crate::event::Event::HandWon { points, .. } => Some(*points),
-        _ => None,
-    });
-    let points =
-        points.unwrap_or_else(|| (0..game.players()).filter(|&s| s != seat).map(|s| game.hand_points(s)).sum());
+    let points = game.table().scores[seat] - before[seat];
     Ok(HandResult::Won { seat, points, turns })
 }
 

@@ -33,10 +33,14 @@ pub enum HookKind {
     CanDraw,
     /// `fn() -> true | false | "reason"`: may the current player pass?
     CanPass,
+    /// `fn(winner) -> [points per seat]`: what each seat adds when a hand ends.
+    ScoreHand,
+    /// `fn() -> seat | [seats] | ()`: who has won the match, if anyone.
+    MatchWinner,
 }
 
 impl HookKind {
-    pub const ALL: [HookKind; 9] = [
+    pub const ALL: [HookKind; 11] = [
         HookKind::OnPlay,
         HookKind::CanPlay,
         HookKind::FirstDiscard,
@@ -46,6 +50,8 @@ impl HookKind {
         HookKind::OnPenalty,
         HookKind::CanDraw,
         HookKind::CanPass,
+        HookKind::ScoreHand,
+        HookKind::MatchWinner,
     ];
 
     pub fn name(self) -> &'static str {
@@ -59,6 +65,8 @@ impl HookKind {
             HookKind::OnPenalty => "on_penalty",
             HookKind::CanDraw => "can_draw",
             HookKind::CanPass => "can_pass",
+            HookKind::ScoreHand => "score_hand",
+            HookKind::MatchWinner => "match_winner",
         }
     }
 
@@ -70,7 +78,7 @@ impl HookKind {
     /// Arguments the script function takes.
     pub fn arity(self) -> usize {
         match self {
-            HookKind::CanDraw | HookKind::CanPass => 0,
+            HookKind::CanDraw | HookKind::CanPass | HookKind::MatchWinner => 0,
             _ => 1,
         }
     }

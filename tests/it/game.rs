@@ -74,3 +74,36 @@ fn a_recorded_game_replays_event_for_event() {
         assert_eq!(format!("{:?}", again.table()), format!("{:?}", g.table()));
     }
 }
+
+#[test]
+fn a_tie_for_the_lowest_total_is_a_shared_win() {
+    let request = LoadRequest { variant: "classic".into(), rules: vec!["low-score".into()], ..LoadRequest::default() };
+    let variant = Arc::new(load(&request).unwrap());
+    let mut g = Game::new(Runtime::new(variant.clone()).unwrap(), 3, 1).unwrap();
+    g.deal().unwrap();
+    let card = |name: &str| {
+        let pattern = variant.names.parse_pattern(name).unwrap();
+        let id = (0..variant.designs.len() as u16)
+            .map(unolab::card::CardId)
+            .find(|&c| pattern.matches(variant.design(c), unolab::card::Side::Light));
+        id.unwrap()
+    };
+    // Move cards between piles only, so the deck stays whole.
+    g.place(|t| {
+        let mut all: Vec<_> = t.hands.iter_mut().flat_map(std::mem::take).collect();
+        all.append(&mut t.discard);
+        all.append(&mut t.draw);
+        let mut take = |id| all.remove(all.iter().position(|&c| c == id).unwrap());
+        t.hands = vec![vec![take(card("red 5"))], vec![take(card("blue 3"))], vec![take(card("green 3"))]];
+        t.discard = vec![take(card("red 2"))];
+        t.draw = all;
+        t.current = 0;
+        t.color = variant.names.color("red");
+        t.scores = vec![600, 100, 100];
+    });
+    g.apply(unolab::game::Action::Play(unolab::game::Play::new(card("red 5")))).unwrap();
+    let won: Vec<_> = g.events().iter().filter(|e| matches!(e, unolab::event::Event::MatchWon { .. })).collect();
+    assert_eq!(won.len(), 2, "{won:?}");
+    assert_eq!(g.table().match_winner, Some(1));
+    assert_eq!(g.table().scores, vec![600, 103, 103]);
+}
