@@ -104,9 +104,9 @@ impl Bot {
         if game.can_draw_now() { Action::Draw } else { Action::Pass }
     }
 
-    /// An out-of-turn play (Jump-In style rules) `seat` makes now, if any:
+    /// An out-of-turn play `seat` makes now (where a rule allows them), if any:
     /// a bot takes half the chances it gets.
-    pub fn jump_in(&mut self, game: &mut Game, seat: Seat) -> Option<Action> {
+    pub fn out_of_turn(&mut self, game: &mut Game, seat: Seat) -> Option<Action> {
         let target = self.random_other(game, seat);
         let mut plays = std::mem::take(&mut self.plays);
         game.legal_plays(seat, game.color_range().start, target, &mut plays);
@@ -139,13 +139,13 @@ impl Bot {
 /// `human` is a seat no bot plays for. `None` when it is the human's turn.
 pub fn next_action(game: &mut Game, bots: &mut [Bot], human: Option<Seat>) -> Option<(Seat, Action)> {
     let to_act = game.to_act();
-    if game.variant.has_hook(crate::variant::HookKind::CanJumpIn) {
+    if game.variant.has_hook(crate::variant::HookKind::CanPlayOutOfTurn) {
         for offset in 1..game.players() {
             let seat = (to_act + offset) % game.players();
             if Some(seat) == human {
                 continue;
             }
-            if let Some(action) = bots[seat].jump_in(game, seat) {
+            if let Some(action) = bots[seat].out_of_turn(game, seat) {
                 return Some((seat, action));
             }
         }

@@ -26,6 +26,16 @@ fn names_in(dir: &str) -> Vec<&'static str> {
         .collect()
 }
 
+/// The built-in variant marked `default: true`, which `unolab` plays when
+/// no variant is named.
+pub fn default_variant() -> Option<&'static str> {
+    variant_names().into_iter().find(|name| {
+        file(&format!("variants/{name}.yaml"))
+            .and_then(|text| serde_yaml::from_str::<crate::spec::LayerSpec>(text).ok())
+            .is_some_and(|spec| spec.default)
+    })
+}
+
 /// Resolves `relative` against the directory of the built-in file `base`.
 pub fn join(base: &str, relative: &str) -> String {
     let mut parts: Vec<&str> = base.split('/').collect();

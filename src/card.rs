@@ -28,7 +28,7 @@ pub struct Face {
     /// Second ("flex") colour of a two-colour card.
     pub flex: Option<Color>,
     pub value: Value,
-    /// The mark printed on some numbers (the Flex flip icon), written `*`.
+    /// A mark printed on some numbers (such as a flip icon), written `*`.
     pub marked: bool,
 }
 

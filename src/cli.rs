@@ -72,9 +72,9 @@ enum Command {
 /// A variant with house rules and option settings.
 #[derive(Args, Clone)]
 struct Ruleset {
-    /// Built-in variant name or path to a variant YAML
-    #[arg(default_value = "classic")]
-    variant: String,
+    /// Built-in variant name or path to a variant YAML (default: the built-in
+    /// variant marked `default: true`)
+    variant: Option<String>,
     /// A house rule (built-in name or path); repeat for more
     #[arg(short = 'r', long = "rule", value_name = "RULE")]
     rules: Vec<String>,
@@ -135,7 +135,7 @@ pub fn main() -> i32 {
         }
     };
     let command = cli.command.unwrap_or(Command::Play(PlayArgs {
-        ruleset: Ruleset { variant: "classic".into(), rules: Vec::new(), settings: Vec::new() },
+        ruleset: Ruleset { variant: None, rules: Vec::new(), settings: Vec::new() },
         players: 4,
         seed: None,
         bot: BotKind::Random,
@@ -151,11 +151,11 @@ pub fn main() -> i32 {
 }
 
 fn load(ruleset: &Ruleset) -> Result<Arc<Variant>, i32> {
-    let request = LoadRequest {
-        variant: ruleset.variant.clone(),
-        rules: ruleset.rules.clone(),
-        settings: ruleset.settings.clone(),
+    let Some(name) = ruleset.variant.clone().or_else(|| builtin::default_variant().map(String::from)) else {
+        eprintln!("error: name a variant (no built-in variant is marked as the default)");
+        return Err(BAD_INPUT);
     };
+    let request = LoadRequest { variant: name, rules: ruleset.rules.clone(), settings: ruleset.settings.clone() };
     match variant::load(&request) {
         Ok(v) => Ok(Arc::new(v)),
         Err(problems) => {

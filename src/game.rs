@@ -385,7 +385,7 @@ impl Game {
             }
             _ => {}
         }
-        if out_of_turn && !self.any_card_hook(HookKind::CanJumpIn, seat, play)? {
+        if out_of_turn && !self.any_card_hook(HookKind::CanPlayOutOfTurn, seat, play)? {
             return refuse(format!("it is p{}'s turn, not p{seat}'s", self.table.current));
         }
         if !out_of_turn
@@ -985,7 +985,7 @@ impl Game {
     fn plays_of(&mut self, seat: Seat, card: CardId, color: Color, target: Seat) -> [Option<Play>; 2] {
         let face = *self.face(card);
         let mut plays = [None, None];
-        if seat != self.table.current && !self.variant.has_hook(HookKind::CanJumpIn) {
+        if seat != self.table.current && !self.variant.has_hook(HookKind::CanPlayOutOfTurn) {
             return plays;
         }
         for as_flex in [false, true] {

@@ -14,6 +14,9 @@ pub struct LayerSpec {
     pub name: Option<String>,
     #[serde(default)]
     pub description: String,
+    /// The built-in variant `unolab` plays when none is named.
+    #[serde(default)]
+    pub default: bool,
     /// Colours of the (light) side, in order.
     #[serde(default)]
     pub colors: Vec<String>,

@@ -326,44 +326,6 @@ mod tests {
     }
 
     #[test]
-    fn a_flip_turns_both_piles_over_and_the_side() {
-        let variant =
-            crate::variant::load(&crate::variant::LoadRequest { variant: "flip".into(), ..Default::default() })
-                .unwrap();
-        let mut t = table(2);
-        t.discard = vec![CardId(0), CardId(1), CardId(2)];
-        t.draw = vec![CardId(5), CardId(6), CardId(7)];
-        t.flip(&variant, &mut Log::new(false));
-        assert_eq!(t.discard, vec![CardId(2), CardId(1), CardId(0)]);
-        assert_eq!(t.draw, vec![CardId(7), CardId(6), CardId(5)]);
-        assert_eq!(t.side, Side::Dark);
-        assert_eq!(t.color, variant.face(CardId(0), Side::Dark).color);
-    }
-
-    #[test]
-    fn drawing_until_a_colour_stops_when_both_piles_are_spent() {
-        let variant =
-            crate::variant::load(&crate::variant::LoadRequest { variant: "classic".into(), ..Default::default() })
-                .unwrap();
-        let red = variant.names.color("red").unwrap();
-        let blue_cards: Vec<CardId> = variant
-            .designs
-            .iter()
-            .enumerate()
-            .filter(|(_, d)| d.light.color == variant.names.color("blue"))
-            .map(|(i, _)| CardId(i as u16))
-            .take(3)
-            .collect();
-        let mut t = table(2);
-        t.draw = blue_cards.clone();
-        t.discard = vec![blue_cards[0]];
-        let drawn = t.draw_cards(&variant, 1, DrawSpec { count: 2, until: Some(red) }, &mut Log::new(false));
-        assert_eq!(drawn, 3);
-        assert!(t.draw.is_empty());
-        assert_eq!(t.hands[1].len(), 3);
-    }
-
-    #[test]
     fn hands_pass_in_the_direction_of_play() {
         let mut t = table(3);
         t.hands = vec![vec![CardId(0)], vec![CardId(1)], vec![CardId(2)]];

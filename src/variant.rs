@@ -24,7 +24,7 @@ pub enum HookKind {
     /// `fn(card) -> bool`: may this card answer a pending penalty?
     CanRespond,
     /// `fn(card) -> bool`: may this card be played out of turn?
-    CanJumpIn,
+    CanPlayOutOfTurn,
     /// `fn(card) -> bool`: after a voluntary draw of `card`, draw again?
     DrawAgain,
     /// `fn(penalty) -> penalty`: a draw penalty is about to take effect.
@@ -45,7 +45,7 @@ impl HookKind {
         HookKind::CanPlay,
         HookKind::FirstDiscard,
         HookKind::CanRespond,
-        HookKind::CanJumpIn,
+        HookKind::CanPlayOutOfTurn,
         HookKind::DrawAgain,
         HookKind::OnPenalty,
         HookKind::CanDraw,
@@ -60,7 +60,7 @@ impl HookKind {
             HookKind::CanPlay => "can_play",
             HookKind::FirstDiscard => "first_discard",
             HookKind::CanRespond => "can_respond",
-            HookKind::CanJumpIn => "can_jump_in",
+            HookKind::CanPlayOutOfTurn => "can_play_out_of_turn",
             HookKind::DrawAgain => "draw_again",
             HookKind::OnPenalty => "on_penalty",
             HookKind::CanDraw => "can_draw",

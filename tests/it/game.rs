@@ -107,3 +107,43 @@ fn a_tie_for_the_lowest_total_is_a_shared_win() {
     assert_eq!(g.table().match_winner, Some(1));
     assert_eq!(g.table().scores, vec![600, 103, 103]);
 }
+
+#[test]
+fn a_flip_turns_both_piles_over_and_the_side() {
+    use unolab::card::{CardId, Side};
+    use unolab::event::Log;
+    let variant = load(&LoadRequest { variant: "flip".into(), ..LoadRequest::default() }).unwrap();
+    let mut g = game(2, 1);
+    g.place(|t| {
+        t.discard = vec![CardId(0), CardId(1), CardId(2)];
+        t.draw = vec![CardId(5), CardId(6), CardId(7)];
+        t.flip(&variant, &mut Log::new(false));
+        assert_eq!(t.discard, vec![CardId(2), CardId(1), CardId(0)]);
+        assert_eq!(t.draw, vec![CardId(7), CardId(6), CardId(5)]);
+        assert_eq!(t.side, Side::Dark);
+        assert_eq!(t.color, variant.face(CardId(0), Side::Dark).color);
+    });
+}
+
+#[test]
+fn drawing_until_a_colour_stops_when_both_piles_are_spent() {
+    use unolab::event::Log;
+    use unolab::table::DrawSpec;
+    let variant = load(&LoadRequest { variant: "classic".into(), ..LoadRequest::default() }).unwrap();
+    let red = variant.names.color("red");
+    let blue: Vec<_> = (0..variant.designs.len() as u16)
+        .map(unolab::card::CardId)
+        .filter(|&c| variant.design(c).light.color == variant.names.color("blue"))
+        .take(3)
+        .collect();
+    let mut g = game(2, 1);
+    g.place(|t| {
+        t.hands = vec![Vec::new(), Vec::new()];
+        t.draw = blue.clone();
+        t.discard = vec![blue[0]];
+        let drawn = t.draw_cards(&variant, 1, DrawSpec { count: 2, until: red }, &mut Log::new(false));
+        assert_eq!(drawn, 3, "draws all there is and stops");
+        assert!(t.draw.is_empty());
+        assert_eq!(t.hands[1].len(), 3);
+    });
+}
