@@ -71,7 +71,7 @@ impl CardDef {
 }
 
 /// The side of a double-sided deck that is in play, table-wide.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum Side {
     #[default]
     Light,
@@ -103,7 +103,7 @@ impl Side {
 }
 
 /// Direction of play.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum Direction {
     #[default]
     Clockwise,

@@ -122,6 +122,10 @@ struct SimArgs {
     threads: usize,
     #[arg(long)]
     json: bool,
+    /// Run every effect script instead of replaying recorded effects (the
+    /// results are the same; this is for checking scripts and timing them)
+    #[arg(long)]
+    no_effect_cache: bool,
 }
 
 /// Runs the command line; returns the exit code.
@@ -317,6 +321,8 @@ fn check(targets: &[String]) -> i32 {
                 seed: 1,
                 bot: BotKind::Random,
                 threads: 1,
+                // A check runs every script every time.
+                effect_cache: false,
             };
             match sim::run(&config) {
                 Ok(stats) => {
@@ -387,6 +393,7 @@ fn simulate(args: SimArgs) -> i32 {
         seed: args.seed,
         bot: args.bot,
         threads: args.threads,
+        effect_cache: !args.no_effect_cache,
     };
     let stats = match sim::run(&config) {
         Ok(s) => s,

@@ -13,7 +13,7 @@ use rhai::Dynamic;
 use crate::card::{CardId, Color, Face, Side};
 use crate::event::{Event, Log, Seat};
 use crate::notation::CardPattern;
-use crate::script::{CallInfo, FirstDiscard, Runtime, ScriptFailure, TurnPlan, verdict};
+use crate::script::{CallInfo, EffectKey, FirstDiscard, Runtime, ScriptFailure, TurnPlan, verdict};
 use crate::table::{DrawSpec, Penalty, Pending, Table, Uno};
 use crate::variant::{HookKind, TargetNeed, Variant};
 
@@ -130,6 +130,11 @@ impl Game {
         self.table = Table::new(players, self.variant.power_cards > 0, ChaCha8Rng::seed_from_u64(seed));
         self.log.events.clear();
         self.history.clear();
+    }
+
+    /// Switches the effect cache on or off (results are the same either way).
+    pub fn set_effect_cache(&mut self, on: bool) {
+        self.runtime.set_effect_cache(on);
     }
 
     pub fn set_logging(&mut self, enabled: bool) {
@@ -548,8 +553,28 @@ impl Game {
         if fns.is_empty() {
             return Ok(TurnPlan::default());
         }
+        let key = EffectKey {
+            kind,
+            card,
+            side,
+            me: call.me,
+            as_flex: call.as_flex,
+            target: call.target,
+            going_out: call.going_out,
+            players: self.players(),
+            direction: self.table.direction,
+        };
+        if let Some(ops) = self.runtime.cached(&key) {
+            let ((), plan) = self.with_scripts(call, |scripts| {
+                scripts.replay(&ops);
+                Ok(())
+            })?;
+            return Ok(plan);
+        }
         let ((), plan) = self.with_scripts(call, |scripts| {
-            fns.iter().try_for_each(|f| scripts.call(f, Runtime::card_args(card, side)).map(drop))
+            fns.iter().try_for_each(|f| scripts.call(f, Runtime::card_args(card, side)).map(drop))?;
+            scripts.remember(key);
+            Ok(())
         })?;
         Ok(plan)
     }

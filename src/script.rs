@@ -5,6 +5,7 @@
 //! against a table lent to it for the duration of the call.
 
 use std::cell::RefCell;
+use std::collections::HashMap;
 use std::rc::Rc;
 use std::sync::Arc;
 
@@ -14,7 +15,7 @@ use rhai::{AST, Array, CallFnOptions, Dynamic, Engine, EvalAltResult, ImmutableS
 use crate::card::{CardId, Color, Side, Value};
 use crate::event::{Event, Log, Seat};
 use crate::table::{Challenge, DrawSpec, Penalty, Table};
-use crate::variant::{FnRef, OptionValue, Variant};
+use crate::variant::{FnRef, HookKind, OptionValue, Variant};
 
 type HostResult<T> = Result<T, Box<EvalAltResult>>;
 
@@ -99,6 +100,29 @@ pub struct HookCtx {
     pub log: Log,
     pub call: CallInfo,
     pub plan: TurnPlan,
+    /// The changes the hooks made so far, in order.
+    trace: Vec<Op>,
+    /// Did the hooks read only what the cache key holds?
+    cacheable: bool,
+}
+
+/// One change a hook made to the table or the turn plan. Replaying the ops
+/// a hook recorded has exactly the effect of running it again.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Op {
+    Skip(usize),
+    Reverse,
+    SetNext(Seat),
+    Penalty(Penalty),
+    AskColor(Seat),
+    SetColor(Color),
+    SetPower(Seat, bool),
+    Flip,
+    SwapHands(Seat, Seat),
+    PassHands,
+    SetVar(String, i64),
+    FirstDiscard(FirstDiscard),
+    Log(String),
 }
 
 fn script_error(message: impl Into<String>) -> Box<EvalAltResult> {
@@ -126,6 +150,40 @@ impl HookCtx {
         self.writable(what)?;
         Ok(!self.call.going_out)
     }
+
+    /// Performs an effect that is ignored on a player's last card.
+    fn act(&mut self, what: &str, variant: &Variant, op: Op) -> HostResult<Dynamic> {
+        if self.acts(what)? {
+            self.perform(variant, op);
+        }
+        Ok(Dynamic::UNIT)
+    }
+
+    /// Applies one op and records it.
+    fn perform(&mut self, variant: &Variant, op: Op) {
+        self.apply_op(variant, &op);
+        self.trace.push(op);
+    }
+
+    fn apply_op(&mut self, variant: &Variant, op: &Op) {
+        match op {
+            Op::Skip(n) => self.plan.skips = self.plan.skips.saturating_add(*n),
+            Op::Reverse => self.table.reverse(&mut self.log),
+            Op::SetNext(seat) => self.plan.next = Some(*seat),
+            Op::Penalty(penalty) => self.plan.penalties.push(penalty.clone()),
+            Op::AskColor(seat) => self.plan.ask_color = Some(*seat),
+            Op::SetColor(color) => self.table.color = Some(*color),
+            Op::SetPower(seat, green) => self.table.set_power(*seat, *green, &mut self.log),
+            Op::Flip => self.table.flip(variant, &mut self.log),
+            Op::SwapHands(a, b) => self.table.swap_hands(*a, *b, &mut self.log),
+            Op::PassHands => self.table.pass_hands(&mut self.log),
+            Op::SetVar(name, value) => {
+                self.table.vars.insert(name.clone(), *value);
+            }
+            Op::FirstDiscard(what) => self.plan.first_discard = *what,
+            Op::Log(text) => self.log.push(Event::Script { text: text.clone() }),
+        }
+    }
 }
 
 /// Compiled scripts of every layer, with the engine that runs them. One per
@@ -136,7 +194,29 @@ pub struct Runtime {
     ctx: Rc<RefCell<HookCtx>>,
     scope: Scope<'static>,
     pub variant: Arc<Variant>,
+    /// Ops of effect hooks that read nothing beyond their key.
+    cache: HashMap<EffectKey, Rc<[Op]>>,
+    caching: bool,
 }
+
+/// Everything an effect hook's outcome may depend on when it reads nothing
+/// else from the table: the card and how it was played, the seat, and the
+/// table's shape. Options are fixed for a runtime.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct EffectKey {
+    pub kind: HookKind,
+    pub card: CardId,
+    pub side: Side,
+    pub me: Seat,
+    pub as_flex: bool,
+    pub target: Option<Seat>,
+    pub going_out: bool,
+    pub players: usize,
+    pub direction: crate::card::Direction,
+}
+
+/// Entries the effect cache holds at most.
+const MAX_CACHED_EFFECTS: usize = 4_096;
 
 /// A hook that failed: the script's error, with the layer it came from.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -158,11 +238,14 @@ impl Runtime {
             log: Log::new(false),
             call: CallInfo::default(),
             plan: TurnPlan::default(),
+            trace: Vec::new(),
+            cacheable: true,
         }));
         let print_ctx = ctx.clone();
+        let print_variant = variant.clone();
         let mut engine = hardened_engine(move |text| {
             if let Ok(mut c) = print_ctx.try_borrow_mut() {
-                c.log.push(Event::Script { text: text.to_string() });
+                c.perform(&print_variant, Op::Log(text.to_string()));
             }
         });
         register_api(&mut engine, &ctx, &variant);
@@ -206,7 +289,7 @@ impl Runtime {
         if !problems.is_empty() {
             return Err(problems);
         }
-        Ok(Runtime { engine, layers, ctx, scope: Scope::new(), variant })
+        Ok(Runtime { engine, layers, ctx, scope: Scope::new(), variant, cache: HashMap::new(), caching: true })
     }
 
     /// Lends `table` and `log` to the scripts for one batch of hook calls.
@@ -216,6 +299,8 @@ impl Runtime {
         std::mem::swap(&mut ctx.log, log);
         ctx.call = call;
         ctx.plan = TurnPlan::default();
+        ctx.trace.clear();
+        ctx.cacheable = true;
     }
 
     /// Takes the table and log back, with the turn plan the hooks left.
@@ -224,6 +309,33 @@ impl Runtime {
         std::mem::swap(&mut ctx.table, table);
         std::mem::swap(&mut ctx.log, log);
         std::mem::take(&mut ctx.plan)
+    }
+
+    /// Switches the effect cache on or off (results are the same either way).
+    pub fn set_effect_cache(&mut self, on: bool) {
+        self.caching = on;
+        self.cache.clear();
+    }
+
+    /// The recorded ops for this key, if a hook run with it read nothing else.
+    pub fn cached(&self, key: &EffectKey) -> Option<Rc<[Op]>> {
+        if self.caching { self.cache.get(key).cloned() } else { None }
+    }
+
+    /// Applies recorded ops to the lent table, as the hooks did.
+    pub fn replay(&mut self, ops: &[Op]) {
+        let mut ctx = self.ctx.borrow_mut();
+        for op in ops {
+            ctx.apply_op(&self.variant, op);
+        }
+    }
+
+    /// Keeps the ops of the hooks just run under `key`, if they may be replayed.
+    pub fn remember(&mut self, key: EffectKey) {
+        let ctx = self.ctx.borrow();
+        if self.caching && ctx.cacheable && self.cache.len() < MAX_CACHED_EFFECTS {
+            self.cache.insert(key, ctx.trace.as_slice().into());
+        }
     }
 
     /// Calls one hook function (the table must be lent).
@@ -419,40 +531,53 @@ fn register_api(engine: &mut Engine, ctx: &Rc<RefCell<HookCtx>>, variant: &Arc<V
     let variant = &Rc::new(Api::new(variant));
     register_card_type(engine, variant);
 
-    macro_rules! host {
-        ($name:literal, |$c:ident, $v:ident $(, $arg:ident : $ty:ty)*| $body:expr) => {{
+    // `host!` registers a function whose answer depends on the table: a hook
+    // that calls one cannot be replayed from the effect cache. `pure!` is
+    // for answers that follow from the cache key alone, and for changes that
+    // are recorded as ops. Anything new is `host!` unless shown otherwise.
+    macro_rules! register {
+        ($reads_table:expr, $name:literal, |$c:ident, $v:ident $(, $arg:ident : $ty:ty)*| $body:expr) => {{
             let ctx = ctx.clone();
             let $v = variant.clone();
             engine.register_fn($name, move |$($arg: $ty),*| -> HostResult<Dynamic> {
                 let mut guard = ctx.borrow_mut();
                 #[allow(unused_variables)]
                 let $c = &mut *guard;
+                if $reads_table {
+                    $c.cacheable = false;
+                }
                 #[allow(unused_variables)]
                 let $v = &*$v;
                 $body
             });
         }};
     }
+    macro_rules! host {
+        ($($t:tt)*) => { register!(true, $($t)*) };
+    }
+    macro_rules! pure {
+        ($($t:tt)*) => { register!(false, $($t)*) };
+    }
 
     // Questions about the table.
-    host!("players", |c, variant| Ok(Dynamic::from(c.table.players() as i64)));
-    host!("me", |c, variant| Ok(Dynamic::from(c.call.me as i64)));
+    pure!("players", |c, variant| Ok(Dynamic::from(c.table.players() as i64)));
+    pure!("me", |c, variant| Ok(Dynamic::from(c.call.me as i64)));
     host!("current", |c, variant| Ok(Dynamic::from(c.table.current as i64)));
     host!("dealer", |c, variant| Ok(Dynamic::from(c.table.dealer as i64)));
-    host!("next_player", |c, variant| Ok(Dynamic::from(c.table.seat_after(c.call.me, 1) as i64)));
-    host!("next_player", |c, variant, n: i64| {
+    pure!("next_player", |c, variant| Ok(Dynamic::from(c.table.seat_after(c.call.me, 1) as i64)));
+    pure!("next_player", |c, variant, n: i64| {
         let steps = usize::try_from(n).map_err(|_| script_error("next_player takes 0 or more steps"))?;
         Ok(Dynamic::from(c.table.seat_after(c.call.me, steps) as i64))
     });
-    host!("seat_after", |c, variant, p: i64, n: i64| {
+    pure!("seat_after", |c, variant, p: i64, n: i64| {
         let from = c.seat(p)?;
         let steps = usize::try_from(n).map_err(|_| script_error("seat_after takes 0 or more steps"))?;
         Ok(Dynamic::from(c.table.seat_after(from, steps) as i64))
     });
-    host!("direction", |c, variant| Ok(Dynamic::from(c.table.direction.name().to_string())));
+    pure!("direction", |c, variant| Ok(Dynamic::from(c.table.direction.name().to_string())));
     host!("color", |c, variant| Ok(variant.color(c.table.color)));
     host!("prev_color", |c, variant| Ok(variant.color(c.call.prev_color)));
-    host!("side", |c, variant| Ok(Dynamic::from(c.table.side.name().to_string())));
+    pure!("side", |c, variant| Ok(Dynamic::from(c.table.side.name().to_string())));
     host!("hand_size", |c, variant, p: i64| Ok(Dynamic::from(c.table.hands[c.seat(p)?].len() as i64)));
     host!("hand", |c, variant, p: i64| {
         let seat = c.seat(p)?;
@@ -463,9 +588,9 @@ fn register_api(engine: &mut Engine, ctx: &Rc<RefCell<HookCtx>>, variant: &Arc<V
     host!("top", |c, variant| Ok(c.table.top().map(|id| Runtime::card_arg(id, c.table.side)).unwrap_or(Dynamic::UNIT)));
     host!("draw_size", |c, variant| Ok(Dynamic::from(c.table.draw.len() as i64)));
     host!("discard_size", |c, variant| Ok(Dynamic::from(c.table.discard.len() as i64)));
-    host!("as_flex", |c, variant| Ok(Dynamic::from(c.call.as_flex)));
-    host!("target", |c, variant| Ok(c.call.target.map(|t| Dynamic::from(t as i64)).unwrap_or(Dynamic::UNIT)));
-    host!("going_out", |c, variant| Ok(Dynamic::from(c.call.going_out)));
+    pure!("as_flex", |c, variant| Ok(Dynamic::from(c.call.as_flex)));
+    pure!("target", |c, variant| Ok(c.call.target.map(|t| Dynamic::from(t as i64)).unwrap_or(Dynamic::UNIT)));
+    pure!("going_out", |c, variant| Ok(Dynamic::from(c.call.going_out)));
     host!("answering", |c, variant| Ok(c
         .call
         .answering
@@ -495,13 +620,13 @@ fn register_api(engine: &mut Engine, ctx: &Rc<RefCell<HookCtx>>, variant: &Arc<V
         .map(|p| Dynamic::from(p as i64))
         .unwrap_or(Dynamic::UNIT)));
     host!("score", |c, variant, p: i64| Ok(Dynamic::from(c.table.scores[c.seat(p)?])));
-    host!("target_score", |c, variant| Ok(Dynamic::from(variant.target_score)));
+    pure!("target_score", |c, variant| Ok(Dynamic::from(variant.target_score)));
     host!("points", |c, variant, p: i64| {
         let side = c.table.side;
         let hand = &c.table.hands[c.seat(p)?];
         Ok(Dynamic::from(hand.iter().map(|&card| variant.names.points(variant.face(card, side))).sum::<i64>()))
     });
-    host!("option", |c, variant, name: ImmutableString| match variant.options.get(name.as_str()) {
+    pure!("option", |c, variant, name: ImmutableString| match variant.options.get(name.as_str()) {
         Some(OptionValue::Bool(b)) => Ok(Dynamic::from(*b)),
         Some(OptionValue::Int(i)) => Ok(Dynamic::from(*i)),
         Some(OptionValue::Text(t)) => Ok(Dynamic::from(t.clone())),
@@ -525,25 +650,15 @@ fn register_api(engine: &mut Engine, ctx: &Rc<RefCell<HookCtx>>, variant: &Arc<V
         ))
     });
 
-    // Changes to the table.
-    host!("skip", |c, variant, n: i64| {
-        if c.acts("skip")? {
-            let n = usize::try_from(n).map_err(|_| script_error("skip takes 0 or more players"))?;
-            c.plan.skips = c.plan.skips.saturating_add(n);
-        }
-        Ok(Dynamic::UNIT)
+    // Changes to the table, each recorded as an op (`HookCtx::perform`).
+    pure!("skip", |c, variant, n: i64| {
+        let n = usize::try_from(n).map_err(|_| script_error("skip takes 0 or more players"))?;
+        c.act("skip", variant, Op::Skip(n))
     });
-    host!("reverse", |c, variant| {
-        if c.acts("reverse")? {
-            c.table.reverse(&mut c.log);
-        }
-        Ok(Dynamic::UNIT)
-    });
-    host!("set_next", |c, variant, p: i64| {
-        if c.acts("set_next")? {
-            c.plan.next = Some(c.seat(p)?);
-        }
-        Ok(Dynamic::UNIT)
+    pure!("reverse", |c, variant| c.act("reverse", variant, Op::Reverse));
+    pure!("set_next", |c, variant, p: i64| {
+        let seat = c.seat(p)?;
+        c.act("set_next", variant, Op::SetNext(seat))
     });
     host!("draw", |c, variant, p: i64, n: i64| {
         c.writable("draw")?;
@@ -559,92 +674,77 @@ fn register_api(engine: &mut Engine, ctx: &Rc<RefCell<HookCtx>>, variant: &Arc<V
         let drawn = c.table.draw_cards(variant, seat, DrawSpec { count: 0, until }, &mut c.log);
         Ok(Dynamic::from(i64::from(drawn)))
     });
-    host!("penalty", |c, variant, p: i64, n: i64| {
+    pure!("penalty", |c, variant, p: i64, n: i64| {
         c.writable("penalty")?;
         let victim = c.seat(p)?;
         let count = u32::try_from(n).map_err(|_| script_error(format!("cannot draw {n} cards")))?;
         let group = played_group(c, variant);
         let by = c.call.me;
-        c.plan.penalties.push(Penalty {
-            victim,
-            by,
-            draw: DrawSpec { count, until: None },
-            group,
-            challenge: None,
-            pending: false,
-        });
+        let draw = DrawSpec { count, until: None };
+        c.perform(variant, Op::Penalty(Penalty { victim, by, draw, group, challenge: None, pending: false }));
         Ok(Dynamic::UNIT)
     });
-    host!("penalty", |c, variant, spec: Map| {
+    pure!("penalty", |c, variant, spec: Map| {
         c.writable("penalty")?;
         let mut penalty = penalty_from_map(c, variant, Dynamic::from(spec.clone()), c.call.me).map_err(script_error)?;
         if !spec.contains_key("group") {
             penalty.group = played_group(c, variant);
         }
-        c.plan.penalties.push(penalty);
+        c.perform(variant, Op::Penalty(penalty));
         Ok(Dynamic::UNIT)
     });
-    host!("ask_color", |c, variant, p: i64| {
-        if c.acts("ask_color")? {
-            c.plan.ask_color = Some(c.seat(p)?);
-        }
-        Ok(Dynamic::UNIT)
+    pure!("ask_color", |c, variant, p: i64| {
+        let seat = c.seat(p)?;
+        c.act("ask_color", variant, Op::AskColor(seat))
     });
-    host!("set_color", |c, variant, name: ImmutableString| {
+    pure!("set_color", |c, variant, name: ImmutableString| {
         c.writable("set_color")?;
-        c.table.color = Some(color_arg(c, variant, &name)?);
+        let color = color_arg(c, variant, &name)?;
+        c.perform(variant, Op::SetColor(color));
         Ok(Dynamic::UNIT)
     });
-    host!("set_power", |c, variant, p: i64, green: bool| {
+    pure!("set_power", |c, variant, p: i64, green: bool| {
         c.writable("set_power")?;
         let seat = c.seat(p)?;
         if c.table.power.is_empty() {
             return Err(script_error("this variant has no Power Cards"));
         }
-        c.table.set_power(seat, green, &mut c.log);
+        c.perform(variant, Op::SetPower(seat, green));
         Ok(Dynamic::UNIT)
     });
-    host!("flip", |c, variant| {
+    pure!("flip", |c, variant| {
         c.writable("flip")?;
         if !variant.double_sided {
             return Err(script_error("flip needs a double-sided deck"));
         }
-        c.table.flip(variant, &mut c.log);
+        c.perform(variant, Op::Flip);
         Ok(Dynamic::UNIT)
     });
-    host!("swap_hands", |c, variant, a: i64, b: i64| {
+    pure!("swap_hands", |c, variant, a: i64, b: i64| {
         let (a, b) = (c.seat(a)?, c.seat(b)?);
-        if c.acts("swap_hands")? {
-            c.table.swap_hands(a, b, &mut c.log);
-        }
-        Ok(Dynamic::UNIT)
+        c.act("swap_hands", variant, Op::SwapHands(a, b))
     });
-    host!("pass_hands", |c, variant| {
-        if c.acts("pass_hands")? {
-            c.table.pass_hands(&mut c.log);
-        }
-        Ok(Dynamic::UNIT)
-    });
+    pure!("pass_hands", |c, variant| c.act("pass_hands", variant, Op::PassHands));
     host!("set_var", |c, variant, name: ImmutableString, value: i64| {
         c.writable("set_var")?;
         if c.table.vars.len() >= MAX_VARS && !c.table.vars.contains_key(name.as_str()) {
             return Err(script_error(format!("at most {MAX_VARS} variables per game")));
         }
-        c.table.vars.insert(name.to_string(), value);
+        c.perform(variant, Op::SetVar(name.to_string(), value));
         Ok(Dynamic::UNIT)
     });
-    host!("redraw", |c, variant| {
+    pure!("redraw", |c, variant| {
         c.writable("redraw")?;
-        c.plan.first_discard = FirstDiscard::Redraw;
+        c.perform(variant, Op::FirstDiscard(FirstDiscard::Redraw));
         Ok(Dynamic::UNIT)
     });
-    host!("turn_next", |c, variant| {
+    pure!("turn_next", |c, variant| {
         c.writable("turn_next")?;
-        c.plan.first_discard = FirstDiscard::TurnNext;
+        c.perform(variant, Op::FirstDiscard(FirstDiscard::TurnNext));
         Ok(Dynamic::UNIT)
     });
-    host!("log", |c, variant, text: ImmutableString| {
-        c.log.push(Event::Script { text: text.to_string() });
+    pure!("log", |c, variant, text: ImmutableString| {
+        c.perform(variant, Op::Log(text.to_string()));
         Ok(Dynamic::UNIT)
     });
 }

@@ -13,7 +13,7 @@ use crate::source::SourceFile;
 use crate::spec::{LayerSpec, Selector};
 
 /// Where a hook runs. Card hooks are bound per face with `match:`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum HookKind {
     /// `fn(card)`: the effect of a played card.
     OnPlay,

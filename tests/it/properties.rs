@@ -55,7 +55,15 @@ proptest! {
 
 #[test]
 fn results_do_not_depend_on_the_thread_count() {
-    let config = SimConfig { variant: classic(), players: 4, games: 300, seed: 42, bot: BotKind::Random, threads: 1 };
+    let config = SimConfig {
+        variant: classic(),
+        players: 4,
+        games: 300,
+        seed: 42,
+        bot: BotKind::Random,
+        threads: 1,
+        effect_cache: true,
+    };
     let one = run(&config).unwrap();
     let three = run(&SimConfig { threads: 3, ..config }).unwrap();
     assert_eq!(one.wins, three.wins);
@@ -119,9 +127,42 @@ fn every_variant_simulates_across_its_player_range() {
                 seed: players as u64,
                 bot: BotKind::Greedy,
                 threads: 1,
+                effect_cache: true,
             };
             let stats = run(&config).unwrap();
             assert!(stats.errors.is_empty() && stats.stuck == 0, "{name} with {players}: {stats:?}");
         }
+    }
+}
+
+#[test]
+fn the_effect_cache_changes_nothing_but_speed() {
+    let cases: [(&str, &[&str]); 7] = [
+        ("classic", &[]),
+        ("classic", &["stacking", "seven-o", "jump-in", "deflect"]),
+        ("flex", &[]),
+        ("flex", &["stacking", "multi-play", "no-bluffing"]),
+        ("flip", &[]),
+        ("flip", &["stacking", "seven-o", "force-play", "partners"]),
+        ("express", &["draw-to-match", "low-score", "no-action-finish"]),
+    ];
+    for (name, rules) in cases {
+        let request = LoadRequest {
+            variant: name.into(),
+            rules: rules.iter().map(|r| r.to_string()).collect(),
+            ..LoadRequest::default()
+        };
+        let variant = Arc::new(load(&request).unwrap());
+        let players = 4.min(variant.max_players);
+        let config =
+            SimConfig { variant, players, games: 60, seed: 11, bot: BotKind::Random, threads: 1, effect_cache: true };
+        let cached = run(&config).unwrap();
+        let uncached = run(&SimConfig { effect_cache: false, ..config }).unwrap();
+        assert_eq!(
+            (cached.wins.clone(), cached.turns_total, cached.points_total, cached.stuck),
+            (uncached.wins.clone(), uncached.turns_total, uncached.points_total, uncached.stuck),
+            "{name} {rules:?}"
+        );
+        assert!(cached.errors.is_empty(), "{name} {rules:?}: {:?}", cached.errors);
     }
 }
