@@ -13,7 +13,7 @@ use rhai::Dynamic;
 use crate::card::{CardId, Color, Face, Side};
 use crate::event::{Event, Log, Seat};
 use crate::notation::CardPattern;
-use crate::script::{CallInfo, EffectKey, FirstDiscard, Runtime, ScriptFailure, TurnPlan, verdict};
+use crate::script::{CallInfo, EffectKey, FirstDiscard, Runtime, ScriptFailure, TurnPlan, apply_op, verdict};
 use crate::table::{DrawSpec, Penalty, Pending, Table, Uno};
 use crate::variant::{HookKind, TargetNeed, Variant};
 
@@ -565,10 +565,10 @@ impl Game {
             direction: self.table.direction,
         };
         if let Some(ops) = self.runtime.cached(&key) {
-            let ((), plan) = self.with_scripts(call, |scripts| {
-                scripts.replay(&ops);
-                Ok(())
-            })?;
+            let mut plan = TurnPlan::default();
+            for op in ops.iter() {
+                apply_op(&mut self.table, &mut self.log, &mut plan, &variant, op);
+            }
             return Ok(plan);
         }
         let ((), plan) = self.with_scripts(call, |scripts| {
@@ -1013,6 +1013,13 @@ impl Game {
         if seat != self.table.current && !self.variant.has_hook(HookKind::CanPlayOutOfTurn) {
             return plays;
         }
+        // With no decision pending, on the player's own turn and no rule
+        // checking this face, plain matching is all that can refuse a play
+        // on its regular side (the full check agrees; it only costs more).
+        let plain = self.table.pending.is_none()
+            && seat == self.table.current
+            && self.table.drawn.is_none_or(|drawn| drawn == card)
+            && self.variant.card_hook(HookKind::CanPlay, card, self.table.side).is_empty();
         for as_flex in [false, true] {
             if (as_flex && !self.has_flex_side(&face)) || !self.matches(&face, as_flex) {
                 continue;
@@ -1020,7 +1027,8 @@ impl Game {
             let target = self.target_for(card, as_flex, target);
             let play =
                 Play { player: Some(seat), card, color: face.is_wild().then_some(color), as_flex, target, uno: false };
-            if self.check_play(&play).is_ok() {
+            debug_assert!(!plain || as_flex || self.check_play(&play).is_ok(), "the plain path agrees with check_play");
+            if (plain && !as_flex) || self.check_play(&play).is_ok() {
                 plays[usize::from(as_flex)] = Some(play);
             }
         }

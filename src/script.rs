@@ -161,28 +161,29 @@ impl HookCtx {
 
     /// Applies one op and records it.
     fn perform(&mut self, variant: &Variant, op: Op) {
-        self.apply_op(variant, &op);
+        apply_op(&mut self.table, &mut self.log, &mut self.plan, variant, &op);
         self.trace.push(op);
     }
+}
 
-    fn apply_op(&mut self, variant: &Variant, op: &Op) {
-        match op {
-            Op::Skip(n) => self.plan.skips = self.plan.skips.saturating_add(*n),
-            Op::Reverse => self.table.reverse(&mut self.log),
-            Op::SetNext(seat) => self.plan.next = Some(*seat),
-            Op::Penalty(penalty) => self.plan.penalties.push(penalty.clone()),
-            Op::AskColor(seat) => self.plan.ask_color = Some(*seat),
-            Op::SetColor(color) => self.table.color = Some(*color),
-            Op::SetPower(seat, green) => self.table.set_power(*seat, *green, &mut self.log),
-            Op::Flip => self.table.flip(variant, &mut self.log),
-            Op::SwapHands(a, b) => self.table.swap_hands(*a, *b, &mut self.log),
-            Op::PassHands => self.table.pass_hands(&mut self.log),
-            Op::SetVar(name, value) => {
-                self.table.vars.insert(name.clone(), *value);
-            }
-            Op::FirstDiscard(what) => self.plan.first_discard = *what,
-            Op::Log(text) => self.log.push(Event::Script { text: text.clone() }),
+/// Applies one recorded op: the same change the host function made.
+pub fn apply_op(table: &mut Table, log: &mut Log, plan: &mut TurnPlan, variant: &Variant, op: &Op) {
+    match op {
+        Op::Skip(n) => plan.skips = plan.skips.saturating_add(*n),
+        Op::Reverse => table.reverse(log),
+        Op::SetNext(seat) => plan.next = Some(*seat),
+        Op::Penalty(penalty) => plan.penalties.push(penalty.clone()),
+        Op::AskColor(seat) => plan.ask_color = Some(*seat),
+        Op::SetColor(color) => table.color = Some(*color),
+        Op::SetPower(seat, green) => table.set_power(*seat, *green, log),
+        Op::Flip => table.flip(variant, log),
+        Op::SwapHands(a, b) => table.swap_hands(*a, *b, log),
+        Op::PassHands => table.pass_hands(log),
+        Op::SetVar(name, value) => {
+            table.vars.insert(name.clone(), *value);
         }
+        Op::FirstDiscard(what) => plan.first_discard = *what,
+        Op::Log(text) => log.push(Event::Script { text: text.clone() }),
     }
 }
 
@@ -320,14 +321,6 @@ impl Runtime {
     /// The recorded ops for this key, if a hook run with it read nothing else.
     pub fn cached(&self, key: &EffectKey) -> Option<Rc<[Op]>> {
         if self.caching { self.cache.get(key).cloned() } else { None }
-    }
-
-    /// Applies recorded ops to the lent table, as the hooks did.
-    pub fn replay(&mut self, ops: &[Op]) {
-        let mut ctx = self.ctx.borrow_mut();
-        for op in ops {
-            ctx.apply_op(&self.variant, op);
-        }
     }
 
     /// Keeps the ops of the hooks just run under `key`, if they may be replayed.
