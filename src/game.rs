@@ -235,6 +235,7 @@ impl Game {
         for _ in 0..limit {
             let Some(card) = self.table.take_top(&mut self.log) else { break };
             self.table.discard.push(card);
+            self.table.fresh_top = true;
             self.log.push(Event::TurnedUp { card });
             let face = *self.variant.face(card, self.table.side);
             self.table.color = face.color;
@@ -585,6 +586,7 @@ impl Game {
     /// the top card is no longer "just played" (see `Table::last_player`).
     fn close_uno_windows(&mut self) {
         self.table.last_player = None;
+        self.table.fresh_top = false;
         for flag in &mut self.table.uno {
             if *flag == Uno::Exposed {
                 *flag = Uno::Missed;
@@ -625,6 +627,7 @@ impl Game {
         self.table.discard.push(play.card);
         self.table.drawn = None;
         self.table.last_player = Some(seat);
+        self.table.fresh_top = true;
         let face = *self.face(play.card);
         let prev_color = self.table.color;
         self.table.color = face.color.or(play.color);

@@ -607,6 +607,7 @@ fn register_api(engine: &mut Engine, ctx: &Rc<RefCell<HookCtx>>, variant: &Arc<V
         .drawn
         .map(|id| Runtime::card_arg(id, c.table.side))
         .unwrap_or(Dynamic::UNIT)));
+    host!("top_is_fresh", |c, variant| Ok(Dynamic::from(c.table.fresh_top)));
     host!("last_player", |c, variant| Ok(c
         .table
         .last_player

@@ -86,6 +86,9 @@ pub struct Table {
     pub drawn: Option<CardId>,
     /// Who played the top card, while no other action has happened since.
     pub last_player: Option<Seat>,
+    /// The top card has landed (played or turned up) and no turn action has
+    /// happened since (a jump-in window, rules.md 8.2).
+    pub fresh_top: bool,
     pub scores: Vec<i64>,
     /// Who went out this hand.
     pub winner: Option<Seat>,
@@ -119,6 +122,7 @@ impl Clone for Table {
         self.pending.clone_from(&source.pending);
         self.drawn = source.drawn;
         self.last_player = source.last_player;
+        self.fresh_top = source.fresh_top;
         self.scores.clone_from(&source.scores);
         self.winner = source.winner;
         self.match_winner = source.match_winner;
@@ -144,6 +148,7 @@ impl Table {
             pending: None,
             drawn: None,
             last_player: None,
+            fresh_top: false,
             scores: vec![0; players],
             winner: None,
             match_winner: None,
