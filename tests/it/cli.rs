@@ -12,6 +12,19 @@ fn unolab(args: &[&str]) -> Output {
         .expect("the binary runs")
 }
 
+/// Runs `unolab ARGS` with `input` on standard input.
+fn unolab_with_input(args: &[&str], input: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_unolab"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    child.wait_with_output().unwrap()
+}
+
 fn text(output: &Output) -> String {
     format!("{}{}", String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr))
 }
@@ -86,15 +99,8 @@ fn bad_usage_exits_2_without_a_panic() {
 
 #[test]
 fn play_reads_commands_from_stdin() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_unolab"))
-        .args(["play", "classic", "--seed", "5", "-p", "3"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(b"help\nplay purple 3\nfoo\nhand\nquit\n").unwrap();
-    let output = child.wait_with_output().unwrap();
+    let output =
+        unolab_with_input(&["play", "classic", "--seed", "5", "-p", "3"], "help\nplay purple 3\nfoo\nhand\nquit\n");
     assert_eq!(output.status.code(), Some(0));
     let out = text(&output);
     assert!(out.contains("you are p0"));
@@ -156,16 +162,8 @@ fn the_rule_sheet_says_when_a_rule_cannot_trigger() {
 
 #[test]
 fn play_takes_flex_sides_targets_and_colours() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_unolab"))
-        .args(["play", "flex", "--seed", "4", "-p", "3"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
     let commands = "play wild-target-draw2 blue flex\nplay wild-target-draw2 blue flex target 0\nplay 6 blue flex target 2\nquit\n";
-    child.stdin.take().unwrap().write_all(commands.as_bytes()).unwrap();
-    let out = text(&child.wait_with_output().unwrap());
+    let out = text(&unolab_with_input(&["play", "flex", "--seed", "4", "-p", "3"], commands));
     assert!(
         out.contains(
             "your hand: 1:red 5  2:red/yellow 8  3:wild-draw4  4:red 1  5:blue/green 7  6:wild-target-draw2  7:yellow 6"
