@@ -426,9 +426,10 @@ impl Game {
                 self.variant.names.format_face(&face)
             ));
         }
-        let last_card = self.table.hands[seat].len() == 1;
+        // A wild names a colour even as the last card: a last Wild Draw
+        // Color still makes the next player draw until it (rules.md 4.10).
         match (face.is_wild(), play.color) {
-            (true, None) if !last_card => {
+            (true, None) => {
                 return refuse(format!(
                     "name a colour for {} (one of {})",
                     self.variant.names.format_face(&face),
