@@ -1,3 +1,7 @@
+//! Integration tests by concern: the CLI contract, decks against rules.md,
+//! host behaviour, hidden information, properties, house-rule layers,
+//! scenario files and seeded transcripts.
+
 mod cli;
 mod decks;
 mod game;
