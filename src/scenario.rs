@@ -692,16 +692,23 @@ pub fn run_files(files: &[PathBuf]) -> Report {
                 report.bad_input += 1;
                 let _ = writeln!(report.text, "ERROR {e}");
             }
-            Ok(scenario) => match scenario.run() {
-                Outcome::Pass => {
-                    report.passed += 1;
-                    let _ = writeln!(report.text, "PASS {}: {}", scenario.file, scenario.name);
+            Ok(scenario) => {
+                // `<file>: <name>`, or the file alone for a scenario without a name.
+                let title = match scenario.name.as_str() {
+                    "" => scenario.file.clone(),
+                    name => format!("{}: {name}", scenario.file),
+                };
+                match scenario.run() {
+                    Outcome::Pass => {
+                        report.passed += 1;
+                        let _ = writeln!(report.text, "PASS {title}");
+                    }
+                    Outcome::Fail(why) => {
+                        report.failed += 1;
+                        let _ = writeln!(report.text, "FAIL {title}: {why}");
+                    }
                 }
-                Outcome::Fail(why) => {
-                    report.failed += 1;
-                    let _ = writeln!(report.text, "FAIL {}: {}: {why}", scenario.file, scenario.name);
-                }
-            },
+            }
         }
     }
     let _ = writeln!(report.text, "{} passed, {} failed", report.passed, report.failed + report.bad_input);
