@@ -38,9 +38,11 @@ pub enum Event {
         seat: Seat,
         color: Color,
     },
+    /// `side`: the side in play when the card was drawn.
     Drew {
         seat: Seat,
         card: CardId,
+        side: Side,
     },
     Passed {
         seat: Seat,
@@ -119,8 +121,33 @@ impl Log {
     }
 }
 
-/// One line for one event, in card notation.
+/// One line for one event, in card notation, with everything in it (for
+/// transcripts and snapshots).
 pub fn describe(event: &Event, variant: &Variant) -> String {
+    describe_for(event, variant, None)
+}
+
+/// One line for one event as `viewer` may see it (rules.md 4.3): another
+/// player's drawn card only by its back (double-sided decks) or not at all,
+/// one's own drawn card by the face in play, piles by their faces in play.
+/// `None` sees everything.
+pub fn describe_for(event: &Event, variant: &Variant, viewer: Option<Seat>) -> String {
+    let Some(viewer) = viewer else { return describe_all(event, variant) };
+    match event {
+        Event::Drew { seat, card, side } if *seat == viewer => {
+            format!("p{seat} draws {}", variant.face_name(*card, *side))
+        }
+        Event::Drew { seat, card, side } if variant.double_sided => {
+            format!("p{seat} draws a card (its back: {})", variant.face_name(*card, side.other()))
+        }
+        Event::Drew { seat, .. } => format!("p{seat} draws a card"),
+        Event::TurnedUp { card } => format!("turned up {}", variant.face_name(*card, Side::Light)),
+        Event::Buried { card } => format!("{} goes back into the draw pile", variant.face_name(*card, Side::Light)),
+        other => describe_all(other, variant),
+    }
+}
+
+fn describe_all(event: &Event, variant: &Variant) -> String {
     let color = |c: Color| variant.names.color_name(c).to_string();
     let mut line = String::new();
     let _ = match event {
@@ -145,7 +172,7 @@ pub fn describe(event: &Event, variant: &Variant) -> String {
             Ok(())
         }
         Event::ColorChosen { seat, color: c } => write!(line, "p{seat} names {}", color(*c)),
-        Event::Drew { seat, card } => write!(line, "p{seat} draws {}", variant.card_name(*card)),
+        Event::Drew { seat, card, .. } => write!(line, "p{seat} draws {}", variant.card_name(*card)),
         Event::Passed { seat } => write!(line, "p{seat} passes"),
         Event::Skipped { seat } => write!(line, "p{seat} is skipped"),
         Event::Reversed { direction } => write!(line, "play runs {}", direction.name()),

@@ -850,7 +850,7 @@ impl Game {
         self.close_uno_windows();
         let mut card = self.table.take_top(&mut self.log).expect("can_draw checked");
         self.table.hands[seat].push(card);
-        self.log.push(Event::Drew { seat, card });
+        self.log.push(Event::Drew { seat, card, side: self.table.side });
         let limit = self.variant.deck.len();
         for _ in 0..limit {
             if !self.draw_again(seat, card)? || !self.table.can_draw() {
@@ -858,7 +858,7 @@ impl Game {
             }
             card = self.table.take_top(&mut self.log).expect("can_draw checked");
             self.table.hands[seat].push(card);
-            self.log.push(Event::Drew { seat, card });
+            self.log.push(Event::Drew { seat, card, side: self.table.side });
         }
         if self.playable(seat, card) {
             self.table.drawn = Some(card);

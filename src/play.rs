@@ -7,7 +7,7 @@
 use std::io::{BufRead, Write};
 
 use crate::bot::{Bot, BotKind};
-use crate::event::describe;
+use crate::event::describe_for;
 use crate::game::{Action, Game, Play};
 use crate::notation::CardPattern;
 use crate::table::{Pending, Uno};
@@ -170,7 +170,7 @@ pub fn run(
     let mut line = String::new();
     loop {
         for event in &game.events()[shown..] {
-            writeln!(out, "{}", describe(event, &game.variant))?;
+            writeln!(out, "{}", describe_for(event, &game.variant, Some(HUMAN)))?;
         }
         shown = game.events().len();
         if let Some(winner) = game.table().match_winner {

@@ -218,7 +218,7 @@ impl Table {
                 let Some(card) = self.take_top(log) else { return drawn };
                 self.hands[seat].push(card);
                 drawn += 1;
-                log.push(Event::Drew { seat, card });
+                log.push(Event::Drew { seat, card, side: self.side });
                 if variant.face(card, self.side).color == Some(color) {
                     break;
                 }
@@ -228,7 +228,7 @@ impl Table {
             let Some(card) = self.take_top(log) else { break };
             self.hands[seat].push(card);
             drawn += 1;
-            log.push(Event::Drew { seat, card });
+            log.push(Event::Drew { seat, card, side: self.side });
         }
         drawn
     }

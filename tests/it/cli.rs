@@ -175,3 +175,18 @@ fn play_takes_flex_sides_targets_and_colours() {
     assert!(out.contains("p0 plays wild-target-draw2 as flex naming blue at p2\np2 draws"), "{out}");
     assert!(out.contains("p0's Power Card turns red"), "{out}");
 }
+
+#[test]
+fn play_shows_each_event_as_the_human_seat_may_see_it() {
+    let commands = "draw\npass\ndraw\npass\ndraw\npass\ndraw\npass\nquit\n";
+    let flip = text(&unolab_with_input(&["play", "flip", "--seed", "3", "-p", "3"], commands));
+    assert!(!flip.contains(" // "), "no card is shown with both faces:\n{flip}");
+    assert!(flip.contains("p0 draws yellow 1"), "{flip}");
+    assert!(flip.contains("p1 draws a card (its back: wild-draw-color)"), "{flip}");
+    let classic = text(&unolab_with_input(&["play", "classic", "--seed", "2", "-p", "3"], commands));
+    assert!(classic.contains("p2 draws a card\n"), "{classic}");
+    let others_cards = classic
+        .lines()
+        .filter(|l| (l.starts_with("p1 draws") || l.starts_with("p2 draws")) && !l.ends_with("draws a card"));
+    assert_eq!(others_cards.count(), 0, "{classic}");
+}
