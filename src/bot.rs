@@ -66,7 +66,8 @@ impl Bot {
         let mut plays = std::mem::take(&mut self.plays);
         game.legal_plays(seat, game.color_range().start, target, &mut plays);
         if game.table().hands[seat].len() == 2 {
-            plays.iter_mut().for_each(|p| p.uno = true);
+            let uno = self.calls_uno();
+            plays.iter_mut().for_each(|p| p.uno = uno);
         }
         let action = self.decide(game, &plays);
         self.plays = plays;
@@ -112,8 +113,19 @@ impl Bot {
         game.legal_plays(seat, game.color_range().start, target, &mut plays);
         let chosen = if plays.is_empty() || !self.rng.random_bool(0.5) { None } else { self.pick(game, &plays) };
         self.plays = plays;
-        let uno = game.table().hands[seat].len() == 2;
+        let uno = game.table().hands[seat].len() == 2 && self.calls_uno();
         chosen.map(|play| self.with_favourite_color(game, seat, Action::Play(Play { uno, ..play })))
+    }
+
+    /// Does the bot remember to call UNO with its second-to-last card? A
+    /// random bot forgets one time in eight; a greedy bot never does.
+    fn calls_uno(&mut self) -> bool {
+        self.kind == BotKind::Greedy || !self.rng.random_ratio(1, 8)
+    }
+
+    /// Does the bot catch a player who forgot to call UNO? Half the time.
+    fn catches(&mut self) -> bool {
+        self.rng.random_bool(0.5)
     }
 
     fn pick(&mut self, game: &Game, plays: &[Play]) -> Option<Play> {
@@ -139,6 +151,16 @@ impl Bot {
 /// `human` is a seat no bot plays for. `None` when it is the human's turn.
 pub fn next_action(game: &mut Game, bots: &mut [Bot], human: Option<Seat>) -> Option<(Seat, Action)> {
     let to_act = game.to_act();
+    // Someone left with one card and no UNO call can be caught until the
+    // next turn action; the bots after the player to act look first.
+    for exposed in (0..game.players()).filter(|&s| game.table().uno[s] == crate::table::Uno::Exposed) {
+        for offset in 0..game.players() {
+            let seat = (to_act + offset) % game.players();
+            if seat != exposed && Some(seat) != human && bots[seat].catches() {
+                return Some((seat, Action::Catch(exposed)));
+            }
+        }
+    }
     if game.variant.has_hook(crate::variant::HookKind::CanPlayOutOfTurn) {
         for offset in 1..game.players() {
             let seat = (to_act + offset) % game.players();

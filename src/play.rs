@@ -10,7 +10,7 @@ use crate::bot::{Bot, BotKind};
 use crate::event::describe_for;
 use crate::game::{Action, Game, Play};
 use crate::notation::CardPattern;
-use crate::table::{Pending, Uno};
+use crate::table::Pending;
 
 pub const HELP: &str = "\
 commands:
@@ -211,15 +211,11 @@ pub fn run(
             Ok(Command::Quit) => return Ok(()),
             Ok(Command::Help) => writeln!(out, "{HELP}")?,
             Ok(Command::Show) => table_shown_at = usize::MAX,
-            Ok(Command::Act(action)) => match game.apply(action) {
-                Ok(()) => {
-                    // A bot catches a player who forgot to call UNO.
-                    if game.table().uno[HUMAN] == Uno::Exposed && !game.hand_over() {
-                        let _ = game.apply(Action::Catch(HUMAN));
-                    }
+            Ok(Command::Act(action)) => {
+                if let Err(e) = game.apply(action) {
+                    writeln!(out, "{e}")?;
                 }
-                Err(e) => writeln!(out, "{e}")?,
-            },
+            }
             Err(e) => writeln!(out, "{e}")?,
         }
     }
