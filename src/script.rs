@@ -15,7 +15,7 @@ use rhai::{AST, Array, CallFnOptions, Dynamic, Engine, EvalAltResult, ImmutableS
 use crate::card::{CardId, Color, Side, Value};
 use crate::event::{Event, Log, Seat};
 use crate::table::{Challenge, DrawSpec, Penalty, Table};
-use crate::variant::{FnRef, HookKind, OptionValue, Variant};
+use crate::variant::{FnRef, HookKind, Layer, OptionValue, Variant};
 
 type HostResult<T> = Result<T, Box<EvalAltResult>>;
 
@@ -253,39 +253,7 @@ impl Runtime {
         let mut problems = Vec::new();
         let mut layers = Vec::new();
         for layer in &variant.layers {
-            let mut merged = AST::empty();
-            for script in &layer.scripts {
-                match engine.compile(&script.text) {
-                    Ok(mut ast) => {
-                        ast.set_source(script.name.as_str());
-                        merged = merged.merge(&ast);
-                    }
-                    Err(e) => {
-                        let at = e.position();
-                        let place = match (at.line(), at.position()) {
-                            (Some(line), Some(col)) => Some(crate::source::Position { line, column: col }),
-                            (Some(line), None) => Some(crate::source::Position { line, column: 1 }),
-                            _ => None,
-                        };
-                        problems.push(script.problem(place, e.err_type()));
-                    }
-                }
-            }
-            for (kind, function, _) in &layer.hooks {
-                let found = merged.iter_functions().find(|f| f.name == function);
-                match found {
-                    None if problems.is_empty() => problems.push(layer.source.problem_at(
-                        function,
-                        format!("hook {} calls '{function}', which no script of '{}' defines", kind.name(), layer.name),
-                    )),
-                    Some(f) if f.params.len() != kind.arity() => problems.push(layer.source.problem_at(
-                        function,
-                        format!("'{function}' must take {} parameter(s) to serve as {}", kind.arity(), kind.name()),
-                    )),
-                    _ => {}
-                }
-            }
-            layers.push(merged);
+            layers.push(compile_layer(&engine, layer, &mut problems));
         }
         if !problems.is_empty() {
             return Err(problems);
@@ -360,6 +328,49 @@ impl Runtime {
     pub fn penalty_map(&self, penalty: &Penalty) -> Dynamic {
         penalty_to_map(&self.variant, penalty).into()
     }
+}
+
+/// Compiles a layer's scripts into one AST, noting syntax errors with their
+/// place.
+fn compile_layer(engine: &Engine, layer: &Layer, problems: &mut Vec<String>) -> AST {
+    let mut merged = AST::empty();
+    for script in &layer.scripts {
+        match engine.compile(&script.text) {
+            Ok(mut ast) => {
+                ast.set_source(script.name.as_str());
+                merged = merged.merge(&ast);
+            }
+            Err(e) => {
+                let at = e.position();
+                let place = at.line().map(|line| crate::source::Position { line, column: at.position().unwrap_or(1) });
+                problems.push(script.problem(place, e.err_type()));
+            }
+        }
+    }
+    merged
+}
+
+/// Checks a layer's scripts without running them: they compile, and every
+/// hook names a function they define, with the parameters the hook passes.
+pub fn check_layer(layer: &Layer) -> Vec<String> {
+    let engine = hardened_engine(|_| {});
+    let mut problems = Vec::new();
+    let ast = compile_layer(&engine, layer, &mut problems);
+    let compiled = problems.is_empty();
+    for (kind, function, _) in &layer.hooks {
+        match ast.iter_functions().find(|f| f.name == function) {
+            None if compiled => problems.push(layer.source.problem_at(
+                function,
+                format!("hook {} calls '{function}', which no script of '{}' defines", kind.name(), layer.name),
+            )),
+            Some(f) if f.params.len() != kind.arity() => problems.push(layer.source.problem_at(
+                function,
+                format!("'{function}' must take {} parameter(s) to serve as {}", kind.arity(), kind.name()),
+            )),
+            _ => {}
+        }
+    }
+    problems
 }
 
 /// The verdict of a `can_*` hook: `true`/`()` allows, `false` or a reason refuses.

@@ -272,10 +272,13 @@ pub fn load(request: &LoadRequest) -> Result<Variant, Vec<String>> {
         check_rule_has_no_table(file, spec, &mut problems);
         layers.push(build_layer(file, spec, true, &mut problems));
     }
+    for layer in &layers {
+        problems.extend(crate::script::check_layer(layer));
+    }
     check_conflicts(&layers, &mut problems);
     let options = merge_options(&variant_file, &variant_spec, &rule_files, &request.settings, &mut problems);
     let Some(mut variant) = table else {
-        return Err(problems);
+        return Err(without_repeats(problems));
     };
     variant.options = options;
     if let Some(option) = &variant_spec.random_pairing_option {
@@ -290,7 +293,13 @@ pub fn load(request: &LoadRequest) -> Result<Variant, Vec<String>> {
     }
     bind_hooks(&mut variant, &layers, &mut problems);
     variant.layers = layers;
-    if problems.is_empty() { Ok(variant) } else { Err(problems) }
+    if problems.is_empty() { Ok(variant) } else { Err(without_repeats(problems)) }
+}
+
+/// The problems in order, each message once.
+fn without_repeats(problems: Vec<String>) -> Vec<String> {
+    let mut seen = std::collections::HashSet::new();
+    problems.into_iter().filter(|p| seen.insert(p.clone())).collect()
 }
 
 fn parse_spec(file: &SourceFile) -> Result<LayerSpec, String> {

@@ -75,6 +75,18 @@ fn check_reports_every_problem_with_its_place() {
     let script = unolab(&["check", "tests/variants/bad-script.yaml"]);
     assert_eq!(script.status.code(), Some(1));
     assert!(text(&script).contains("bad-script.rhai:3:1"), "{}", text(&script));
+    let sneaky = text(&unolab(&["check", "tests/variants/sneaky.yaml"]));
+    assert!(sneaky.contains("sneaky-import.rhai:1:1: 'import' is a reserved keyword"), "{sneaky}");
+    assert!(sneaky.contains("sneaky-eval.rhai:1:23: reserved keyword 'eval' is disabled"), "{sneaky}");
+    let mismatched = text(&unolab(&["check", "tests/variants/mismatched.yaml"]));
+    for problem in [
+        "mismatched.yaml:19:14: hook can_draw calls 'no_such_function', which no script of 'mismatched' defines",
+        "'play_skip' must take 1 parameter(s) to serve as on_play",
+        "'sideways' is not a selector",
+    ] {
+        assert!(mismatched.contains(problem), "missing '{problem}' in:\n{mismatched}");
+    }
+    assert_eq!(mismatched.matches("must take 1 parameter").count(), 1, "each problem once:\n{mismatched}");
     let hostile = unolab(&["check", "tests/variants/hostile.yaml"]);
     assert_eq!(hostile.status.code(), Some(1));
     assert!(text(&hostile).contains("Too many operations"));
