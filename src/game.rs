@@ -326,45 +326,17 @@ impl Game {
     /// Does this face match the discard pile (colour, number or symbol; flex
     /// colour when played as flex)?
     pub fn matches(&self, face: &Face, as_flex: bool) -> bool {
-        if face.is_wild() {
-            return true;
-        }
-        let color = self.table.color;
-        if face.color.is_some() && face.color == color {
-            return true;
-        }
-        if as_flex && face.flex.is_some() && face.flex == color {
-            return true;
-        }
-        match self.table.top() {
-            Some(top) => self.variant.names.same_value(face, self.face(top)),
-            None => true,
-        }
-    }
-
-    pub fn has_flex_side(&self, face: &Face) -> bool {
-        face.flex.is_some() || face.symbol().is_some_and(|s| self.variant.names.symbol_info(s).flex)
+        self.table.matches(&self.variant, face, as_flex)
     }
 
     /// Is `color` one of the colours of the side in play?
     pub fn color_in_play(&self, color: Color) -> bool {
-        !self.variant.double_sided || self.variant.names.is_dark(color) == (self.table.side == Side::Dark)
+        self.color_range().contains(&color)
     }
 
-    /// The colours a wild may name now.
-    pub fn colors_in_play(&self) -> Vec<Color> {
-        self.color_range().collect()
-    }
-
-    /// The colours of the side in play, as a range of colour indices.
+    /// The colours a wild may name now, as a range of colour indices.
     pub fn color_range(&self) -> std::ops::Range<Color> {
-        let names = &self.variant.names;
-        let (all, light) = (names.colors.len() as Color, names.light_colors as Color);
-        match (self.variant.double_sided, self.table.side) {
-            (false, _) => 0..all,
-            (true, Side::Light) => 0..light,
-            (true, Side::Dark) => light..all,
-        }
+        self.variant.colors_of(self.table.side)
     }
 
     /// Checks a play without changing anything; returns the acting seat.
@@ -405,7 +377,7 @@ impl Game {
         }
         let face = *self.face(card);
         if play.as_flex {
-            if !self.has_flex_side(&face) {
+            if !self.variant.names.has_flex_side(&face) {
                 return refuse(format!("{} has no flex side", self.variant.names.format_face(&face)));
             }
             if self.table.power.get(seat) == Some(&false) {
@@ -463,7 +435,7 @@ impl Game {
     }
 
     fn color_list(&self) -> String {
-        self.colors_in_play().iter().map(|&c| self.variant.names.color_name(c)).collect::<Vec<_>>().join(", ")
+        self.color_range().map(|c| self.variant.names.color_name(c)).collect::<Vec<_>>().join(", ")
     }
 
     /// Runs predicate hooks bound to the card; every one must allow it.
@@ -802,7 +774,7 @@ impl Game {
 
     /// Points of every hand but `winner`'s, by the side in play.
     fn others_points(&self, winner: Seat) -> i64 {
-        (0..self.players()).filter(|&s| s != winner).map(|s| self.hand_points(s)).sum()
+        (0..self.players()).filter(|&s| s != winner).map(|s| self.table.hand_points(&self.variant, s)).sum()
     }
 
     fn require_no_pending(&self) -> Checked<()> {
@@ -1025,7 +997,7 @@ impl Game {
             && self.table.drawn.is_none_or(|drawn| drawn == card)
             && self.variant.card_hook(HookKind::CanPlay, card, self.table.side).is_empty();
         for as_flex in [false, true] {
-            if (as_flex && !self.has_flex_side(&face)) || !self.matches(&face, as_flex) {
+            if (as_flex && !self.variant.names.has_flex_side(&face)) || !self.matches(&face, as_flex) {
                 continue;
             }
             let target = self.target_for(card, as_flex, target);
@@ -1083,11 +1055,5 @@ impl Game {
             Action::Accept => "accept".into(),
             Action::Color(c) => format!("color {}", names.color_name(*c)),
         }
-    }
-
-    /// Sum of points a hand would score for its winner.
-    pub fn hand_points(&self, seat: Seat) -> i64 {
-        let side = self.table.side;
-        self.table.hands[seat].iter().map(|&c| self.variant.names.points(self.variant.face(c, side))).sum()
     }
 }

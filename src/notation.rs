@@ -173,6 +173,11 @@ impl Names {
         }
     }
 
+    /// Does the face have a flex side: a flex colour, or a flex symbol?
+    pub fn has_flex_side(&self, face: &Face) -> bool {
+        face.flex.is_some() || face.symbol().is_some_and(|s| self.symbols[s as usize].flex)
+    }
+
     /// Two faces match by value: the same number, or symbols of one group.
     pub fn same_value(&self, a: &Face, b: &Face) -> bool {
         match (a.value, b.value) {

@@ -490,7 +490,7 @@ fn played_group(c: &HookCtx, variant: &Variant) -> String {
 /// A colour name of the side in play.
 fn color_arg(ctx: &HookCtx, variant: &Variant, name: &str) -> HostResult<Color> {
     let color = variant.names.color(name).ok_or_else(|| script_error(format!("unknown colour '{name}'")))?;
-    if variant.double_sided && variant.names.is_dark(color) != (ctx.table.side == Side::Dark) {
+    if !variant.colors_of(ctx.table.side).contains(&color) {
         return Err(script_error(format!("'{name}' is not a colour of the {} side", ctx.table.side.name())));
     }
     Ok(color)
@@ -626,11 +626,7 @@ fn register_api(engine: &mut Engine, ctx: &Rc<RefCell<HookCtx>>, variant: &Arc<V
         .unwrap_or(Dynamic::UNIT)));
     host!("score", |c, variant, p: i64| Ok(Dynamic::from(c.table.scores[c.seat(p)?])));
     pure!("target_score", |c, variant| Ok(Dynamic::from(variant.target_score)));
-    host!("points", |c, variant, p: i64| {
-        let side = c.table.side;
-        let hand = &c.table.hands[c.seat(p)?];
-        Ok(Dynamic::from(hand.iter().map(|&card| variant.names.points(variant.face(card, side))).sum::<i64>()))
-    });
+    host!("points", |c, variant, p: i64| Ok(Dynamic::from(c.table.hand_points(variant, c.seat(p)?))));
     pure!("option", |c, variant, name: ImmutableString| match variant.options.get(name.as_str()) {
         Some(OptionValue::Bool(b)) => Ok(Dynamic::from(*b)),
         Some(OptionValue::Int(i)) => Ok(Dynamic::from(*i)),
@@ -645,14 +641,7 @@ fn register_api(engine: &mut Engine, ctx: &Rc<RefCell<HookCtx>>, variant: &Arc<V
         None => Err(script_error("playable() is only answered in can_draw, can_pass and draw_again hooks")),
     });
     host!("matches_top", |c, variant, card: ScriptCard| {
-        let face = variant.face(card.id, c.table.side);
-        let Some(top) = c.table.top() else { return Ok(Dynamic::from(true)) };
-        let top = variant.face(top, c.table.side);
-        Ok(Dynamic::from(
-            face.is_wild()
-                || (face.color.is_some() && face.color == c.table.color)
-                || variant.names.same_value(face, top),
-        ))
+        Ok(Dynamic::from(c.table.matches(variant, variant.face(card.id, c.table.side), false)))
     });
 
     // Changes to the table, each recorded as an op (`HookCtx::perform`).
@@ -783,9 +772,7 @@ fn register_card_type(engine: &mut Engine, variant: &Rc<Api>) {
     getter!("restricted", |v, face, _c| Dynamic::from(
         face.symbol().is_some_and(|s| v.names.symbol_info(s).restricted)
     ));
-    getter!("has_flex", |v, face, _c| Dynamic::from(
-        face.flex.is_some() || face.symbol().is_some_and(|s| v.names.symbol_info(s).flex)
-    ));
+    getter!("has_flex", |v, face, _c| Dynamic::from(v.names.has_flex_side(&face)));
     getter!("points", |v, face, _c| Dynamic::from(v.names.points(&face)));
     getter!("name", |v, face, _c| Dynamic::from(v.names.format_face(&face)));
     getter!("card", |v, _face, c| Dynamic::from(v.card_name(c.id)));

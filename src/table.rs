@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
 
-use crate::card::{CardId, Color, Direction, Side};
+use crate::card::{CardId, Color, Direction, Face, Side};
 use crate::event::{Event, Log, Seat};
 use crate::variant::Variant;
 
@@ -271,6 +271,30 @@ impl Table {
             *slot = green;
             log.push(Event::Power { seat, green });
         }
+    }
+
+    /// Does this face match the discard pile: a wild, the colour in play
+    /// (the flex colour when played as flex), or the top card's number or
+    /// symbol?
+    pub fn matches(&self, variant: &Variant, face: &Face, as_flex: bool) -> bool {
+        if face.is_wild() {
+            return true;
+        }
+        if face.color.is_some() && face.color == self.color {
+            return true;
+        }
+        if as_flex && face.flex.is_some() && face.flex == self.color {
+            return true;
+        }
+        match self.top() {
+            Some(top) => variant.names.same_value(face, variant.face(top, self.side)),
+            None => true,
+        }
+    }
+
+    /// Points of `seat`'s hand, by the side in play.
+    pub fn hand_points(&self, variant: &Variant, seat: Seat) -> i64 {
+        self.hands[seat].iter().map(|&card| variant.names.points(variant.face(card, self.side))).sum()
     }
 
     /// Every card on the table, sorted: hands, draw pile and discard pile.

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use crate::builtin;
-use crate::card::{CardDef, CardId, Face, Side, SymbolId, Value};
+use crate::card::{CardDef, CardId, Color, Face, Side, SymbolId, Value};
 use crate::notation::{Names, Symbol};
 use crate::source::SourceFile;
 use crate::spec::{LayerSpec, Selector};
@@ -206,6 +206,17 @@ impl Variant {
 
     pub fn rule_names(&self) -> Vec<&str> {
         self.layers.iter().filter(|l| l.is_rule).map(|l| l.name.as_str()).collect()
+    }
+
+    /// The colours of `side`, as a range of colour indices (every colour of
+    /// a one-sided deck).
+    pub fn colors_of(&self, side: Side) -> std::ops::Range<Color> {
+        let (all, light) = (self.names.colors.len() as Color, self.names.light_colors as Color);
+        match (self.double_sided, side) {
+            (false, _) => 0..all,
+            (true, Side::Light) => 0..light,
+            (true, Side::Dark) => light..all,
+        }
     }
 
     /// What the rule layers say about themselves in this variant: the rules
@@ -702,7 +713,7 @@ fn selects(names: &Names, face: &Face, word: &str) -> Result<bool, String> {
             "action" => face.symbol().is_some() && !face.is_wild(),
             "wild" => face.is_wild(),
             "marked" => face.marked,
-            "flex" => face.flex.is_some() || face.symbol().is_some_and(|s| names.symbol_info(s).flex),
+            "flex" => names.has_flex_side(face),
             _ if lower.starts_with("group:") => {
                 let group = names.symbol(&lower["group:".len()..]).map(|s| names.symbol_info(s).group);
                 face.symbol().is_some_and(|s| Some(names.symbol_info(s).group) == group)
