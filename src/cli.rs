@@ -211,17 +211,16 @@ fn play(args: PlayArgs) -> i32 {
 
 fn variants() -> i32 {
     say!("variants:");
+    // Descriptions come from the YAML alone; `unolab check` validates.
     for name in builtin::variant_names() {
-        match variant::load(&LoadRequest { variant: name.to_string(), ..LoadRequest::default() }) {
-            Ok(v) => say!("  {name:<18} {}", v.description),
-            Err(_) => say!("  {name:<18} (does not load: run 'unolab check {name}')"),
+        match builtin::spec(&format!("variants/{name}.yaml")) {
+            Some(spec) => say!("  {name:<18} {}", spec.description),
+            None => say!("  {name:<18} (does not load: run 'unolab check {name}')"),
         }
     }
     say!("house rules (-r NAME):");
     for name in builtin::rule_names() {
-        let spec =
-            variant::open_rule(name).ok().and_then(|f| serde_yaml::from_str::<crate::spec::LayerSpec>(&f.text).ok());
-        let Some(spec) = spec else {
+        let Some(spec) = builtin::spec(&format!("variants/rules/{name}.yaml")) else {
             say!("  {name:<18} (does not load)");
             continue;
         };
