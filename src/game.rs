@@ -757,8 +757,11 @@ impl Game {
                 } else if let Ok(seat) = value.as_int() {
                     seats(&[seat], self.players())?
                 } else {
-                    let list: Vec<i64> =
-                        value.into_array().unwrap_or_default().iter().filter_map(|v| v.as_int().ok()).collect();
+                    let list: Option<Vec<i64>> =
+                        value.into_array().ok().and_then(|a| a.iter().map(|v| v.as_int().ok()).collect());
+                    let list = list.ok_or_else(|| {
+                        ActionError::Script("match_winner must return a seat, a list of seats or ()".into())
+                    })?;
                     seats(&list, self.players())?
                 }
             }
