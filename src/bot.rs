@@ -1,17 +1,21 @@
-//! Bots: they choose an action for a seat from what the game says is legal.
-//! `random` plays a random legal card (drawing when it has none); `greedy`
-//! sheds its most valuable card first and keeps wilds for last. Every choice
-//! comes from the bot's own RNG, seeded from the game's seed.
+//! Bots. A bot decides from what its seat can see (`SeatView`) and what the
+//! game says it may do (`Moves`), and nothing else: it never holds the game,
+//! so it cannot peek. `random` plays a random legal card (drawing when it
+//! has none); `greedy` sheds its most valuable card first and keeps wilds
+//! for last. Every choice comes from the bot's own RNG, seeded from the
+//! game's seed.
 
+use rand::RngExt;
 use rand::seq::IndexedRandom;
-use rand::{RngExt, SeedableRng};
-use rand_chacha::ChaCha8Rng;
 
 use crate::card::Color;
 use crate::event::Seat;
-use crate::game::{Action, Game, Play};
-use crate::table::Pending;
-use crate::variant::MAX_COLORS;
+use crate::game::{Action, Game, Moves, PlayOption};
+use crate::notation::Names;
+use crate::script::ScriptFailure;
+use crate::table::{Rng, Uno, rng};
+use crate::variant::{HookKind, MAX_COLORS};
+use crate::view::{PhaseView, SeatView};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum BotKind {
@@ -21,26 +25,87 @@ pub enum BotKind {
 
 pub struct Bot {
     pub kind: BotKind,
-    rng: ChaCha8Rng,
-    /// Reused between turns so choosing allocates nothing.
-    plays: Vec<Play>,
+    rng: Rng,
+    /// Reused between decisions, so that deciding allocates nothing.
+    view: SeatView,
+    moves: Moves,
 }
 
 impl Bot {
-    /// A bot whose choices come from stream `stream` of `seed`.
+    /// A bot whose choices come from the generator of `seed` and `stream`.
     pub fn new(kind: BotKind, seed: u64, stream: u64) -> Bot {
-        let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        rng.set_stream(stream + 1);
-        Bot { kind, rng, plays: Vec::new() }
+        let mixed = crate::sim::game_seed(seed, stream.wrapping_add(1).wrapping_mul(0x5851_F42D_4C95_7F2D));
+        Bot { kind, rng: rng(mixed), view: SeatView::default(), moves: Moves::default() }
     }
 
-    /// The colour `seat` holds most of, among the colours in play.
-    fn favourite_color(&mut self, game: &Game, seat: Seat) -> Color {
-        let table = game.table();
-        let colors = game.color_range();
+    /// The action `seat` takes now (`seat` must be the seat to act).
+    pub fn choose(&mut self, game: &mut Game, seat: Seat) -> Result<Action, ScriptFailure> {
+        self.look(game, seat)?;
+        Ok(self.decide(&game.variant.names))
+    }
+
+    /// An out-of-turn play `seat` makes now (where a rule allows them), if
+    /// any: a bot takes half the chances it gets.
+    pub fn out_of_turn(&mut self, game: &mut Game, seat: Seat) -> Result<Option<Action>, ScriptFailure> {
+        self.look(game, seat)?;
+        if self.moves.plays.is_empty() || !self.rng.random_bool(0.5) {
+            return Ok(None);
+        }
+        Ok(self.pick(&game.variant.names).map(|option| self.play(option)))
+    }
+
+    /// Takes in the seat's view and its legal moves.
+    fn look(&mut self, game: &mut Game, seat: Seat) -> Result<(), ScriptFailure> {
+        game.view_into(seat, &mut self.view);
+        game.legal_moves(seat, &mut self.moves)
+    }
+
+    /// The decision, from the view and the moves alone.
+    fn decide(&mut self, names: &Names) -> Action {
+        let seat = self.moves.seat;
+        if !self.moves.name_color.is_empty() {
+            return Action::NameColor(seat, self.favourite_color());
+        }
+        if self.moves.accept {
+            if let Some(option) = self.pick(names) {
+                return self.play(option);
+            }
+            return if self.moves.challenge && self.rng.random_bool(0.5) {
+                Action::Challenge(seat)
+            } else {
+                Action::Accept(seat)
+            };
+        }
+        if let PhaseView::Drawn(_) = self.view.phase {
+            return match self.moves.plays.first() {
+                Some(&option) => self.play(option),
+                None => Action::Pass(seat),
+            };
+        }
+        if let Some(option) = self.pick(names) {
+            return self.play(option);
+        }
+        if self.moves.draw { Action::Draw(seat) } else { Action::Pass(seat) }
+    }
+
+    /// The play of `option`, naming the bot's favourite colour for a wild
+    /// and calling UNO unless the bot forgets.
+    fn play(&mut self, option: PlayOption) -> Action {
+        let color = if option.names_color { self.favourite_color() } else { self.moves.colors_of_side.start };
+        let uno = self.view.hand.len() == 2 && self.calls_uno();
+        Action::Play(option.play(self.moves.seat, color, uno))
+    }
+
+    /// The colour the seat holds most of, among the colours a wild may name.
+    fn favourite_color(&mut self) -> Color {
+        let colors = if self.moves.name_color.is_empty() {
+            self.moves.colors_of_side.clone()
+        } else {
+            self.moves.name_color.clone()
+        };
         let mut counts = [0u16; MAX_COLORS];
-        for &card in &table.hands[seat] {
-            if let Some(c) = game.variant.face(card, table.side).color {
+        for face in &self.view.hand {
+            if let Some(c) = face.color {
                 counts[usize::from(c)] += 1;
             }
         }
@@ -50,71 +115,6 @@ impl Bot {
         let pick = self.rng.random_range(0..tied.max(1));
         let index = in_play.iter().enumerate().filter(|&(_, &n)| n == best).nth(pick).map_or(0, |(i, _)| i);
         colors.start + index as Color
-    }
-
-    fn random_other(&mut self, game: &Game, seat: Seat) -> Seat {
-        let other = self.rng.random_range(0..game.players() - 1);
-        if other >= seat { other + 1 } else { other }
-    }
-
-    /// The action `seat` takes now (`seat` must be `game.to_act()`).
-    pub fn choose(&mut self, game: &mut Game, seat: Seat) -> Action {
-        if let Some(Pending::Color { .. }) = game.table().pending {
-            return Action::Color(self.favourite_color(game, seat));
-        }
-        let target = self.random_other(game, seat);
-        let mut plays = std::mem::take(&mut self.plays);
-        game.legal_plays(seat, game.color_range().start, target, &mut plays);
-        if game.table().hands[seat].len() == 2 {
-            let uno = self.calls_uno();
-            plays.iter_mut().for_each(|p| p.uno = uno);
-        }
-        let action = self.decide(game, &plays);
-        self.plays = plays;
-        self.with_favourite_color(game, seat, action)
-    }
-
-    /// A wild names the colour the bot holds most of (worked out only when
-    /// a wild is played).
-    fn with_favourite_color(&mut self, game: &Game, seat: Seat, action: Action) -> Action {
-        match action {
-            Action::Play(play) if play.color.is_some() => {
-                Action::Play(Play { color: Some(self.favourite_color(game, seat)), ..play })
-            }
-            other => other,
-        }
-    }
-
-    fn decide(&mut self, game: &mut Game, plays: &[Play]) -> Action {
-        if let Some(Pending::Penalty(p)) = &game.table().pending {
-            let can_challenge = p.challenge.is_some();
-            if let Some(play) = self.pick(game, plays) {
-                return Action::Play(play);
-            }
-            return if can_challenge && self.rng.random_bool(0.5) { Action::Challenge } else { Action::Accept };
-        }
-        if game.table().drawn.is_some() {
-            return match plays.first() {
-                Some(play) => Action::Play(*play),
-                None => Action::Pass,
-            };
-        }
-        if let Some(play) = self.pick(game, plays) {
-            return Action::Play(play);
-        }
-        if game.can_draw_now() { Action::Draw } else { Action::Pass }
-    }
-
-    /// An out-of-turn play `seat` makes now (where a rule allows them), if any:
-    /// a bot takes half the chances it gets.
-    pub fn out_of_turn(&mut self, game: &mut Game, seat: Seat) -> Option<Action> {
-        let target = self.random_other(game, seat);
-        let mut plays = std::mem::take(&mut self.plays);
-        game.legal_plays(seat, game.color_range().start, target, &mut plays);
-        let chosen = if plays.is_empty() || !self.rng.random_bool(0.5) { None } else { self.pick(game, &plays) };
-        self.plays = plays;
-        let uno = game.table().hands[seat].len() == 2 && self.calls_uno();
-        chosen.map(|play| self.with_favourite_color(game, seat, Action::Play(Play { uno, ..play })))
     }
 
     /// Does the bot remember to call UNO with its second-to-last card? A
@@ -128,53 +128,67 @@ impl Bot {
         self.rng.random_bool(0.5)
     }
 
-    fn pick(&mut self, game: &Game, plays: &[Play]) -> Option<Play> {
-        match self.kind {
-            BotKind::Random => plays.choose(&mut self.rng).copied(),
+    /// One of the legal plays: a card face (and side) first, then a target.
+    fn pick(&mut self, names: &Names) -> Option<PlayOption> {
+        let plays = &self.moves.plays;
+        let chosen = match self.kind {
+            BotKind::Random => *plays.choose(&mut self.rng)?,
             BotKind::Greedy => {
-                let side = game.table().side;
-                let value = |p: &Play| {
-                    let face = game.variant.face(p.card, side);
-                    let points = game.variant.names.points(face);
-                    if face.is_wild() { -points } else { points * 2 + i64::from(p.as_flex) }
+                let value = |o: &PlayOption| {
+                    let points = names.points(&o.face);
+                    if o.face.is_wild() { -points } else { points * 2 + i64::from(o.as_flex) }
                 };
                 let best = plays.iter().map(value).max()?;
-                let top: Vec<&Play> = plays.iter().filter(|p| value(p) == best).collect();
-                top.choose(&mut self.rng).map(|p| **p)
+                let top: Vec<&PlayOption> = plays.iter().filter(|o| value(o) == best).collect();
+                **top.choose(&mut self.rng)?
             }
+        };
+        // Every target of the chosen card and side is as likely.
+        let same = |o: &&PlayOption| o.face == chosen.face && o.as_flex == chosen.as_flex;
+        let targets = plays.iter().filter(same).count();
+        if targets > 1 {
+            let n = self.rng.random_range(0..targets);
+            return plays.iter().filter(same).nth(n).copied();
         }
+        Some(chosen)
     }
 }
 
-/// The next bot action at the table: an out-of-turn play by a bot that
-/// wants one (only where a rule allows them), else the bot whose turn it is.
-/// `human` is a seat no bot plays for. `None` when it is the human's turn.
-pub fn next_action(game: &mut Game, bots: &mut [Bot], human: Option<Seat>) -> Option<(Seat, Action)> {
+/// The next bot action at the table: a catch of a player who forgot UNO,
+/// then an out-of-turn play by a bot that wants one (where a rule allows
+/// them), else the bot whose turn it is. `human` is a seat no bot plays
+/// for. `None` when it is the human's turn.
+pub fn next_action(
+    game: &mut Game,
+    bots: &mut [Bot],
+    human: Option<Seat>,
+) -> Result<Option<(Seat, Action)>, ScriptFailure> {
     let to_act = game.to_act();
+    let players = game.players();
     // Someone left with one card and no UNO call can be caught until the
-    // next turn action; the bots after the player to act look first.
-    for exposed in (0..game.players()).filter(|&s| game.table().uno[s] == crate::table::Uno::Exposed) {
-        for offset in 0..game.players() {
-            let seat = (to_act + offset) % game.players();
+    // next player acts; the bots from the player to act on look first.
+    for exposed in (0..players).filter(|&s| game.table().uno[s] == Uno::Exposed) {
+        for offset in 0..players {
+            let seat = (to_act + offset) % players;
             if seat != exposed && Some(seat) != human && bots[seat].catches() {
-                return Some((seat, Action::Catch(exposed)));
+                return Ok(Some((seat, Action::Catch { by: seat, target: exposed })));
             }
         }
     }
-    if game.variant.has_hook(crate::variant::HookKind::CanPlayOutOfTurn) {
-        for offset in 1..game.players() {
-            let seat = (to_act + offset) % game.players();
+    if game.variant.has_hook(HookKind::CanPlayOutOfTurn) {
+        for offset in 1..players {
+            let seat = (to_act + offset) % players;
             if Some(seat) == human {
                 continue;
             }
-            if let Some(action) = bots[seat].out_of_turn(game, seat) {
-                return Some((seat, action));
+            if let Some(action) = bots[seat].out_of_turn(game, seat)? {
+                return Ok(Some((seat, action)));
             }
         }
     }
     if Some(to_act) == human {
-        return None;
+        return Ok(None);
     }
-    let action = bots[to_act].choose(game, to_act);
-    Some((to_act, action))
+    let action = bots[to_act].choose(game, to_act)?;
+    Ok(Some((to_act, action)))
 }

@@ -28,7 +28,7 @@ fn names_in(dir: &str) -> Vec<&'static str> {
 
 /// The raw spec of a built-in variant or rule (`variants/NAME.yaml`,
 /// `variants/rules/NAME.yaml`), read without validating it.
-pub fn spec(path: &str) -> Option<crate::spec::LayerSpec> {
+pub fn spec(path: &str) -> Option<crate::variant::spec::LayerSpec> {
     file(path).and_then(|text| serde_yaml::from_str(text).ok())
 }
 

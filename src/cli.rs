@@ -12,10 +12,12 @@ use serde_json::json;
 use crate::bot::BotKind;
 use crate::builtin;
 use crate::game::Game;
+use crate::loader::Disk;
+use crate::ruleset::{self, LoadRequest};
 use crate::scenario;
 use crate::script::Runtime;
 use crate::sim::{self, SimConfig};
-use crate::variant::{self, LoadRequest, Variant};
+use crate::variant::Variant;
 
 /// Prints a line to standard output; a closed pipe (`| head`) is not an error.
 macro_rules! say {
@@ -160,7 +162,7 @@ fn load(ruleset: &Ruleset) -> Result<Arc<Variant>, i32> {
         return Err(BAD_INPUT);
     };
     let request = LoadRequest { variant: name, rules: ruleset.rules.clone(), settings: ruleset.settings.clone() };
-    match variant::load(&request) {
+    match crate::loader::load(&request) {
         Ok(v) => Ok(Arc::new(v)),
         Err(problems) => {
             for p in problems {
@@ -289,12 +291,12 @@ fn check(targets: &[String]) -> i32 {
     let mut code = SUCCESS;
     for target in targets {
         let request = LoadRequest { variant: target.clone(), ..LoadRequest::default() };
-        if let Err(e) = variant::open_variant(target) {
+        if let Err(e) = ruleset::open_variant(&Disk, target) {
             eprintln!("error: {e}");
             code = BAD_INPUT;
             continue;
         }
-        let variant = match variant::load(&request) {
+        let variant = match crate::loader::load(&request) {
             Ok(v) => Arc::new(v),
             Err(problems) => {
                 for p in problems {

@@ -101,22 +101,35 @@ pub enum Event {
     },
 }
 
-/// Events, and whether they are kept (simulations switch the log off).
+/// Lines of `print`/`debug` output kept from hooks that may not log.
+pub const MAX_OUTPUT: usize = 1_000;
+
+/// Events, and whether they are kept (simulations switch the log off); and
+/// the `print` output of predicate and transform hooks, which may not change
+/// the log, kept apart.
 #[derive(Debug, Clone, Default)]
 pub struct Log {
     pub events: Vec<Event>,
     pub enabled: bool,
+    pub output: Vec<String>,
 }
 
 impl Log {
     pub fn new(enabled: bool) -> Log {
-        Log { events: Vec::new(), enabled }
+        Log { events: Vec::new(), enabled, output: Vec::new() }
     }
 
     #[inline]
     pub fn push(&mut self, event: Event) {
         if self.enabled {
             self.events.push(event);
+        }
+    }
+
+    /// Keeps a line a predicate or transform hook printed (up to `MAX_OUTPUT`).
+    pub fn print(&mut self, text: &str) {
+        if self.enabled && self.output.len() < MAX_OUTPUT {
+            self.output.push(text.to_string());
         }
     }
 }

@@ -1,6 +1,12 @@
 //! unolab: a sandbox for the UNO family of card games. The host (this crate)
 //! owns cards, piles, turn order and pending decisions; each variant and
 //! house rule is YAML data plus Rhai scripts layered on top.
+//!
+//! Layers, from the bottom: the model (`card`, `notation`, `variant`,
+//! `source`, `ruleset`), the state and its vocabulary (`turn`, `table`,
+//! `event`), the rules engine (`script`, `game`, `view`, `bot`), and the
+//! front ends (`loader`, `scenario`, `sim`, `play`, `cli`). Only the front
+//! ends touch files or the terminal.
 
 pub mod bot;
 pub mod builtin;
@@ -8,13 +14,15 @@ pub mod card;
 pub mod cli;
 pub mod event;
 pub mod game;
+pub mod loader;
 pub mod notation;
 pub mod play;
+pub mod ruleset;
 pub mod scenario;
 pub mod script;
 pub mod sim;
 pub mod source;
-pub mod spec;
 pub mod table;
+pub mod turn;
 pub mod variant;
 pub mod view;

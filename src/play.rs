@@ -1,16 +1,18 @@
 //! A line-based game against bots: seat 0 is the person at the keyboard.
-//! Commands mirror scenario steps (`play red 5`, `draw`, `pass`, `uno`,
-//! `catch 2`, `challenge`, `accept`, `color red`). A refused or mistyped
-//! command prints why and changes nothing. Reads any `BufRead`, so a game
-//! can be scripted through standard input.
+//! Commands are the scenario steps' language (`play red 5`, `draw`, `pass`,
+//! `uno`, `catch 2`, `challenge`, `accept`, `color red`), resolved against
+//! what seat 0 can see. A refused or mistyped command prints why and
+//! changes nothing. Reads any `BufRead`, so a game can be scripted through
+//! standard input.
 
 use std::io::{BufRead, Write};
 
 use crate::bot::{Bot, BotKind};
 use crate::event::describe_for;
-use crate::game::{Action, Game, Play};
-use crate::notation::CardPattern;
-use crate::table::Pending;
+use crate::game::Game;
+use crate::game::command::{CardRef, Command, PlayCommand, Sight};
+use crate::notation::Names;
+use crate::turn::Phase;
 
 pub const HELP: &str = "\
 commands:
@@ -21,39 +23,41 @@ commands:
 const HUMAN: usize = 0;
 
 /// What a line of input asks for.
-enum Command {
-    Act(Action),
+enum Input {
+    Do(Command),
     Show,
     Help,
     Quit,
 }
 
-fn parse_command(game: &Game, line: &str) -> Result<Command, String> {
+fn parse_input(names: &Names, line: &str) -> Result<Input, String> {
     let words: Vec<&str> = line.split_whitespace().collect();
-    let names = &game.variant.names;
+    let color = |c: &str| names.color(c).ok_or_else(|| format!("unknown colour '{c}'"));
     match words.as_slice() {
-        [] | ["hand"] | ["table"] => Ok(Command::Show),
-        ["help"] | ["?"] => Ok(Command::Help),
-        ["quit"] | ["exit"] | ["q"] => Ok(Command::Quit),
-        ["draw"] | ["d"] => Ok(Command::Act(Action::Draw)),
-        ["pass"] => Ok(Command::Act(Action::Pass)),
-        ["uno"] => Ok(Command::Act(Action::Uno(HUMAN))),
-        ["challenge"] => Ok(Command::Act(Action::Challenge)),
-        ["accept"] => Ok(Command::Act(Action::Accept)),
-        ["catch", n] => {
-            n.parse().map(|s| Command::Act(Action::Catch(s))).map_err(|_| format!("'{n}' is not a player number"))
-        }
-        ["color" | "colour", c] => {
-            names.color(c).map(|c| Command::Act(Action::Color(c))).ok_or_else(|| format!("unknown colour '{c}'"))
-        }
-        ["play" | "p", rest @ ..] => parse_play(game, rest).map(|p| Command::Act(Action::Play(p))),
+        [] | ["hand"] | ["table"] => Ok(Input::Show),
+        ["help"] | ["?"] => Ok(Input::Help),
+        ["quit"] | ["exit"] | ["q"] => Ok(Input::Quit),
+        ["draw"] | ["d"] => Ok(Input::Do(Command::Draw)),
+        ["pass"] => Ok(Input::Do(Command::Pass)),
+        ["uno"] => Ok(Input::Do(Command::Uno(None))),
+        ["challenge"] => Ok(Input::Do(Command::Challenge)),
+        ["accept"] => Ok(Input::Do(Command::Accept)),
+        ["catch", n] => seat_number(n).map(|s| Input::Do(Command::Catch(s))),
+        ["color" | "colour", c] => color(c).map(|c| Input::Do(Command::Color(c))),
+        ["play" | "p", rest @ ..] => parse_play(names, rest).map(|p| Input::Do(Command::Play(p))),
         _ => Err(format!("unknown command '{line}' (type 'help')")),
     }
 }
 
-fn parse_play(game: &Game, words: &[&str]) -> Result<Play, String> {
-    let names = &game.variant.names;
-    let hand = &game.table().hands[HUMAN];
+fn seat_number(word: &str) -> Result<usize, String> {
+    let digits = word.strip_prefix('p').unwrap_or(word);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(format!("'{word}' is not a player number"));
+    }
+    digits.parse().map_err(|_| format!("'{word}' is not a player number"))
+}
+
+fn parse_play(names: &Names, words: &[&str]) -> Result<PlayCommand, String> {
     let mut card_words = Vec::new();
     let (mut color, mut as_flex, mut target, mut uno) = (None, false, None, false);
     let mut i = 0;
@@ -63,13 +67,12 @@ fn parse_play(game: &Game, words: &[&str]) -> Result<Play, String> {
             "uno" => uno = true,
             "target" | "at" => {
                 i += 1;
-                let n = words.get(i).ok_or("target needs a player number")?;
-                target = Some(n.parse().map_err(|_| format!("'{n}' is not a player number"))?);
+                target = Some(seat_number(words.get(i).ok_or("target needs a player number")?)?);
             }
             w if !card_words.is_empty()
                 && names.color(w).is_some()
                 && color.is_none()
-                && is_complete(game, &card_words) =>
+                && is_card(names, &card_words) =>
             {
                 color = names.color(w);
             }
@@ -77,25 +80,34 @@ fn parse_play(game: &Game, words: &[&str]) -> Result<Play, String> {
         }
         i += 1;
     }
-    let text = card_words.join(" ");
-    let card = if let Ok(index) = text.parse::<usize>()
-        && index >= 1
-        && index <= hand.len()
-        && card_words.len() == 1
-    {
-        hand[index - 1]
-    } else {
-        let pattern: CardPattern = names.parse_pattern(&text)?;
-        game.find_in_hand(HUMAN, &pattern).ok_or_else(|| format!("you hold no {text}"))?
+    if card_words.is_empty() {
+        return Err("play which card? e.g. 'play red 5' or 'play 3'".into());
+    }
+    // A number is a place in the hand only when it is the whole card and
+    // has no sign: `+2` is a card.
+    let card = match card_words.as_slice() {
+        [n] if n.bytes().all(|b| b.is_ascii_digit()) => {
+            CardRef::Position(n.parse().map_err(|_| format!("'{n}' is not a place in your hand"))?)
+        }
+        _ => match names.parse_pattern(&card_words.join(" ")) {
+            Ok(pattern) => CardRef::Named(pattern),
+            // `play wild blu`: the card was whole, the colour is unknown.
+            Err(_) if card_words.len() > 1 && is_card(names, &card_words[..card_words.len() - 1]) => {
+                let word = card_words[card_words.len() - 1];
+                let known: Vec<&str> = names.colors.iter().map(String::as_str).collect();
+                return Err(format!("'{word}' is not a colour (colours: {})", known.join(", ")));
+            }
+            Err(e) => return Err(e),
+        },
     };
-    Ok(Play { player: Some(HUMAN), card, color, as_flex, target, uno })
+    Ok(PlayCommand { card, player: None, color, as_flex, target, uno })
 }
 
 /// Do these words already name a whole card (so a following colour is the
 /// colour named for a wild)?
-fn is_complete(game: &Game, words: &[&str]) -> bool {
+fn is_card(names: &Names, words: &[&str]) -> bool {
     let text = words.join(" ");
-    text.parse::<usize>().is_ok() || game.variant.names.parse_pattern(&text).is_ok()
+    text.bytes().all(|b| b.is_ascii_digit()) || names.parse_pattern(&text).is_ok()
 }
 
 fn show_table(game: &Game, out: &mut impl Write) -> std::io::Result<()> {
@@ -135,15 +147,15 @@ fn show_table(game: &Game, out: &mut impl Write) -> std::io::Result<()> {
 }
 
 fn prompt_text(game: &Game) -> String {
-    match &game.table().pending {
-        Some(Pending::Color { .. }) => "name a colour (color COLOUR)".into(),
-        Some(Pending::Penalty(p)) => format!(
+    match &game.table().phase {
+        Phase::NameColor { .. } => "name a colour (color COLOUR)".into(),
+        Phase::Answer(p) => format!(
             "you face drawing {}: accept{}",
             p.draw.count,
             if p.challenge.is_some() { " or challenge" } else { "" }
         ),
-        None if game.table().drawn.is_some() => "play the drawn card or pass".into(),
-        None => "your turn".into(),
+        Phase::Drawn(_) => "play the drawn card or pass".into(),
+        Phase::Turn | Phase::Over { .. } => "your turn".into(),
     }
 }
 
@@ -189,12 +201,19 @@ pub fn run(
             }
             continue;
         }
-        if let Some((seat, action)) = crate::bot::next_action(&mut game, &mut bots, Some(HUMAN)) {
-            if let Err(e) = game.apply(action) {
-                writeln!(out, "error: p{seat} could not act: {e}")?;
+        match crate::bot::next_action(&mut game, &mut bots, Some(HUMAN)) {
+            Ok(Some((seat, action))) => {
+                if let Err(e) = game.apply(action) {
+                    writeln!(out, "error: p{seat} could not act: {e}")?;
+                    return Ok(());
+                }
+                continue;
+            }
+            Ok(None) => {}
+            Err(e) => {
+                writeln!(out, "error: {e}")?;
                 return Ok(());
             }
-            continue;
         }
         if shown != table_shown_at {
             show_table(&game, out)?;
@@ -207,16 +226,25 @@ pub fn run(
             writeln!(out, "\ninput ended")?;
             return Ok(());
         }
-        match parse_command(&game, line.trim()) {
-            Ok(Command::Quit) => return Ok(()),
-            Ok(Command::Help) => writeln!(out, "{HELP}")?,
-            Ok(Command::Show) => table_shown_at = usize::MAX,
-            Ok(Command::Act(action)) => {
-                if let Err(e) = game.apply(action) {
-                    writeln!(out, "{e}")?;
-                }
+        let request = match parse_input(&game.variant.names, line.trim()) {
+            Ok(request) => request,
+            Err(e) => {
+                writeln!(out, "{e}")?;
+                continue;
             }
-            Err(e) => writeln!(out, "{e}")?,
+        };
+        match request {
+            Input::Quit => return Ok(()),
+            Input::Help => writeln!(out, "{HELP}")?,
+            Input::Show => table_shown_at = usize::MAX,
+            Input::Do(command) => match game.resolve(&command, HUMAN, Sight::Seat) {
+                Ok(action) => {
+                    if let Err(e) = game.apply(action) {
+                        writeln!(out, "{e}")?;
+                    }
+                }
+                Err(e) => writeln!(out, "{e}")?,
+            },
         }
     }
 }

@@ -64,13 +64,15 @@ pub fn play_hand(game: &mut Game, bots: &mut [Bot]) -> Result<HandResult, String
         if turns >= ACTION_LIMIT {
             return Ok(HandResult::Stuck { turns });
         }
-        let (_, action) = crate::bot::next_action(game, bots, None).expect("bots play every seat");
-        if let Err(e) = game.apply(action) {
-            return Err(format!("hand {}, {}: {e}", game.table().hand_number, game.describe_action(&action)));
+        let hand = game.table().hand_number;
+        let next = crate::bot::next_action(game, bots, None).map_err(|e| format!("hand {hand}: {e}"))?;
+        let Some((_, action)) = next else { unreachable!("bots play every seat") };
+        if let Err(e) = game.apply_unchecked(action) {
+            return Err(format!("hand {hand}, {}: {e}", action.describe(&game.variant, game.table().side)));
         }
         turns += 1;
     }
-    let seat = game.table().winner.expect("hand over");
+    let seat = game.table().winner().expect("hand over");
     let points = game.table().scores[seat] - before[seat];
     Ok(HandResult::Won { seat, points, turns })
 }

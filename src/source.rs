@@ -1,11 +1,21 @@
 //! Source files and positions: where a YAML or script file came from (disk
-//! or built into the binary), and how a problem found after deserializing is
-//! pinned to a line and column for the error message.
+//! or built into the binary), how the files next to it are found, and how a
+//! problem found after deserializing is pinned to a line and column for the
+//! error message. Reading from disk goes through a `Loader` (the core never
+//! touches the file system itself; `crate::loader` has the one on disk).
 
 use std::fmt;
 use std::path::{Path, PathBuf};
 
 use crate::builtin;
+
+/// Reads files for the core: variants, rules and their scripts.
+pub trait Loader {
+    /// The text of the file at `path`.
+    fn read(&self, path: &Path) -> Result<String, String>;
+    /// Is there a file at `path`?
+    fn exists(&self, path: &Path) -> bool;
+}
 
 /// A file's text and the name to show in messages.
 #[derive(Debug, Clone)]
@@ -17,18 +27,20 @@ pub struct SourceFile {
     pub origin: Origin,
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Origin {
     Disk(PathBuf),
     Builtin(String),
 }
 
 impl SourceFile {
-    pub fn read(path: &Path) -> Result<SourceFile, String> {
-        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+    /// Reads a file on disk through `loader`.
+    pub fn read(loader: &dyn Loader, path: &Path) -> Result<SourceFile, String> {
+        let text = loader.read(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
         Ok(SourceFile { name: path.display().to_string(), text, origin: Origin::Disk(path.to_path_buf()) })
     }
 
+    /// A file built into the binary, by its path from the project root.
     pub fn builtin(path: &str) -> Option<SourceFile> {
         builtin::file(path).map(|text| SourceFile {
             name: format!("builtin:{path}"),
@@ -38,11 +50,11 @@ impl SourceFile {
     }
 
     /// Opens `relative` next to this file (on disk, or inside the binary).
-    pub fn sibling(&self, relative: &str) -> Result<SourceFile, String> {
+    pub fn sibling(&self, loader: &dyn Loader, relative: &str) -> Result<SourceFile, String> {
         match &self.origin {
             Origin::Disk(path) => {
                 let dir = path.parent().unwrap_or(Path::new("."));
-                SourceFile::read(&dir.join(relative))
+                SourceFile::read(loader, &dir.join(relative))
             }
             Origin::Builtin(path) => {
                 let joined = builtin::join(path, relative);

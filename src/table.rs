@@ -1,60 +1,33 @@
 //! The table's state and its primitive operations: piles, hands, seats,
-//! direction, the colour and side in play, Power Cards, UNO flags, pending
-//! decisions, scores and the one seeded RNG. No rules live here: the game
-//! (`crate::game`) and the scripts decide when these primitives run.
+//! direction, the colour and side in play, Power Cards, UNO states, where the
+//! hand stands (`Phase`, `Landing`, owed decisions), scores and the one
+//! seeded RNG. No rules live here: the game (`crate::game`) and the scripts
+//! decide when these primitives run.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, VecDeque};
 
+use rand::SeedableRng;
 use rand::seq::SliceRandom;
-use rand_chacha::ChaCha8Rng;
+use rhai::ImmutableString;
 
 use crate::card::{CardId, Color, Direction, Face, Side};
 use crate::event::{Event, Log, Seat};
+use crate::turn::{Decision, DrawSpec, Landing, Op, Phase, Request, TurnPlan};
 use crate::variant::Variant;
 
-/// How many cards a draw takes: `count` cards, or with `until` one at a time
-/// until a card of that colour (on the face in play) and then `count` more.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct DrawSpec {
-    pub count: u32,
-    pub until: Option<Color>,
+/// The one random number generator of a table (and of each bot): every
+/// shuffle and bot choice comes from a generator seeded from the game's seed.
+/// Xoshiro256++ is fast and gives the same numbers on every platform.
+pub type Rng = rand_xoshiro::Xoshiro256PlusPlus;
+
+/// A generator seeded with `seed`.
+pub fn rng(seed: u64) -> Rng {
+    Rng::seed_from_u64(seed)
 }
 
-/// The outcome of challenging a restricted draw-wild.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Challenge {
-    /// Was the card played against its restriction (a bluff)?
-    pub guilty: bool,
-    /// What the challenger draws when the challenge fails.
-    pub fail: DrawSpec,
-    /// What the card's player draws when it succeeds.
-    pub success: DrawSpec,
-}
-
-/// A draw penalty: the victim draws and loses their turn.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Penalty {
-    pub victim: Seat,
-    pub by: Seat,
-    pub draw: DrawSpec,
-    /// Which stacking group the card belongs to (house rules read it).
-    pub group: String,
-    pub challenge: Option<Challenge>,
-    /// Wait for the victim's answer instead of drawing at once.
-    pub pending: bool,
-}
-
-/// A decision the table waits for before play goes on.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Pending {
-    /// `player` names the colour in play; then `then` (if any) is to play.
-    Color { player: Seat, then: Option<Seat> },
-    /// The victim answers a penalty: accept, challenge, or a play a rule allows.
-    Penalty(Penalty),
-}
-
-/// UNO-call state of one seat (rules.md 1.5).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+/// UNO-call state of one seat for the hand it holds now (rules.md 1.5).
+/// When a seat's hand is replaced (a swap, a pass), its state starts over.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum Uno {
     #[default]
     None,
@@ -66,13 +39,20 @@ pub enum Uno {
     Missed,
 }
 
-#[derive(Debug)]
+#[derive(Debug, PartialEq)]
 pub struct Table {
+    // ----- the match: kept from hand to hand ---------------------------
+    pub scores: Vec<i64>,
+    pub match_winner: Option<Seat>,
+    pub hand_number: u32,
+    pub rng: Rng,
+    // ----- the hand: built whole by `start_hand` -----------------------
     pub hands: Vec<Vec<CardId>>,
     /// Draw pile; the top is the last element.
     pub draw: Vec<CardId>,
     /// Discard pile; the top is the last element.
     pub discard: Vec<CardId>,
+    /// Whose turn it is (once any owed decisions are made).
     pub current: Seat,
     pub dealer: Seat,
     pub direction: Direction,
@@ -81,60 +61,74 @@ pub struct Table {
     /// Power Card per seat, `true` = green; empty without Power Cards.
     pub power: Vec<bool>,
     pub uno: Vec<Uno>,
-    pub pending: Option<Pending>,
-    /// A card drawn this turn that may still be played (or passed).
-    pub drawn: Option<CardId>,
-    /// Who played the top card, while no other action has happened since.
-    pub last_player: Option<Seat>,
-    /// The top card has landed (played or turned up) and no turn action has
-    /// happened since (a jump-in window, rules.md 8.2).
-    pub fresh_top: bool,
-    pub scores: Vec<i64>,
-    /// Who went out this hand.
-    pub winner: Option<Seat>,
-    pub match_winner: Option<Seat>,
-    pub hand_number: u32,
-    /// Integers scripts keep between hooks (`var`, `set_var`).
-    pub vars: BTreeMap<String, i64>,
-    pub rng: ChaCha8Rng,
+    pub phase: Phase,
+    /// Decisions owed after the one `phase` waits for, in the order they arose.
+    pub owed: VecDeque<Decision>,
+    pub landing: Landing,
+    /// Integers scripts keep between hooks (`set_var`).
+    pub vars: BTreeMap<ImmutableString, i64>,
 }
 
 impl Clone for Table {
     fn clone(&self) -> Table {
-        let mut copy = Table::new(self.players(), false, self.rng.clone());
+        let mut copy = Table::new(self.players(), !self.power.is_empty(), self.rng.clone());
         copy.clone_from(self);
         copy
     }
 
     /// Field by field, reusing this table's allocations: the game backs up
-    /// its table before every action without allocating.
+    /// its table before actions that run scripts without allocating. The
+    /// pattern names every field, so a new field cannot be forgotten.
     fn clone_from(&mut self, source: &Table) {
-        self.hands.clone_from(&source.hands);
-        self.draw.clone_from(&source.draw);
-        self.discard.clone_from(&source.discard);
-        self.current = source.current;
-        self.dealer = source.dealer;
-        self.direction = source.direction;
-        self.color = source.color;
-        self.side = source.side;
-        self.power.clone_from(&source.power);
-        self.uno.clone_from(&source.uno);
-        self.pending.clone_from(&source.pending);
-        self.drawn = source.drawn;
-        self.last_player = source.last_player;
-        self.fresh_top = source.fresh_top;
-        self.scores.clone_from(&source.scores);
-        self.winner = source.winner;
-        self.match_winner = source.match_winner;
-        self.hand_number = source.hand_number;
-        self.vars.clone_from(&source.vars);
-        self.rng.clone_from(&source.rng);
+        let Table {
+            scores,
+            match_winner,
+            hand_number,
+            rng,
+            hands,
+            draw,
+            discard,
+            current,
+            dealer,
+            direction,
+            color,
+            side,
+            power,
+            uno,
+            phase,
+            owed,
+            landing,
+            vars,
+        } = source;
+        self.scores.clone_from(scores);
+        self.match_winner = *match_winner;
+        self.hand_number = *hand_number;
+        self.rng.clone_from(rng);
+        self.hands.clone_from(hands);
+        self.draw.clone_from(draw);
+        self.discard.clone_from(discard);
+        self.current = *current;
+        self.dealer = *dealer;
+        self.direction = *direction;
+        self.color = *color;
+        self.side = *side;
+        self.power.clone_from(power);
+        self.uno.clone_from(uno);
+        self.phase.clone_from(phase);
+        self.owed.clone_from(owed);
+        self.landing = *landing;
+        self.vars.clone_from(vars);
     }
 }
 
 impl Table {
-    pub fn new(players: usize, power: bool, rng: ChaCha8Rng) -> Table {
+    /// A table of `players` seats, scores at zero, no hand dealt.
+    pub fn new(players: usize, power: bool, rng: Rng) -> Table {
         Table {
+            scores: vec![0; players],
+            match_winner: None,
+            hand_number: 0,
+            rng,
             hands: vec![Vec::new(); players],
             draw: Vec::new(),
             discard: Vec::new(),
@@ -145,21 +139,63 @@ impl Table {
             side: Side::Light,
             power: if power { vec![true; players] } else { Vec::new() },
             uno: vec![Uno::None; players],
-            pending: None,
-            drawn: None,
-            last_player: None,
-            fresh_top: false,
-            scores: vec![0; players],
-            winner: None,
-            match_winner: None,
-            hand_number: 0,
+            phase: Phase::Turn,
+            owed: VecDeque::new(),
+            landing: Landing::Settled,
             vars: BTreeMap::new(),
-            rng,
         }
+    }
+
+    /// Starts the next hand: everything that belongs to a hand is built
+    /// anew; the scores, the match and the RNG carry on.
+    pub fn start_hand(&mut self, dealer: Seat) {
+        let players = self.players();
+        let placeholder = rng(0);
+        let rng = std::mem::replace(&mut self.rng, placeholder);
+        let fresh = Table::new(players, !self.power.is_empty(), rng);
+        *self = Table {
+            scores: std::mem::take(&mut self.scores),
+            match_winner: self.match_winner,
+            hand_number: self.hand_number + 1,
+            dealer,
+            current: (dealer + 1) % players,
+            ..fresh
+        };
     }
 
     pub fn players(&self) -> usize {
         self.hands.len()
+    }
+
+    /// Who must act now: the seat owing a decision, else the player whose
+    /// turn it is.
+    pub fn to_act(&self) -> Seat {
+        match &self.phase {
+            Phase::NameColor { chooser } => *chooser,
+            Phase::Answer(p) => p.victim,
+            Phase::Turn | Phase::Drawn(_) | Phase::Over { .. } => self.current,
+        }
+    }
+
+    /// Who went out, once the hand is over.
+    pub fn winner(&self) -> Option<Seat> {
+        match self.phase {
+            Phase::Over { winner } => Some(winner),
+            _ => None,
+        }
+    }
+
+    /// The card drawn this turn that may still be played.
+    pub fn drawn(&self) -> Option<CardId> {
+        match self.phase {
+            Phase::Drawn(card) => Some(card),
+            _ => None,
+        }
+    }
+
+    /// Moves on to the next owed decision, or to the turn when none is owed.
+    pub fn next_decision(&mut self) {
+        self.phase = self.owed.pop_front().map_or(Phase::Turn, Phase::from_decision);
     }
 
     /// The seat `steps` places from `from` in the direction of play.
@@ -209,8 +245,8 @@ impl Table {
         !self.draw.is_empty() || self.discard.len() > 1
     }
 
-    /// `seat` draws per `spec`; returns the cards drawn. Stops early when
-    /// both piles are exhausted (rules.md 1.3 DEFAULT).
+    /// `seat` draws per `spec`; returns the number of cards drawn. Stops
+    /// early when both piles are exhausted (rules.md 1.3 DEFAULT).
     pub fn draw_cards(&mut self, variant: &Variant, seat: Seat, spec: DrawSpec, log: &mut Log) -> u32 {
         let mut drawn = 0;
         if let Some(color) = spec.until {
@@ -238,19 +274,24 @@ impl Table {
         log.push(Event::Reversed { direction: self.direction });
     }
 
+    /// Seats `a` and `b` exchange hands; each starts a new UNO state.
     pub fn swap_hands(&mut self, a: Seat, b: Seat, log: &mut Log) {
         if a != b {
             self.hands.swap(a, b);
+            self.uno[a] = Uno::None;
+            self.uno[b] = Uno::None;
             log.push(Event::HandsSwapped { a, b });
         }
     }
 
-    /// Every hand moves one seat in the direction of play.
+    /// Every hand moves one seat in the direction of play; every seat starts
+    /// a new UNO state.
     pub fn pass_hands(&mut self, log: &mut Log) {
         match self.direction {
             Direction::Clockwise => self.hands.rotate_right(1),
             Direction::Counterclockwise => self.hands.rotate_left(1),
         }
+        self.uno.iter_mut().for_each(|u| *u = Uno::None);
         log.push(Event::HandsPassed { direction: self.direction });
     }
 
@@ -270,6 +311,50 @@ impl Table {
         {
             *slot = green;
             log.push(Event::Power { seat, green });
+        }
+    }
+
+    /// Carries out one op an effect hook made (or replays a recorded one):
+    /// changes to the table happen now, the rest goes into `plan`.
+    pub fn apply_op(&mut self, op: &Op, plan: &mut TurnPlan, variant: &Variant, log: &mut Log) {
+        match op {
+            Op::Skip(n) => plan.skips = plan.skips.saturating_add(*n),
+            Op::Reverse => self.reverse(log),
+            Op::SetNext(seat) => plan.next = Some(*seat),
+            Op::Penalty(penalty) => plan.requests.push(Request::Penalty(penalty.clone())),
+            Op::AskColor(seat) => plan.requests.push(Request::AskColor(*seat)),
+            Op::SetColor(color) => self.color = Some(*color),
+            Op::SetPower(seat, green) => self.set_power(*seat, *green, log),
+            Op::Flip => self.flip(variant, log),
+            Op::SwapHands(a, b) => self.swap_hands(*a, *b, log),
+            Op::PassHands => self.pass_hands(log),
+            Op::SetVar(name, value) => {
+                self.vars.insert(name.clone(), *value);
+            }
+            Op::FirstDiscard(what) => plan.first_discard = *what,
+            Op::Log(text) => log.push(Event::Script { text: text.to_string() }),
+        }
+    }
+
+    /// Brings each seat's UNO state up to date with the cards it holds: a
+    /// seat left with one card without calling is exposed.
+    pub fn update_uno(&mut self) {
+        for (hand, state) in self.hands.iter().zip(self.uno.iter_mut()) {
+            if hand.len() != 1 {
+                *state = Uno::None;
+            } else if *state == Uno::None {
+                *state = Uno::Exposed;
+            }
+        }
+    }
+
+    /// An action by `actor` closes every other seat's catch window
+    /// (rules.md 1.5: the window closes at the next player's first action).
+    pub fn close_uno_windows(&mut self, actor: Seat) {
+        for (seat, state) in self.uno.iter_mut().enumerate() {
+            if seat != actor && *state == Uno::Exposed {
+                *state = Uno::Missed;
+            }
         }
     }
 
@@ -316,10 +401,9 @@ impl Table {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use rand::SeedableRng;
 
     fn table(players: usize) -> Table {
-        Table::new(players, false, ChaCha8Rng::seed_from_u64(1))
+        Table::new(players, false, rng(1))
     }
 
     #[test]
@@ -364,5 +448,33 @@ mod tests {
         t.reverse(&mut log);
         t.pass_hands(&mut log);
         assert_eq!(t.hands, vec![vec![CardId(0)], vec![CardId(1)], vec![CardId(2)]]);
+    }
+
+    #[test]
+    fn a_new_hand_keeps_only_the_match() {
+        let mut t = table(3);
+        t.scores = vec![10, 20, 30];
+        t.phase = Phase::Over { winner: 1 };
+        t.landing = Landing::PlayedBy(1);
+        t.hands[0].push(CardId(3));
+        t.vars.insert("x".into(), 4);
+        t.start_hand(2);
+        assert_eq!((t.scores.clone(), t.hand_number, t.dealer, t.current), (vec![10, 20, 30], 1, 2, 0));
+        assert_eq!((t.phase.clone(), t.landing), (Phase::Turn, Landing::Settled));
+        assert!(t.hands.iter().all(Vec::is_empty) && t.vars.is_empty());
+    }
+
+    #[test]
+    fn a_swap_starts_the_uno_state_over() {
+        let mut t = table(3);
+        t.hands = vec![vec![CardId(0)], vec![CardId(1), CardId(2)], vec![CardId(3)]];
+        t.uno = vec![Uno::Called, Uno::None, Uno::Missed];
+        let mut log = Log::new(false);
+        t.swap_hands(0, 1, &mut log);
+        t.update_uno();
+        assert_eq!(t.uno, vec![Uno::None, Uno::Exposed, Uno::Missed]);
+        t.pass_hands(&mut log);
+        t.update_uno();
+        assert_eq!(t.uno, vec![Uno::Exposed, Uno::None, Uno::Exposed]);
     }
 }

@@ -1,14 +1,16 @@
 //! What one seat can see (rules.md 4.3): its own cards by the face in play
 //! only; of every opponent, how many cards they hold and, with a
 //! double-sided deck, the backs (inactive faces) of those cards; the discard
-//! pile's top; and the back of the draw pile's top card, which is public.
+//! pile's top; the back of the draw pile's top card, which is public; and
+//! where the hand stands, without card ids (an id would tell a card's back).
 
-use crate::card::{Color, Direction, Face, Side};
+use crate::card::{CardId, Color, Direction, Face, Side};
 use crate::event::Seat;
 use crate::game::Game;
 use crate::table::Uno;
+use crate::turn::{DrawSpec, Phase};
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct OpponentView {
     pub seat: Seat,
     pub cards: usize,
@@ -19,9 +21,31 @@ pub struct OpponentView {
     pub score: i64,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// Where the hand stands, as everyone at the table sees it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum PhaseView {
+    #[default]
+    Turn,
+    /// The player whose turn it is drew a card they may play (its face is
+    /// shown only to them: `None` for everyone else).
+    Drawn(Option<Face>),
+    NameColor {
+        chooser: Seat,
+    },
+    Answer {
+        victim: Seat,
+        draw: DrawSpec,
+        challengeable: bool,
+    },
+    Over {
+        winner: Seat,
+    },
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct SeatView {
     pub seat: Seat,
+    pub players: usize,
     pub side: Side,
     /// Own cards, by the face in play: the other face is hidden from its owner.
     pub hand: Vec<Face>,
@@ -30,43 +54,67 @@ pub struct SeatView {
     pub color: Option<Color>,
     pub direction: Direction,
     pub current: Seat,
+    pub to_act: Seat,
+    pub dealer: Seat,
+    pub phase: PhaseView,
     pub draw_size: usize,
+    pub discard_size: usize,
     /// The inactive face of the draw pile's top card (double-sided decks).
     pub draw_top_back: Option<Face>,
     pub power: Option<bool>,
+    pub score: i64,
 }
 
 impl Game {
     pub fn view(&self, seat: Seat) -> SeatView {
+        let mut view = SeatView::default();
+        self.view_into(seat, &mut view);
+        view
+    }
+
+    /// Fills `view` with what `seat` sees, reusing its allocations.
+    pub fn view_into(&self, seat: Seat, view: &mut SeatView) {
         let t = self.table();
         let v = &self.variant;
         let active = t.side;
         let hidden = active.other();
-        let backs = |cards: &[crate::card::CardId]| -> Vec<Face> {
-            if v.double_sided { cards.iter().map(|&c| *v.face(c, hidden)).collect() } else { Vec::new() }
-        };
-        SeatView {
-            seat,
-            side: active,
-            hand: t.hands[seat].iter().map(|&c| *v.face(c, active)).collect(),
-            opponents: (0..self.players())
-                .filter(|&s| s != seat)
-                .map(|s| OpponentView {
-                    seat: s,
-                    cards: t.hands[s].len(),
-                    backs: backs(&t.hands[s]),
-                    power: t.power.get(s).copied(),
-                    called_uno: t.uno[s] == Uno::Called,
-                    score: t.scores[s],
-                })
-                .collect(),
-            top: t.top().map(|c| *v.face(c, active)),
-            color: t.color,
-            direction: t.direction,
-            current: t.current,
-            draw_size: t.draw.len(),
-            draw_top_back: t.draw.last().filter(|_| v.double_sided).map(|&c| *v.face(c, hidden)),
-            power: t.power.get(seat).copied(),
+        let face = |card: &CardId| *v.face(*card, active);
+        view.seat = seat;
+        view.players = t.players();
+        view.side = active;
+        view.hand.clear();
+        view.hand.extend(t.hands[seat].iter().map(face));
+        view.opponents.resize_with(t.players() - 1, OpponentView::default);
+        for (slot, s) in view.opponents.iter_mut().zip((0..t.players()).filter(|&s| s != seat)) {
+            slot.seat = s;
+            slot.cards = t.hands[s].len();
+            slot.backs.clear();
+            if v.double_sided {
+                slot.backs.extend(t.hands[s].iter().map(|&c| *v.face(c, hidden)));
+            }
+            slot.power = t.power.get(s).copied();
+            slot.called_uno = t.uno[s] == Uno::Called;
+            slot.score = t.scores[s];
         }
+        view.top = t.top().map(|c| face(&c));
+        view.color = t.color;
+        view.direction = t.direction;
+        view.current = t.current;
+        view.to_act = t.to_act();
+        view.dealer = t.dealer;
+        view.phase = match &t.phase {
+            Phase::Turn => PhaseView::Turn,
+            Phase::Drawn(card) => PhaseView::Drawn((t.current == seat).then(|| face(card))),
+            Phase::NameColor { chooser } => PhaseView::NameColor { chooser: *chooser },
+            Phase::Answer(p) => {
+                PhaseView::Answer { victim: p.victim, draw: p.draw, challengeable: p.challenge.is_some() }
+            }
+            Phase::Over { winner } => PhaseView::Over { winner: *winner },
+        };
+        view.draw_size = t.draw.len();
+        view.discard_size = t.discard.len();
+        view.draw_top_back = t.draw.last().filter(|_| v.double_sided).map(|&c| *v.face(c, hidden));
+        view.power = t.power.get(seat).copied();
+        view.score = t.scores[seat];
     }
 }

@@ -174,11 +174,11 @@ fn the_rule_sheet_says_when_a_rule_cannot_trigger() {
 
 #[test]
 fn play_takes_flex_sides_targets_and_colours() {
-    let commands = "play wild-target-draw2 blue flex\nplay wild-target-draw2 blue flex target 0\nplay 6 blue flex target 2\nquit\n";
+    let commands = "play wild-target-draw2 blue flex\nplay wild-target-draw2 blue flex target 0\nplay 4 blue flex target 2\nquit\n";
     let out = text(&unolab_with_input(&["play", "flex", "--seed", "4", "-p", "3"], commands));
     assert!(
         out.contains(
-            "your hand: 1:red 5  2:red/yellow 8  3:wild-draw4  4:red 1  5:blue/green 7  6:wild-target-draw2  7:yellow 6"
+            "your hand: 1:yellow 3*  2:green draw2  3:blue 2  4:wild-target-draw2  5:green/blue 8  6:green 3  7:blue reverse"
         ),
         "{out}"
     );
@@ -191,10 +191,10 @@ fn play_takes_flex_sides_targets_and_colours() {
 #[test]
 fn play_shows_each_event_as_the_human_seat_may_see_it() {
     let commands = "draw\npass\ndraw\npass\ndraw\npass\ndraw\npass\nquit\n";
-    let flip = text(&unolab_with_input(&["play", "flip", "--seed", "3", "-p", "3"], commands));
+    let flip = text(&unolab_with_input(&["play", "flip", "--seed", "5", "-p", "3"], commands));
     assert!(!flip.contains(" // "), "no card is shown with both faces:\n{flip}");
-    assert!(flip.contains("p0 draws yellow 1"), "{flip}");
-    assert!(flip.contains("p1 draws a card (its back: wild-draw-color)"), "{flip}");
+    assert!(flip.contains("p0 draws red 6"), "{flip}");
+    assert!(flip.contains("p1 draws a card (its back: orange flip)"), "{flip}");
     let classic = text(&unolab_with_input(&["play", "classic", "--seed", "2", "-p", "3"], commands));
     assert!(classic.contains("p2 draws a card\n"), "{classic}");
     let others_cards = classic

@@ -4,10 +4,13 @@
 use std::sync::Arc;
 
 use unolab::bot::{Bot, BotKind};
-use unolab::game::Game;
+use unolab::card::{CardId, Side};
+use unolab::game::{Action, Game, Moves, Play};
+use unolab::loader::load;
+use unolab::ruleset::LoadRequest;
 use unolab::script::Runtime;
 use unolab::sim::{HandResult, play_hand};
-use unolab::variant::{LoadRequest, load};
+use unolab::variant::Variant;
 
 fn game(players: usize, seed: u64) -> Game {
     let variant = Arc::new(load(&LoadRequest { variant: "classic".into(), ..LoadRequest::default() }).unwrap());
@@ -75,37 +78,77 @@ fn a_recorded_game_replays_event_for_event() {
     }
 }
 
-#[test]
-fn a_tie_for_the_lowest_total_is_a_shared_win() {
-    let request = LoadRequest { variant: "classic".into(), rules: vec!["low-score".into()], ..LoadRequest::default() };
-    let variant = Arc::new(load(&request).unwrap());
-    let mut g = Game::new(Runtime::new(variant.clone()).unwrap(), 3, 1).unwrap();
-    g.deal().unwrap();
-    let card = |name: &str| {
-        let pattern = variant.names.parse_pattern(name).unwrap();
-        let id = (0..variant.designs.len() as u16)
-            .map(unolab::card::CardId)
-            .find(|&c| pattern.matches(variant.design(c), unolab::card::Side::Light));
-        id.unwrap()
-    };
-    // Move cards between piles only, so the deck stays whole.
+/// The id of the first design that fits `name` (light side).
+fn card(variant: &Variant, name: &str) -> CardId {
+    let pattern = variant.names.parse_pattern(name).unwrap();
+    (0..variant.designs.len() as u16).map(CardId).find(|&c| pattern.matches(variant.design(c), Side::Light)).unwrap()
+}
+
+/// Rearranges the dealt table: the named hands, `top` alone on the discard
+/// pile, everything else in the draw pile; `current` to play. Cards only
+/// move between piles, so the deck stays whole.
+fn arrange(g: &mut Game, hands: &[&[&str]], top: &str, current: usize) {
+    let variant = g.variant.clone();
     g.place(|t| {
         let mut all: Vec<_> = t.hands.iter_mut().flat_map(std::mem::take).collect();
         all.append(&mut t.discard);
         all.append(&mut t.draw);
-        let mut take = |id| all.remove(all.iter().position(|&c| c == id).unwrap());
-        t.hands = vec![vec![take(card("red 5"))], vec![take(card("blue 3"))], vec![take(card("green 3"))]];
-        t.discard = vec![take(card("red 2"))];
+        let mut take = |name: &str| {
+            let id = card(&variant, name);
+            all.remove(all.iter().position(|&c| c == id).unwrap())
+        };
+        t.hands = hands.iter().map(|names| names.iter().map(|n| take(n)).collect()).collect();
+        t.discard = vec![take(top)];
         t.draw = all;
-        t.current = 0;
-        t.color = variant.names.color("red");
-        t.scores = vec![600, 100, 100];
+        t.current = current;
+        t.phase = unolab::turn::Phase::Turn;
+        t.color = t.top().and_then(|c| variant.face(c, Side::Light).color);
     });
-    g.apply(unolab::game::Action::Play(unolab::game::Play::new(card("red 5")))).unwrap();
+}
+
+fn with_rules(variant: &str, rules: &[&str]) -> Arc<Variant> {
+    let request = LoadRequest {
+        variant: variant.into(),
+        rules: rules.iter().map(|r| r.to_string()).collect(),
+        ..LoadRequest::default()
+    };
+    Arc::new(load(&request).unwrap())
+}
+
+#[test]
+fn a_tie_for_the_lowest_total_is_a_shared_win() {
+    let variant = with_rules("classic", &["low-score"]);
+    let mut g = Game::new(Runtime::new(variant.clone()).unwrap(), 3, 1).unwrap();
+    g.deal().unwrap();
+    arrange(&mut g, &[&["red 5"], &["blue 3"], &["green 3"]], "red 2", 0);
+    g.place(|t| t.scores = vec![600, 100, 100]);
+    g.apply(Action::Play(Play::new(0, card(&variant, "red 5")))).unwrap();
     let won: Vec<_> = g.events().iter().filter(|e| matches!(e, unolab::event::Event::MatchWon { .. })).collect();
     assert_eq!(won.len(), 2, "{won:?}");
     assert_eq!(g.table().match_winner, Some(1));
     assert_eq!(g.table().scores, vec![600, 103, 103]);
+}
+
+#[test]
+fn a_new_hand_forgets_who_played_the_last_card() {
+    // Multi-Play lets the player of the top card add more of its number out
+    // of turn. The last hand's winner played its last card; in the next
+    // hand that must not let it play onto the first discard.
+    let variant = with_rules("classic", &["multi-play"]);
+    let mut g = Game::new(Runtime::new(variant.clone()).unwrap(), 3, 2).unwrap();
+    g.deal().unwrap();
+    arrange(&mut g, &[&["red 5"], &["blue 3"], &["green 3"]], "red 2", 0);
+    g.apply(Action::Play(Play::new(0, card(&variant, "red 5")))).unwrap();
+    assert_eq!(g.table().winner(), Some(0));
+    g.deal().unwrap();
+    let current = g.table().current;
+    assert_ne!(current, 0, "a seed where the last winner does not start");
+    arrange(&mut g, &[&["red 5", "blue 9"], &["blue 3"], &["green 3"]], "red 5", current);
+    let mut moves = Moves::default();
+    for seat in (0..3).filter(|&s| s != current) {
+        g.legal_moves(seat, &mut moves).unwrap();
+        assert!(moves.plays.is_empty(), "p{seat} may play out of turn: {moves:?}");
+    }
 }
 
 #[test]
@@ -128,7 +171,7 @@ fn a_flip_turns_both_piles_over_and_the_side() {
 #[test]
 fn drawing_until_a_colour_stops_when_both_piles_are_spent() {
     use unolab::event::Log;
-    use unolab::table::DrawSpec;
+    use unolab::turn::DrawSpec;
     let variant = load(&LoadRequest { variant: "classic".into(), ..LoadRequest::default() }).unwrap();
     let red = variant.names.color("red");
     let blue: Vec<_> = (0..variant.designs.len() as u16)

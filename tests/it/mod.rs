@@ -9,4 +9,5 @@ mod hidden;
 mod properties;
 mod rules;
 mod scenarios;
+mod tidy;
 mod transcripts;

@@ -6,8 +6,9 @@ use std::sync::Arc;
 
 use unolab::bot::BotKind;
 use unolab::builtin;
+use unolab::loader::load;
+use unolab::ruleset::LoadRequest;
 use unolab::sim::{SimConfig, run};
-use unolab::variant::{LoadRequest, load};
 
 #[test]
 fn every_combination_of_variant_and_house_rules_plays_to_the_end() {

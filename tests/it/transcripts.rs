@@ -6,8 +6,9 @@ use std::sync::Arc;
 
 use serde::Deserialize;
 use unolab::bot::BotKind;
+use unolab::loader::load;
+use unolab::ruleset::LoadRequest;
 use unolab::sim::transcript;
-use unolab::variant::{LoadRequest, load};
 
 #[derive(Deserialize)]
 struct Spec {

@@ -1,5 +1,5 @@
 //! The raw, deserialized form of variant and house-rule YAML files, exactly
-//! as written. Nothing here is checked beyond YAML types; `crate::variant`
+//! as written. Nothing here is checked beyond YAML types; `crate::variant::build`
 //! validates a spec into the model and reports every problem at once.
 
 use std::collections::BTreeMap;
@@ -98,7 +98,7 @@ fn one() -> u32 {
 pub struct TargetSpec {
     /// Which faces (same selectors as hooks).
     #[serde(rename = "match")]
-    pub selector: Selector,
+    pub selector: SelectorSpec,
     /// Only when played on the flex side (`true`) or the regular side (`false`).
     pub flex: Option<bool>,
     /// Must the player name a target (else it is optional)?
@@ -116,21 +116,21 @@ pub struct HookSpec {
     /// (every symbol that matches SYMBOL), or a colour; a list means any of
     /// them, `a + b` means both.
     #[serde(default, rename = "match")]
-    pub selector: Option<Selector>,
+    pub selector: Option<SelectorSpec>,
 }
 
 #[derive(Debug, Clone, Deserialize)]
 #[serde(untagged)]
-pub enum Selector {
+pub enum SelectorSpec {
     One(String),
     Any(Vec<String>),
 }
 
-impl Selector {
+impl SelectorSpec {
     pub fn alternatives(&self) -> Vec<&str> {
         match self {
-            Selector::One(s) => vec![s.as_str()],
-            Selector::Any(v) => v.iter().map(String::as_str).collect(),
+            SelectorSpec::One(s) => vec![s.as_str()],
+            SelectorSpec::Any(v) => v.iter().map(String::as_str).collect(),
         }
     }
 }

@@ -1,0 +1,115 @@
+//! The command language shared by the line game and scenario steps: what a
+//! person or a scenario asks for (`play red 5`, `draw`, `catch 2`), before
+//! it is resolved against the table into an `Action` of one seat.
+
+use crate::card::Color;
+use crate::event::Seat;
+use crate::game::{Action, Game, Play};
+use crate::notation::CardPattern;
+
+/// A card as a command names it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CardRef {
+    /// By notation: the first card in the hand that fits.
+    Named(CardPattern),
+    /// By its place in the hand, counting from 1.
+    Position(usize),
+}
+
+/// A play as a command asks for it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PlayCommand {
+    pub card: CardRef,
+    /// The seat that plays, if not the one the command is for.
+    pub player: Option<Seat>,
+    pub color: Option<Color>,
+    pub as_flex: bool,
+    pub target: Option<Seat>,
+    pub uno: bool,
+}
+
+impl PlayCommand {
+    pub fn of(card: CardRef) -> PlayCommand {
+        PlayCommand { card, player: None, color: None, as_flex: false, target: None, uno: false }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Command {
+    Play(PlayCommand),
+    Draw,
+    Pass,
+    /// Call UNO (for the given seat, else the seat the command is for).
+    Uno(Option<Seat>),
+    Catch(Seat),
+    Challenge,
+    Accept,
+    Color(Color),
+}
+
+/// What the one who gives a command may see of the cards.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Sight {
+    /// Everything (a scenario's author): `a // b` names both faces.
+    All,
+    /// A player's own hand, by the faces in play only.
+    Seat,
+}
+
+impl Game {
+    /// The action `command` asks `actor` to take. Cards are looked up in
+    /// the hand; with `Sight::Seat` only by the faces the seat can see.
+    pub fn resolve(&self, command: &Command, actor: Seat, sight: Sight) -> Result<Action, String> {
+        let players = self.players();
+        let seat_ok = |seat: Seat| if seat < players { Ok(seat) } else { Err(format!("there is no player {seat}")) };
+        let actor = seat_ok(actor)?;
+        Ok(match command {
+            Command::Play(play) => {
+                let seat = seat_ok(play.player.unwrap_or(actor))?;
+                let card = self.find_card(seat, &play.card, sight)?;
+                Action::Play(Play {
+                    seat,
+                    card,
+                    color: play.color,
+                    as_flex: play.as_flex,
+                    target: play.target,
+                    uno: play.uno,
+                })
+            }
+            Command::Draw => Action::Draw(actor),
+            Command::Pass => Action::Pass(actor),
+            Command::Uno(seat) => Action::CallUno(seat_ok(seat.unwrap_or(actor))?),
+            Command::Catch(target) => {
+                let target = seat_ok(*target)?;
+                let by = if actor == target { (target + 1) % players } else { actor };
+                Action::Catch { by, target }
+            }
+            Command::Challenge => Action::Challenge(actor),
+            Command::Accept => Action::Accept(actor),
+            Command::Color(color) => Action::NameColor(actor, *color),
+        })
+    }
+
+    fn find_card(&self, seat: Seat, card: &CardRef, sight: Sight) -> Result<crate::card::CardId, String> {
+        let hand = &self.table().hands[seat];
+        let side = self.table().side;
+        match card {
+            CardRef::Position(n) => match n.checked_sub(1).and_then(|i| hand.get(i)) {
+                Some(&card) => Ok(card),
+                None => Err(format!("p{seat} holds {} cards: there is no card {n}", hand.len())),
+            },
+            CardRef::Named(CardPattern::Card(_)) if sight == Sight::Seat => {
+                Err("name a card by the face you can see; the other side is hidden".into())
+            }
+            CardRef::Named(pattern) => {
+                hand.iter().copied().find(|&id| pattern.matches(self.variant.design(id), side)).ok_or_else(|| {
+                    let name = match pattern {
+                        CardPattern::Face(f) => self.variant.names.format_face(f),
+                        CardPattern::Card(c) => self.variant.names.format_card(c),
+                    };
+                    format!("p{seat} holds no {name}")
+                })
+            }
+        }
+    }
+}

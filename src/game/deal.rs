@@ -1,0 +1,88 @@
+//! Dealing: a new hand built whole, the deck shuffled and dealt, and the
+//! first discard turned up under the variant's first-discard rule.
+
+use crate::event::{Event, Seat};
+use crate::game::{ActionError, Game, Record};
+use crate::script::{CallInfo, ScriptFailure};
+use crate::turn::{FirstDiscard, Landing};
+use crate::variant::HookKind;
+
+impl Game {
+    /// Deals a new hand: the dealer is random for the first hand and moves
+    /// one seat to the left for each later one (rules.md 1.2 DEFAULT). If a
+    /// script fails, nothing has changed.
+    pub fn deal(&mut self) -> Result<(), ActionError> {
+        self.transaction(|game| {
+            let players = game.players();
+            let dealer = if game.table.hand_number == 0 {
+                rand::RngExt::random_range(&mut game.table.rng, 0..players)
+            } else {
+                (game.table.dealer + 1) % players
+            };
+            game.setup_hand(dealer);
+            let mut deck = game.variant.deck.clone();
+            game.table.shuffle(&mut deck);
+            game.table.draw = deck;
+            for round in 0..game.variant.hand_size {
+                for offset in 1..=players {
+                    let seat = (dealer + offset) % players;
+                    if let Some(card) = game.table.draw.pop() {
+                        game.table.hands[seat].push(card);
+                    }
+                    if round + 1 == game.variant.hand_size {
+                        game.log.push(Event::Dealt { seat, cards: game.table.hands[seat].len() });
+                    }
+                }
+            }
+            game.first_discard()
+        })?;
+        if self.log.enabled {
+            self.history.push(Record::Deal);
+        }
+        Ok(())
+    }
+
+    /// Starts a hand with `dealer`: everything of the last hand is cleared;
+    /// scores and the match carry on.
+    pub fn setup_hand(&mut self, dealer: Seat) {
+        self.table.start_hand(dealer);
+        self.log.push(Event::HandStarted { hand: self.table.hand_number, dealer });
+    }
+
+    /// Turns up the first discard and applies the variant's first-discard
+    /// rule (a scenario set up without a discard does this too).
+    pub fn turn_first_discard(&mut self) -> Result<(), ActionError> {
+        self.transaction(Game::first_discard)
+    }
+
+    fn first_discard(&mut self) -> Result<(), ScriptFailure> {
+        let dealer = self.table.dealer;
+        self.table.current = self.table.seat_after(dealer, 1);
+        for _ in 0..self.variant.deck.len() * 2 {
+            let Some(card) = self.table.take_top(&mut self.log) else { break };
+            self.table.discard.push(card);
+            self.table.landing = Landing::TurnedUp;
+            self.log.push(Event::TurnedUp { card });
+            self.table.color = self.variant.face(card, self.table.side).color;
+            let call = CallInfo { card: Some(card), ..CallInfo::new(HookKind::FirstDiscard, dealer) };
+            let plan = self.run_effects(card, call)?;
+            match plan.first_discard {
+                FirstDiscard::Redraw => {
+                    self.table.discard.pop();
+                    self.table.draw.push(card);
+                    let mut pile = std::mem::take(&mut self.table.draw);
+                    self.table.shuffle(&mut pile);
+                    self.table.draw = pile;
+                    self.log.push(Event::Buried { card });
+                }
+                FirstDiscard::TurnNext => {}
+                FirstDiscard::Keep => {
+                    self.resolve_effects(dealer, plan, false, None)?;
+                    break;
+                }
+            }
+        }
+        self.table.update_uno();
+        Ok(())
+    }
+}

@@ -1,0 +1,205 @@
+//! The game: a table, the variant's compiled scripts, the event log and the
+//! history. `moves` says what is legal (one generator; validation is
+//! membership), `flow` carries actions out and resolves their effects,
+//! `deal` starts hands, `score` ends them, `hooks` calls the scripts, and
+//! `command` resolves what a person or a scenario asks for into actions.
+//! An action is checked before anything changes; one that is refused, or
+//! whose script fails midway, leaves the game exactly as it was.
+
+pub mod action;
+pub mod command;
+mod deal;
+mod flow;
+mod hooks;
+pub mod moves;
+pub mod refusal;
+mod score;
+
+use std::sync::Arc;
+
+use crate::event::{Event, Log, Seat};
+use crate::script::{Runtime, ScriptFailure};
+use crate::table::{Table, rng};
+use crate::variant::Variant;
+
+pub use action::{Action, Play, Record};
+pub use moves::{Moves, PlayOption};
+pub use refusal::{ActionError, Refusal};
+
+/// Why a check stopped: the rules refuse, or a script failed while asked.
+#[derive(Debug)]
+pub(crate) enum Stop {
+    Refuse(Refusal),
+    Fail(ScriptFailure),
+}
+
+impl From<ScriptFailure> for Stop {
+    fn from(failure: ScriptFailure) -> Self {
+        Stop::Fail(failure)
+    }
+}
+
+pub(crate) type Checked<T> = Result<T, Stop>;
+
+pub struct Game {
+    pub variant: Arc<Variant>,
+    runtime: Runtime,
+    table: Table,
+    /// The table before the action in progress, to restore if a script fails.
+    backup: Table,
+    log: Log,
+    /// Deals and accepted actions, in order (kept while logging is on).
+    history: Vec<Record>,
+    /// Reused by `apply` to check an action against the legal moves.
+    scratch: Moves,
+}
+
+impl Game {
+    /// A table of `players` seats with scores at zero; no hand dealt yet.
+    pub fn new(runtime: Runtime, players: usize, seed: u64) -> Result<Game, String> {
+        let variant = runtime.variant.clone();
+        if players < variant.min_players || players > variant.max_players {
+            return Err(format!(
+                "{} is for {} to {} players, not {players}",
+                variant.name, variant.min_players, variant.max_players
+            ));
+        }
+        let table = Table::new(players, variant.power_cards > 0, rng(seed));
+        Ok(Game {
+            backup: table.clone(),
+            variant,
+            runtime,
+            table,
+            log: Log::new(true),
+            history: Vec::new(),
+            scratch: Moves::default(),
+        })
+    }
+
+    /// Starts over with a new seed and zero scores, keeping the compiled scripts.
+    pub fn restart(&mut self, seed: u64) {
+        let players = self.table.players();
+        self.table = Table::new(players, self.variant.power_cards > 0, rng(seed));
+        self.log.events.clear();
+        self.log.output.clear();
+        self.history.clear();
+    }
+
+    /// Switches the effect cache on or off (results are the same either way).
+    pub fn set_effect_cache(&mut self, on: bool) {
+        self.runtime.set_effect_cache(on);
+    }
+
+    pub fn set_logging(&mut self, enabled: bool) {
+        self.log.enabled = enabled;
+    }
+
+    pub fn table(&self) -> &Table {
+        &self.table
+    }
+
+    pub fn events(&self) -> &[Event] {
+        &self.log.events
+    }
+
+    /// What predicate and transform hooks printed (they may not log).
+    pub fn script_output(&self) -> &[String] {
+        &self.log.output
+    }
+
+    pub fn players(&self) -> usize {
+        self.table.players()
+    }
+
+    /// Who must act now: the seat owing a decision, else the player whose
+    /// turn it is.
+    pub fn to_act(&self) -> Seat {
+        self.table.to_act()
+    }
+
+    pub fn hand_over(&self) -> bool {
+        self.table.winner().is_some()
+    }
+
+    /// Places a position directly (scenario setup): the caller guarantees the
+    /// piles and hands hold exactly the deck.
+    pub fn place(&mut self, f: impl FnOnce(&mut Table)) {
+        f(&mut self.table);
+        self.table.update_uno();
+    }
+
+    /// Every deal and accepted action so far.
+    pub fn history(&self) -> &[Record] {
+        &self.history
+    }
+
+    /// Plays a recorded history again from the same seed: the same game,
+    /// event for event.
+    pub fn replay(runtime: Runtime, players: usize, seed: u64, history: &[Record]) -> Result<Game, String> {
+        let mut game = Game::new(runtime, players, seed)?;
+        for (index, record) in history.iter().enumerate() {
+            let result = match record {
+                Record::Deal => game.deal(),
+                Record::Act(action) => game.apply(*action),
+            };
+            result.map_err(|e| format!("step {} of the history: {e}", index + 1))?;
+        }
+        Ok(game)
+    }
+
+    /// Is `action` legal now (one of `legal_moves` of its seat)?
+    pub fn is_legal(&mut self, action: &Action) -> Result<bool, ScriptFailure> {
+        let mut moves = std::mem::take(&mut self.scratch);
+        let found = self.legal_moves(action.seat(), &mut moves);
+        let side = self.table.side;
+        let variant = self.variant.clone();
+        let legal = found.map(|()| moves.contains(action, |card| *variant.face(card, side)));
+        self.scratch = moves;
+        legal
+    }
+
+    /// Carries out an action if it is legal; otherwise says why not and
+    /// changes nothing.
+    pub fn apply(&mut self, action: Action) -> Result<(), ActionError> {
+        if self.is_legal(&action)? {
+            return self.apply_unchecked(action);
+        }
+        let refusal = match self.validate(&action) {
+            Err(Stop::Refuse(refusal)) => refusal,
+            Err(Stop::Fail(failure)) => return Err(failure.into()),
+            Ok(()) => {
+                debug_assert!(false, "{action:?} passes validation but is not among the legal moves");
+                Refusal::ByRule { what: "this action", reason: None }
+            }
+        };
+        Err(ActionError::refused(refusal, &self.variant, &self.table))
+    }
+
+    /// Carries out an action taken from `legal_moves`, without checking it
+    /// again.
+    pub(crate) fn apply_unchecked(&mut self, action: Action) -> Result<(), ActionError> {
+        self.transaction(|game| game.carry_out(action))?;
+        if self.log.enabled {
+            self.history.push(Record::Act(action));
+        }
+        Ok(())
+    }
+
+    /// Runs `body`; if a script fails, puts the table and log back as they
+    /// were.
+    fn transaction(&mut self, body: impl FnOnce(&mut Game) -> Result<(), ScriptFailure>) -> Result<(), ActionError> {
+        self.backup.clone_from(&self.table);
+        let mark = self.log.events.len();
+        match body(self) {
+            Ok(()) => {
+                debug_assert!(self.table.conserves(&self.variant), "cards are not conserved: {:?}", self.table);
+                Ok(())
+            }
+            Err(failure) => {
+                std::mem::swap(&mut self.table, &mut self.backup);
+                self.log.events.truncate(mark);
+                Err(failure.into())
+            }
+        }
+    }
+}

@@ -1,0 +1,429 @@
+//! Legality, in one place. `Game::legal_moves` lists everything a seat may
+//! do now (its turn, its answer to a decision, its out-of-turn plays, UNO
+//! calls and catches); an action is legal when it is among them
+//! (`Moves::contains`). `Game::validate` runs the same checks on one action
+//! and says why it is refused; the generator is built from those checks,
+//! so the two cannot disagree.
+
+use std::ops::Range;
+
+use crate::card::{CardId, Color, Face};
+use crate::event::Seat;
+use crate::game::{Action, Checked, Game, Play, Refusal, Stop};
+use crate::script::ScriptFailure;
+use crate::table::Uno;
+use crate::turn::Phase;
+use crate::variant::{HookKind, TargetNeed};
+
+/// A play the generator found legal. One per visible face: two cards that
+/// differ only on their hidden side are the same choice (rules.md 4.3).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PlayOption {
+    /// The first card in the hand with this face.
+    pub card: CardId,
+    /// Its face in play.
+    pub face: Face,
+    pub as_flex: bool,
+    pub target: Option<Seat>,
+    /// A wild: the play names one of `Moves::colors_of_side`.
+    pub names_color: bool,
+}
+
+impl PlayOption {
+    /// The play, naming `color` if it is a wild.
+    pub fn play(&self, seat: Seat, color: Color, uno: bool) -> Play {
+        Play {
+            seat,
+            card: self.card,
+            color: self.names_color.then_some(color),
+            as_flex: self.as_flex,
+            target: self.target,
+            uno,
+        }
+    }
+}
+
+/// Everything one seat may do now.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Moves {
+    pub seat: Seat,
+    pub plays: Vec<PlayOption>,
+    pub draw: bool,
+    pub pass: bool,
+    pub accept: bool,
+    pub challenge: bool,
+    /// The colours the seat may name now (empty unless it owes the choice).
+    pub name_color: Range<Color>,
+    pub call_uno: bool,
+    /// Seats this seat may catch.
+    pub catch: Vec<Seat>,
+    /// The colours of the side in play (what a wild may name).
+    pub colors_of_side: Range<Color>,
+}
+
+impl Moves {
+    pub(crate) fn reset(&mut self, seat: Seat, colors: Range<Color>) {
+        self.seat = seat;
+        self.plays.clear();
+        self.draw = false;
+        self.pass = false;
+        self.accept = false;
+        self.challenge = false;
+        self.name_color = 0..0;
+        self.call_uno = false;
+        self.catch.clear();
+        self.colors_of_side = colors;
+    }
+
+    /// Can the seat do anything that moves the game on (not counting UNO
+    /// calls and catches)?
+    pub fn has_turn_action(&self) -> bool {
+        !self.plays.is_empty() || self.draw || self.pass || self.accept || self.challenge || !self.name_color.is_empty()
+    }
+
+    /// Is `action` one of these moves? A play is matched by the face of its
+    /// card (any card of the hand with that face), its side and its target.
+    pub fn contains(&self, action: &Action, face_of: impl Fn(CardId) -> Face) -> bool {
+        if action.seat() != self.seat {
+            return false;
+        }
+        match *action {
+            Action::Play(play) => {
+                let face = face_of(play.card);
+                self.plays.iter().any(|o| {
+                    o.face == face
+                        && o.as_flex == play.as_flex
+                        && o.target == play.target
+                        && match play.color {
+                            Some(c) => o.names_color && self.colors_of_side.contains(&c),
+                            None => !o.names_color,
+                        }
+                })
+            }
+            Action::Draw(_) => self.draw,
+            Action::Pass(_) => self.pass,
+            Action::Accept(_) => self.accept,
+            Action::Challenge(_) => self.challenge,
+            Action::NameColor(_, c) => self.name_color.contains(&c),
+            Action::CallUno(_) => self.call_uno,
+            Action::Catch { target, .. } => self.catch.contains(&target),
+        }
+    }
+}
+
+/// How a seat stands to the play of a card now.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Standing {
+    /// It is the seat's turn (`drawn`: the card it drew, if any).
+    Turn { drawn: Option<CardId> },
+    /// The seat answers a penalty: only plays its rules allow.
+    Answering,
+    /// Anyone else: only out-of-turn plays its rules allow.
+    OutOfTurn,
+}
+
+impl Game {
+    /// The colours a wild may name now, as a range of colour indices.
+    pub fn color_range(&self) -> Range<Color> {
+        self.variant.colors_of(self.table.side)
+    }
+
+    /// Fills `moves` with everything `seat` may do now. A script that fails
+    /// while being asked is an error, not a refusal.
+    pub fn legal_moves(&mut self, seat: Seat, moves: &mut Moves) -> Result<(), ScriptFailure> {
+        moves.reset(seat, self.color_range());
+        if seat >= self.players() || self.table.winner().is_some() {
+            return Ok(());
+        }
+        let t = &self.table;
+        moves.call_uno = t.hands[seat].len() == 1 && t.uno[seat] != Uno::Called;
+        moves.catch.extend((0..self.players()).filter(|&s| s != seat && t.uno[s] == Uno::Exposed));
+        match &t.phase {
+            Phase::NameColor { chooser } => {
+                if *chooser == seat {
+                    moves.name_color = self.color_range();
+                }
+                return Ok(());
+            }
+            Phase::Answer(p) if p.victim == seat => {
+                moves.accept = true;
+                moves.challenge = p.challenge.is_some();
+            }
+            _ => {}
+        }
+        ok(self.legal_plays(seat, moves))?;
+        if seat == self.table.current && matches!(self.table.phase, Phase::Turn | Phase::Drawn(_)) {
+            moves.draw = ok(self.check_draw(seat, Some(&moves.plays)))?;
+            moves.pass = ok(self.check_pass(seat, Some(&moves.plays)))?;
+        }
+        Ok(())
+    }
+
+    /// The plays `seat` may make now, one per visible face, side and target.
+    fn legal_plays(&mut self, seat: Seat, moves: &mut Moves) -> Checked<()> {
+        let standing = match self.standing(seat) {
+            Ok(standing) => standing,
+            Err(Stop::Refuse(_)) => return Ok(()),
+            Err(fail) => return Err(fail),
+        };
+        for index in 0..self.table.hands[seat].len() {
+            let card = self.table.hands[seat][index];
+            let face = self.face(card);
+            if !moves.plays.iter().any(|o| o.face == *face) {
+                self.plays_of(seat, standing, card, &mut moves.plays)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Adds the plays of `card` that `seat` may make now: each side, each
+    /// target.
+    fn plays_of(&mut self, seat: Seat, standing: Standing, card: CardId, out: &mut Vec<PlayOption>) -> Checked<()> {
+        let side = self.table.side;
+        let face = *self.face(card);
+        let players = self.players();
+        for as_flex in [false, true] {
+            if as_flex && !self.variant.names.has_flex_side(&face) {
+                continue;
+            }
+            let need = self.variant.target_need(card, side, as_flex);
+            let untargeted = (need != TargetNeed::Required).then_some(None);
+            let aimed = (0..players).filter(|&t| need != TargetNeed::None && t != seat).map(Some);
+            for target in untargeted.into_iter().chain(aimed) {
+                let color = face.is_wild().then_some(self.color_range().start);
+                let play = Play { seat, card, color, as_flex, target, uno: false };
+                match self.check_play_as(standing, &play) {
+                    Ok(()) => out.push(PlayOption { card, face, as_flex, target, names_color: face.is_wild() }),
+                    Err(Stop::Refuse(_)) => {}
+                    Err(fail) => return Err(fail),
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The cards (one per visible face) `seat` could play now.
+    fn playable_cards(&mut self, seat: Seat) -> Checked<Vec<CardId>> {
+        let mut moves = Moves::default();
+        self.legal_plays(seat, &mut moves)?;
+        Ok(moves.plays.iter().map(|o| o.card).collect())
+    }
+
+    /// Could `seat` play `card` now (on either side, at some target)?
+    pub(crate) fn can_play_card(&mut self, seat: Seat, card: CardId) -> Result<bool, ScriptFailure> {
+        let mut plays = Vec::new();
+        let found = self.standing(seat).and_then(|standing| self.plays_of(seat, standing, card, &mut plays));
+        ok(found).map(|_| !plays.is_empty())
+    }
+
+    fn face(&self, card: CardId) -> &Face {
+        self.variant.face(card, self.table.side)
+    }
+
+    /// Why `action` is refused now, or `Ok` if it is allowed.
+    pub(crate) fn validate(&mut self, action: &Action) -> Checked<()> {
+        if let Some(winner) = self.table.winner() {
+            return refuse(Refusal::HandOver { winner });
+        }
+        let seat = action.seat();
+        if seat >= self.players() {
+            return refuse(Refusal::NoSuchSeat(seat));
+        }
+        match *action {
+            Action::Play(play) => self.check_play(&play),
+            Action::Draw(seat) => self.check_draw(seat, None),
+            Action::Pass(seat) => self.check_pass(seat, None),
+            Action::Accept(seat) => self.check_answer(seat).map(drop),
+            Action::Challenge(seat) => match self.check_answer(seat)? {
+                true => Ok(()),
+                false => refuse(Refusal::NotChallengeable),
+            },
+            Action::NameColor(seat, color) => match self.table.phase {
+                Phase::NameColor { chooser } if chooser == seat => {
+                    if self.color_range().contains(&color) {
+                        Ok(())
+                    } else {
+                        refuse(Refusal::NotAColorOfSide { color })
+                    }
+                }
+                Phase::NameColor { chooser } => refuse(Refusal::NotYourTurn { seat, to_act: chooser }),
+                _ => refuse(Refusal::NoColorChoice),
+            },
+            Action::CallUno(seat) => match (self.table.hands[seat].len(), self.table.uno[seat]) {
+                (1, Uno::Called) => refuse(Refusal::UnoAlreadyCalled { seat }),
+                (1, _) => Ok(()),
+                (cards, _) => refuse(Refusal::UnoNeedsOneCard { seat, cards }),
+            },
+            Action::Catch { by, target } => {
+                let Some(&state) = self.table.uno.get(target) else {
+                    return refuse(Refusal::NoSuchSeat(target));
+                };
+                match state {
+                    _ if by == target => refuse(Refusal::CatchSelf { seat: by }),
+                    Uno::Exposed => Ok(()),
+                    Uno::Called => refuse(Refusal::CatchCalled { seat: target }),
+                    Uno::Missed => refuse(Refusal::CatchTooLate { seat: target }),
+                    Uno::None => refuse(Refusal::CatchNotOne { seat: target }),
+                }
+            }
+        }
+    }
+
+    /// A decision that must be made before anything else happens, as a
+    /// refusal of everything else.
+    fn owed_decision(&self) -> Checked<()> {
+        match &self.table.phase {
+            Phase::NameColor { chooser } => refuse(Refusal::MustNameColor { chooser: *chooser }),
+            Phase::Answer(p) => refuse(Refusal::MustAnswer { victim: p.victim, challengeable: p.challenge.is_some() }),
+            _ => Ok(()),
+        }
+    }
+
+    /// May `seat` answer the penalty now? `Ok(challengeable)` if so.
+    fn check_answer(&self, seat: Seat) -> Checked<bool> {
+        match &self.table.phase {
+            Phase::Answer(p) if p.victim == seat => Ok(p.challenge.is_some()),
+            Phase::Answer(p) => refuse(Refusal::NotYourTurn { seat, to_act: p.victim }),
+            _ => refuse(Refusal::NoPenalty),
+        }
+    }
+
+    /// Is it `seat`'s turn to play, draw or pass?
+    fn check_turn(&self, seat: Seat) -> Checked<()> {
+        self.owed_decision()?;
+        if seat != self.table.current {
+            return refuse(Refusal::NotYourTurn { seat, to_act: self.table.current });
+        }
+        Ok(())
+    }
+
+    /// May `seat` draw now? `plays`: its legal plays, if known.
+    fn check_draw(&mut self, seat: Seat, plays: Option<&[PlayOption]>) -> Checked<()> {
+        self.check_turn(seat)?;
+        if self.table.drawn().is_some() {
+            return refuse(Refusal::AlreadyDrew { seat });
+        }
+        if !self.table.can_draw() {
+            return refuse(Refusal::NothingToDraw);
+        }
+        self.check_turn_hooks(HookKind::CanDraw, seat, plays, "drawing")
+    }
+
+    /// May `seat` pass now? `plays`: its legal plays, if known.
+    fn check_pass(&mut self, seat: Seat, plays: Option<&[PlayOption]>) -> Checked<()> {
+        self.check_turn(seat)?;
+        if self.table.drawn().is_none() && self.table.can_draw() {
+            return refuse(Refusal::MustPlayOrDraw { seat });
+        }
+        self.check_turn_hooks(HookKind::CanPass, seat, plays, "passing")
+    }
+
+    fn check_turn_hooks(
+        &mut self,
+        kind: HookKind,
+        seat: Seat,
+        plays: Option<&[PlayOption]>,
+        what: &'static str,
+    ) -> Checked<()> {
+        if self.variant.global_hook(kind).is_empty() {
+            return Ok(());
+        }
+        let playable = match plays {
+            Some(plays) => plays.iter().map(|o| o.card).collect(),
+            None => self.playable_cards(seat)?,
+        };
+        self.global_verdicts(kind, seat, playable, what)
+    }
+
+    /// How `seat` stands to playing a card now, or why it may play nothing.
+    fn standing(&mut self, seat: Seat) -> Checked<Standing> {
+        let in_turn = seat == self.table.current;
+        match &self.table.phase {
+            Phase::Over { winner } => refuse(Refusal::HandOver { winner: *winner }),
+            Phase::NameColor { chooser } => refuse(Refusal::MustNameColor { chooser: *chooser }),
+            Phase::Answer(p) if p.victim == seat => {
+                if self.variant.has_hook(HookKind::CanRespond) {
+                    Ok(Standing::Answering)
+                } else {
+                    self.owed_decision().map(|()| Standing::Answering)
+                }
+            }
+            Phase::Answer(p) if !self.variant.has_hook(HookKind::CanPlayOutOfTurn) => {
+                refuse(Refusal::MustAnswer { victim: p.victim, challengeable: p.challenge.is_some() })
+            }
+            Phase::Answer(_) => Ok(Standing::OutOfTurn),
+            Phase::Turn if in_turn => Ok(Standing::Turn { drawn: None }),
+            Phase::Drawn(card) if in_turn => Ok(Standing::Turn { drawn: Some(*card) }),
+            Phase::Turn | Phase::Drawn(_) if self.variant.has_hook(HookKind::CanPlayOutOfTurn) => {
+                Ok(Standing::OutOfTurn)
+            }
+            Phase::Turn | Phase::Drawn(_) => refuse(Refusal::NotYourTurn { seat, to_act: self.table.current }),
+        }
+    }
+
+    /// Checks a play without changing anything.
+    pub(crate) fn check_play(&mut self, play: &Play) -> Checked<()> {
+        if !self.table.hands[play.seat].contains(&play.card) {
+            return refuse(Refusal::NotHeld { seat: play.seat, card: play.card });
+        }
+        let standing = self.standing(play.seat)?;
+        self.check_play_as(standing, play)
+    }
+
+    fn check_play_as(&mut self, standing: Standing, play: &Play) -> Checked<()> {
+        let (seat, card) = (play.seat, play.card);
+        match standing {
+            Standing::Turn { drawn: Some(drawn) } if drawn != card => {
+                return refuse(Refusal::OnlyDrawnCard { drawn });
+            }
+            Standing::Answering if !self.any_card_hook(HookKind::CanRespond, play)? => return self.owed_decision(),
+            Standing::OutOfTurn if !self.any_card_hook(HookKind::CanPlayOutOfTurn, play)? => {
+                return match self.owed_decision() {
+                    Err(stop) => Err(stop),
+                    Ok(()) => refuse(Refusal::NotYourTurn { seat, to_act: self.table.current }),
+                };
+            }
+            _ => {}
+        }
+        let face = *self.face(card);
+        if play.as_flex && !self.variant.names.has_flex_side(&face) {
+            return refuse(Refusal::NoFlexSide { card });
+        }
+        if !self.table.matches(&self.variant, &face, play.as_flex) {
+            let flex_hint = !play.as_flex && face.flex.is_some() && face.flex == self.table.color;
+            return refuse(Refusal::NoMatch { card, flex_hint });
+        }
+        // A wild names a colour even as the last card: a last Wild Draw
+        // Color still makes the next player draw until it (rules.md 4.10).
+        match (face.is_wild(), play.color) {
+            (true, None) => return refuse(Refusal::NeedsColor { card }),
+            (true, Some(color)) if !self.color_range().contains(&color) => {
+                return refuse(Refusal::NotAColorOfSide { color });
+            }
+            (false, Some(_)) => return refuse(Refusal::OnlyWildsNameColors),
+            _ => {}
+        }
+        match (self.variant.target_need(card, self.table.side, play.as_flex), play.target) {
+            (TargetNeed::None, Some(_)) => return refuse(Refusal::TakesNoTarget { card }),
+            (TargetNeed::Required, None) => return refuse(Refusal::NeedsTarget { card }),
+            (_, Some(target)) if target >= self.players() || target == seat => {
+                return refuse(Refusal::BadTarget { target });
+            }
+            _ => {}
+        }
+        self.card_verdicts(HookKind::CanPlay, play)
+    }
+}
+
+fn refuse<T>(refusal: Refusal) -> Checked<T> {
+    Err(Stop::Refuse(refusal))
+}
+
+/// A check's outcome as a yes or no, keeping script failures.
+fn ok(result: Checked<()>) -> Result<bool, ScriptFailure> {
+    match result {
+        Ok(()) => Ok(true),
+        Err(Stop::Refuse(_)) => Ok(false),
+        Err(Stop::Fail(failure)) => Err(failure),
+    }
+}

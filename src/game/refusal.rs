@@ -1,0 +1,181 @@
+//! Why an action is not allowed: one enum of ids, built without allocating
+//! when move generation probes a candidate, and put into words only when
+//! someone reads it (`Refusal::describe`, or `ActionError`'s `Display`).
+
+use rhai::ImmutableString;
+
+use crate::card::{CardId, Color};
+use crate::event::Seat;
+use crate::script::ScriptFailure;
+use crate::table::Table;
+use crate::variant::Variant;
+
+/// Why an action is not allowed now. The table is unchanged.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Refusal {
+    HandOver {
+        winner: Seat,
+    },
+    NoSuchSeat(Seat),
+    NotHeld {
+        seat: Seat,
+        card: CardId,
+    },
+    NotYourTurn {
+        seat: Seat,
+        to_act: Seat,
+    },
+    MustNameColor {
+        chooser: Seat,
+    },
+    MustAnswer {
+        victim: Seat,
+        challengeable: bool,
+    },
+    OnlyDrawnCard {
+        drawn: CardId,
+    },
+    NoFlexSide {
+        card: CardId,
+    },
+    NoMatch {
+        card: CardId,
+        flex_hint: bool,
+    },
+    NeedsColor {
+        card: CardId,
+    },
+    NotAColorOfSide {
+        color: Color,
+    },
+    OnlyWildsNameColors,
+    TakesNoTarget {
+        card: CardId,
+    },
+    NeedsTarget {
+        card: CardId,
+    },
+    BadTarget {
+        target: Seat,
+    },
+    /// A rule's hook said no, with its reason if it gave one.
+    ByRule {
+        what: &'static str,
+        reason: Option<ImmutableString>,
+    },
+    AlreadyDrew {
+        seat: Seat,
+    },
+    NothingToDraw,
+    MustPlayOrDraw {
+        seat: Seat,
+    },
+    NoPenalty,
+    NotChallengeable,
+    NoColorChoice,
+    UnoNeedsOneCard {
+        seat: Seat,
+        cards: usize,
+    },
+    UnoAlreadyCalled {
+        seat: Seat,
+    },
+    CatchCalled {
+        seat: Seat,
+    },
+    CatchTooLate {
+        seat: Seat,
+    },
+    CatchNotOne {
+        seat: Seat,
+    },
+    CatchSelf {
+        seat: Seat,
+    },
+}
+
+impl Refusal {
+    /// The refusal in words, at the table where it was refused, with cards
+    /// and colours in the variant's notation.
+    pub fn describe(&self, variant: &Variant, table: &Table) -> String {
+        let side = table.side;
+        let card = |id: &CardId| variant.face_name(*id, side);
+        let colors = || variant.colors_of(side).map(|c| variant.names.color_name(c)).collect::<Vec<_>>().join(", ");
+        match self {
+            Refusal::HandOver { winner } => format!("the hand is over: p{winner} went out"),
+            Refusal::NoSuchSeat(seat) => format!("there is no player {seat}"),
+            Refusal::NotHeld { seat, card: id } => format!("p{seat} holds no {}", card(id)),
+            Refusal::NotYourTurn { seat, to_act } => format!("it is p{to_act}'s turn, not p{seat}'s"),
+            Refusal::MustNameColor { chooser } => format!("p{chooser} must first name a colour"),
+            Refusal::MustAnswer { victim, challengeable } => format!(
+                "p{victim} must first answer the penalty (accept{})",
+                if *challengeable { " or challenge" } else { "" }
+            ),
+            Refusal::OnlyDrawnCard { drawn } => {
+                format!("after drawing, only the drawn card ({}) may be played", card(drawn))
+            }
+            Refusal::NoFlexSide { card: id } => format!("{} has no flex side", card(id)),
+            Refusal::NoMatch { card: id, flex_hint } => format!(
+                "{} does not match {} (colour in play: {}){}",
+                card(id),
+                table.top().map(|t| card(&t)).unwrap_or_default(),
+                table.color.map_or("none", |c| variant.names.color_name(c)),
+                if *flex_hint { " (it matches by its flex colour only: play it as flex)" } else { "" }
+            ),
+            Refusal::NeedsColor { card: id } => format!("name a colour for {} (one of {})", card(id), colors()),
+            Refusal::NotAColorOfSide { color } => {
+                format!("{} is not a colour of the {} side", variant.names.color_name(*color), side.name())
+            }
+            Refusal::OnlyWildsNameColors => "only a wild card names a colour".into(),
+            Refusal::TakesNoTarget { card: id } => format!("{} takes no target", card(id)),
+            Refusal::NeedsTarget { card: id } => format!("{} needs a target player", card(id)),
+            Refusal::BadTarget { target } => format!("target p{target} must be another player at the table"),
+            Refusal::ByRule { reason: Some(reason), .. } => reason.to_string(),
+            Refusal::ByRule { what, reason: None } => format!("{what} is not allowed now"),
+            Refusal::AlreadyDrew { seat } => format!("p{seat} has drawn already: play the drawn card or pass"),
+            Refusal::NothingToDraw => "there is nothing left to draw: pass instead".into(),
+            Refusal::MustPlayOrDraw { seat } => format!("p{seat} must play or draw before passing"),
+            Refusal::NoPenalty => "no draw penalty is pending".into(),
+            Refusal::NotChallengeable => "this penalty cannot be challenged".into(),
+            Refusal::NoColorChoice => "no colour choice is pending".into(),
+            Refusal::UnoNeedsOneCard { seat, cards } => format!("p{seat} holds {cards} cards: UNO is called with one"),
+            Refusal::UnoAlreadyCalled { seat } => format!("p{seat} has called UNO already"),
+            Refusal::CatchCalled { seat } => format!("p{seat} called UNO"),
+            Refusal::CatchTooLate { seat } => format!("too late: the window to catch p{seat} has closed"),
+            Refusal::CatchNotOne { seat } => format!("p{seat} does not hold exactly one card"),
+            Refusal::CatchSelf { seat } => format!("p{seat} cannot catch themselves"),
+        }
+    }
+}
+
+/// Why an action did not happen. The table is unchanged either way.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ActionError {
+    /// The rules do not allow it now (with the words for it).
+    Refused { refusal: Refusal, text: String },
+    /// A script failed while carrying it out.
+    Script(String),
+}
+
+impl ActionError {
+    /// A refusal, put into words at the table it was refused at.
+    pub fn refused(refusal: Refusal, variant: &Variant, table: &Table) -> ActionError {
+        let text = refusal.describe(variant, table);
+        ActionError::Refused { refusal, text }
+    }
+}
+
+impl std::fmt::Display for ActionError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ActionError::Refused { text, .. } => write!(f, "refused: {text}"),
+            ActionError::Script(why) => write!(f, "{why}"),
+        }
+    }
+}
+
+impl From<ScriptFailure> for ActionError {
+    fn from(failure: ScriptFailure) -> Self {
+        ActionError::Script(failure.0)
+    }
+}

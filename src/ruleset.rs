@@ -1,0 +1,80 @@
+//! Loading a ruleset: a variant (a built-in name or a path) with house rules
+//! on top and option settings, opened through a `Loader`, validated into a
+//! `Variant`, and its scripts checked, reporting every problem at once.
+
+use std::path::Path;
+
+use crate::builtin;
+use crate::source::{Loader, SourceFile};
+use crate::variant::Variant;
+use crate::variant::build::{self, LayerInput};
+
+/// What to load: a built-in name or a path, for the variant and each rule,
+/// and `NAME=VALUE` settings of options.
+#[derive(Debug, Clone, Default)]
+pub struct LoadRequest {
+    pub variant: String,
+    pub rules: Vec<String>,
+    pub settings: Vec<(String, String)>,
+}
+
+/// Opens a built-in variant (`variants/NAME.yaml`) or a path.
+pub fn open_variant(loader: &dyn Loader, reference: &str) -> Result<SourceFile, String> {
+    open(loader, reference, "variants/", "variant", builtin::variant_names())
+}
+
+/// Opens a built-in house rule (`variants/rules/NAME.yaml`) or a path.
+pub fn open_rule(loader: &dyn Loader, reference: &str) -> Result<SourceFile, String> {
+    open(loader, reference, "variants/rules/", "house rule", builtin::rule_names())
+}
+
+fn open(loader: &dyn Loader, reference: &str, dir: &str, what: &str, known: Vec<&str>) -> Result<SourceFile, String> {
+    if let Some(file) = SourceFile::builtin(&format!("{dir}{reference}.yaml")) {
+        return Ok(file);
+    }
+    let path = Path::new(reference);
+    if loader.exists(path) || reference.contains('/') || reference.ends_with(".yaml") || reference.ends_with(".yml") {
+        return SourceFile::read(loader, path);
+    }
+    Err(format!("unknown {what} '{reference}' (built in: {}; or give a path to a YAML file)", known.join(", ")))
+}
+
+/// Parses a file and opens the scripts it names.
+fn input(loader: &dyn Loader, file: SourceFile, problems: &mut Vec<String>) -> Option<LayerInput> {
+    let spec = build::parse_spec(&file).map_err(|e| problems.push(e)).ok()?;
+    let mut scripts = Vec::new();
+    for path in &spec.scripts {
+        match file.sibling(loader, path) {
+            Ok(script) => scripts.push(script),
+            Err(e) => problems.push(file.problem_at(path, format!("script not found: {e}"))),
+        }
+    }
+    Some(LayerInput { file, spec, scripts })
+}
+
+/// Loads and validates a variant with house rules on top, scripts compiled
+/// and hooks checked against them. On failure, every problem found, one
+/// message each.
+pub fn load(request: &LoadRequest, loader: &dyn Loader) -> Result<Variant, Vec<String>> {
+    let mut problems = Vec::new();
+    let table_file = open_variant(loader, &request.variant).map_err(|e| vec![e])?;
+    let table = input(loader, table_file, &mut problems).ok_or_else(|| problems.clone())?;
+    let mut rules = Vec::new();
+    for reference in &request.rules {
+        match open_rule(loader, reference) {
+            Ok(file) => rules.extend(input(loader, file, &mut problems)),
+            Err(e) => problems.push(e),
+        }
+    }
+    let variant = build::build(&table, &rules, &request.settings, &crate::script::check_layer, &mut problems);
+    match variant {
+        Some(variant) if problems.is_empty() => Ok(variant),
+        _ => Err(without_repeats(problems)),
+    }
+}
+
+/// The problems in order, each message once.
+fn without_repeats(problems: Vec<String>) -> Vec<String> {
+    let mut seen = std::collections::HashSet::new();
+    problems.into_iter().filter(|p| seen.insert(p.clone())).collect()
+}

@@ -1,0 +1,106 @@
+//! Scenario files (scenarios.md): `schema` is the format and its parsing,
+//! `setup` builds the table a file describes, `run` plays the steps and
+//! checks the expectations, `report` runs files and folders. A file that
+//! cannot be read or parsed is bad input, reported with file, line and
+//! column.
+
+pub mod report;
+mod run;
+mod schema;
+mod setup;
+
+use std::path::Path;
+use std::sync::Arc;
+
+use crate::loader::Disk;
+use crate::ruleset::{self, LoadRequest};
+use crate::source::SourceFile;
+use crate::variant::Variant;
+
+pub use report::{Report, collect, run_files};
+use schema::{RawScenario, RawSetup, Step, first_scalar, parse_step, yaml_text};
+
+/// A scenario ready to run.
+pub struct Scenario {
+    pub file: String,
+    pub name: String,
+    variant: Arc<Variant>,
+    players: usize,
+    seed: u64,
+    setup: RawSetup,
+    steps: Vec<(String, Step)>,
+    source: SourceFile,
+}
+
+/// The outcome of one scenario.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outcome {
+    Pass,
+    Fail(String),
+}
+
+/// A variant or rule reference in a scenario: a built-in name, or a path
+/// relative to the scenario file.
+fn reference(name: &str, builtin_names: &[&str], scenario: &Path) -> String {
+    let joined = scenario.parent().unwrap_or(Path::new(".")).join(name);
+    let looks_like_name = !name.contains('/') && !name.ends_with(".yaml") && !name.ends_with(".yml");
+    if builtin_names.contains(&name) || Path::new(name).is_absolute() || (looks_like_name && !joined.exists()) {
+        name.to_string()
+    } else {
+        joined.display().to_string()
+    }
+}
+
+impl Scenario {
+    /// Reads and parses a scenario file; errors are bad input (exit 2).
+    pub fn load(path: &Path) -> Result<Scenario, String> {
+        let source = SourceFile::read(&Disk, path)?;
+        if source.text.trim().is_empty() {
+            return Err(source.problem(None, "the file is empty"));
+        }
+        let raw: RawScenario = serde_yaml::from_str(&source.text).map_err(|e| source.yaml_error(&e))?;
+        let settings: Vec<(String, String)> = raw.options.iter().map(|(k, v)| (k.clone(), yaml_text(v))).collect();
+        let rule_names = crate::builtin::rule_names();
+        let request = LoadRequest {
+            variant: reference(&raw.variant, &crate::builtin::variant_names(), path),
+            rules: raw.rules.iter().map(|r| reference(r, &rule_names, path)).collect(),
+            settings,
+        };
+        let variant = ruleset::load(&request, &Disk).map_err(|problems| {
+            let at = source.locate(&raw.variant);
+            source.problem(at, format!("cannot load the variant:\n  {}", problems.join("\n  ")))
+        })?;
+        let variant = Arc::new(variant);
+        let mut problems = Vec::new();
+        let mut players = raw.players.unwrap_or_else(|| raw.setup.hands.keys().max().map(|&m| m + 1).unwrap_or(4));
+        if players < variant.min_players || players > variant.max_players {
+            problems.push(source.problem_at(
+                "players:",
+                format!(
+                    "{} is for {} to {} players, not {players} (set 'players:' or name more hands)",
+                    variant.name, variant.min_players, variant.max_players
+                ),
+            ));
+            players = players.clamp(variant.min_players, variant.max_players);
+        }
+        let mut steps = Vec::new();
+        for value in &raw.steps {
+            match parse_step(&variant, value) {
+                Ok(step) => steps.push((yaml_text(value), step)),
+                Err(e) => problems.push(source.problem_at(&first_scalar(value), e)),
+            }
+        }
+        let scenario = Scenario {
+            file: source.name.clone(),
+            name: raw.name.clone().unwrap_or_default(),
+            variant,
+            players,
+            seed: raw.seed.unwrap_or(0),
+            setup: raw.setup,
+            steps,
+            source,
+        };
+        problems.extend(scenario.check_setup());
+        if problems.is_empty() { Ok(scenario) } else { Err(problems.join("\n")) }
+    }
+}

@@ -1,0 +1,77 @@
+//! Running scenario files and folders: collecting the files, one PASS or
+//! FAIL line per scenario (an error line for a file that cannot be read),
+//! and the totals.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use crate::scenario::{Outcome, Scenario};
+
+/// Every scenario file under the given files and folders (folders recursively).
+pub fn collect(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
+    let mut files = Vec::new();
+    for path in paths {
+        if path.is_dir() {
+            walk(path, &mut files).map_err(|e| format!("{}: {e}", path.display()))?;
+        } else if path.exists() {
+            files.push(path.clone());
+        } else {
+            return Err(format!("{}: no such file or folder", path.display()));
+        }
+    }
+    Ok(files)
+}
+
+fn walk(dir: &Path, files: &mut Vec<PathBuf>) -> std::io::Result<()> {
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)?.map(|e| e.map(|e| e.path())).collect::<Result<_, _>>()?;
+    entries.sort();
+    for path in entries {
+        if path.is_dir() {
+            walk(&path, files)?;
+        } else if matches!(path.extension().and_then(|e| e.to_str()), Some("yaml" | "yml")) {
+            files.push(path);
+        }
+    }
+    Ok(())
+}
+
+/// Totals of a run of scenario files, with the report lines.
+#[derive(Debug, Default)]
+pub struct Report {
+    pub passed: usize,
+    pub failed: usize,
+    pub bad_input: usize,
+    pub text: String,
+}
+
+/// Runs files; each gets a PASS or FAIL line, unreadable ones an error line.
+pub fn run_files(files: &[PathBuf]) -> Report {
+    let mut report = Report::default();
+    for path in files {
+        match Scenario::load(path) {
+            Err(e) => {
+                report.bad_input += 1;
+                let _ = writeln!(report.text, "ERROR {e}");
+            }
+            Ok(scenario) => {
+                // `<file>: <name>`, or the file alone for a scenario without a name.
+                let title = match scenario.name.as_str() {
+                    "" => scenario.file.clone(),
+                    name => format!("{}: {name}", scenario.file),
+                };
+                match scenario.run() {
+                    Outcome::Pass => {
+                        report.passed += 1;
+                        let _ = writeln!(report.text, "PASS {title}");
+                    }
+                    Outcome::Fail(why) => {
+                        report.failed += 1;
+                        let _ = writeln!(report.text, "FAIL {title}: {why}");
+                    }
+                }
+            }
+        }
+    }
+    let _ = writeln!(report.text, "{} passed, {} failed", report.passed, report.failed + report.bad_input);
+    report
+}

@@ -1,0 +1,141 @@
+//! Playing a scenario: each step's command is resolved and applied, each
+//! expectation checked against the table, each `expect_error` step must be
+//! refused and change nothing.
+
+use crate::card::{CardId, Color};
+use crate::event::Seat;
+use crate::game::command::{Command, Sight};
+use crate::game::{Action, Game};
+use crate::notation::CardPattern;
+use crate::scenario::schema::{Expect, Step};
+use crate::scenario::{Outcome, Scenario};
+
+impl Scenario {
+    /// Plays the scenario.
+    pub fn run(&self) -> Outcome {
+        let mut game = match self.build() {
+            Ok(g) => g,
+            Err(e) => return Outcome::Fail(format!("setup: {e}")),
+        };
+        let mut last_player: Option<Seat> = None;
+        for (index, (text, step)) in self.steps.iter().enumerate() {
+            let fail = |why: String| Outcome::Fail(format!("step {} ({text}): {why}", index + 1));
+            match step {
+                Step::Expect(checks) => {
+                    if let Some(mismatch) = check_expectations(&game, checks) {
+                        return fail(mismatch);
+                    }
+                }
+                Step::ExpectError(inner) => {
+                    let before = game.table().clone();
+                    let events = game.events().len();
+                    match perform(&mut game, inner, &mut last_player) {
+                        Ok(()) => return fail("expected the step to be refused / it was carried out".into()),
+                        Err(_) if *game.table() != before || game.events().len() != events => {
+                            return fail("expected the refused step to change nothing / the table changed".into());
+                        }
+                        Err(_) => {}
+                    }
+                }
+                Step::Act(_) => {
+                    if let Err(e) = perform(&mut game, step, &mut last_player) {
+                        return fail(format!("expected the step to be carried out / {e}"));
+                    }
+                }
+            }
+        }
+        Outcome::Pass
+    }
+}
+
+/// Carries out a step that acts: the command is for the seat to act (an
+/// UNO call for the player who just played).
+fn perform(game: &mut Game, step: &Step, last_player: &mut Option<Seat>) -> Result<(), String> {
+    let Step::Act(command) = step else {
+        return Err("an expectation is not an action".into());
+    };
+    let actor = match command {
+        Command::Uno(None) => last_player.unwrap_or_else(|| game.to_act()),
+        _ => game.to_act(),
+    };
+    let action = game.resolve(command, actor, Sight::All).map_err(|e| format!("refused: {e}"))?;
+    if let Action::Play(play) = action {
+        *last_player = Some(play.seat);
+    }
+    game.apply(action).map_err(|e| e.to_string())
+}
+
+fn check_expectations(game: &Game, checks: &[Expect]) -> Option<String> {
+    let t = game.table();
+    let v = &game.variant;
+    let color_name = |c: Option<Color>| c.map(|c| v.names.color_name(c).to_string()).unwrap_or_else(|| "none".into());
+    let pattern_name = |p: &CardPattern| match p {
+        CardPattern::Face(f) => v.names.format_face(f),
+        CardPattern::Card(c) => v.names.format_card(c),
+    };
+    for check in checks {
+        let mismatch = match check {
+            Expect::Current(s) => (game.to_act() != *s).then(|| format!("current {s} / {}", game.to_act())),
+            Expect::Direction(d) => {
+                (t.direction != *d).then(|| format!("direction {} / {}", d.name(), t.direction.name()))
+            }
+            Expect::Color(c) => {
+                (t.color != Some(*c)).then(|| format!("color {} / {}", color_name(Some(*c)), color_name(t.color)))
+            }
+            Expect::Side(s) => (t.side != *s).then(|| format!("side {} / {}", s.name(), t.side.name())),
+            Expect::Top(p) => {
+                let ok = t.top().is_some_and(|top| p.matches(v.design(top), t.side));
+                let found = t.top().map(|top| v.face_name(top, t.side)).unwrap_or_else(|| "nothing".into());
+                (!ok).then(|| format!("top {} / {found}", pattern_name(p)))
+            }
+            Expect::HandSizes(sizes) => sizes.iter().find_map(|(&seat, &size)| {
+                let found = t.hands.get(seat).map_or(0, Vec::len);
+                (found != size).then(|| format!("p{seat} holds {size} cards / {found}"))
+            }),
+            Expect::Hand(hands) => hands.iter().find_map(|(&seat, expected)| {
+                let mut held: Vec<CardId> = t.hands.get(seat).cloned().unwrap_or_default();
+                let all = held.iter().map(|&c| v.face_name(c, t.side)).collect::<Vec<_>>().join(", ");
+                let mut ok = held.len() == expected.len();
+                for p in expected {
+                    match held.iter().position(|&c| p.matches(v.design(c), t.side)) {
+                        Some(i) => {
+                            held.swap_remove(i);
+                        }
+                        None => ok = false,
+                    }
+                }
+                (!ok).then(|| {
+                    format!(
+                        "p{seat} holds [{}] / [{all}]",
+                        expected.iter().map(pattern_name).collect::<Vec<_>>().join(", ")
+                    )
+                })
+            }),
+            Expect::DrawSize(n) => (t.draw.len() != *n).then(|| format!("draw_size {n} / {}", t.draw.len())),
+            Expect::DiscardSize(n) => {
+                (t.discard.len() != *n).then(|| format!("discard_size {n} / {}", t.discard.len()))
+            }
+            Expect::Power(power) => power.iter().find_map(|(&seat, &green)| {
+                let found = t.power.get(seat).copied();
+                let name = |g: Option<bool>| match g {
+                    Some(true) => "green",
+                    Some(false) => "red",
+                    None => "none",
+                };
+                (found != Some(green)).then(|| format!("p{seat}'s Power Card {} / {}", name(Some(green)), name(found)))
+            }),
+            Expect::Winner(s) => (t.winner() != Some(*s))
+                .then(|| format!("winner {s} / {}", t.winner().map_or("nobody".into(), |w| w.to_string()))),
+            Expect::MatchWinner(s) => (t.match_winner != Some(*s))
+                .then(|| format!("match_winner {s} / {}", t.match_winner.map_or("nobody".into(), |w| w.to_string()))),
+            Expect::Scores(scores) => scores.iter().find_map(|(&seat, &score)| {
+                let found = t.scores.get(seat).copied().unwrap_or(0);
+                (found != score).then(|| format!("p{seat} scores {score} / {found}"))
+            }),
+        };
+        if mismatch.is_some() {
+            return mismatch;
+        }
+    }
+    None
+}

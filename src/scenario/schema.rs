@@ -1,0 +1,233 @@
+//! The scenario file format (scenarios.md): the raw YAML, and steps and
+//! expectations parsed against the variant's notation. A step that acts is
+//! a `Command`, the language the line game speaks too.
+
+use std::collections::BTreeMap;
+
+use serde::Deserialize;
+use serde_yaml::Value as Yaml;
+
+use crate::card::{Color, Direction, Side};
+use crate::event::Seat;
+use crate::game::command::{CardRef, Command, PlayCommand};
+use crate::notation::CardPattern;
+use crate::variant::Variant;
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawScenario {
+    pub name: Option<String>,
+    pub variant: String,
+    #[serde(default)]
+    pub rules: Vec<String>,
+    /// Settings of the variant's and rules' options (an extension).
+    #[serde(default)]
+    pub options: BTreeMap<String, Yaml>,
+    pub players: Option<usize>,
+    pub seed: Option<u64>,
+    #[serde(default)]
+    pub setup: RawSetup,
+    #[serde(default)]
+    pub steps: Vec<Yaml>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawSetup {
+    #[serde(default)]
+    pub hands: BTreeMap<usize, Vec<String>>,
+    pub discard: Option<Vec<String>>,
+    #[serde(default)]
+    pub draw: Vec<String>,
+    pub current: Option<usize>,
+    pub dealer: Option<usize>,
+    pub direction: Option<String>,
+    pub color: Option<String>,
+    pub side: Option<String>,
+    #[serde(default)]
+    pub power: BTreeMap<usize, String>,
+    #[serde(default)]
+    pub scores: BTreeMap<usize, i64>,
+}
+
+#[derive(Debug, Clone)]
+pub enum Step {
+    Act(Command),
+    Expect(Vec<Expect>),
+    ExpectError(Box<Step>),
+}
+
+#[derive(Debug, Clone)]
+pub enum Expect {
+    Current(Seat),
+    Direction(Direction),
+    Color(Color),
+    Top(CardPattern),
+    Side(Side),
+    HandSizes(BTreeMap<Seat, usize>),
+    Hand(BTreeMap<Seat, Vec<CardPattern>>),
+    DrawSize(usize),
+    DiscardSize(usize),
+    Power(BTreeMap<Seat, bool>),
+    Winner(Seat),
+    MatchWinner(Seat),
+    Scores(BTreeMap<Seat, i64>),
+}
+
+/// A YAML value in one line, as a step is shown in reports.
+pub fn yaml_text(value: &Yaml) -> String {
+    match value {
+        Yaml::Null => "~".into(),
+        Yaml::Bool(b) => b.to_string(),
+        Yaml::Number(n) => n.to_string(),
+        Yaml::String(s) => s.clone(),
+        Yaml::Sequence(items) => format!("[{}]", items.iter().map(yaml_text).collect::<Vec<_>>().join(", ")),
+        Yaml::Mapping(map) => format!(
+            "{{{}}}",
+            map.iter().map(|(k, v)| format!("{}: {}", yaml_text(k), yaml_text(v))).collect::<Vec<_>>().join(", ")
+        ),
+        Yaml::Tagged(t) => yaml_text(&t.value),
+    }
+}
+
+/// The first scalar inside a value: what to look for in the file to point
+/// at a step's problem.
+pub fn first_scalar(value: &Yaml) -> String {
+    match value {
+        Yaml::Mapping(map) => map.iter().next().map(|(_, v)| first_scalar(v)).unwrap_or_default(),
+        Yaml::Sequence(items) => items.first().map(first_scalar).unwrap_or_default(),
+        other => yaml_text(other),
+    }
+}
+
+fn as_seat(value: &Yaml) -> Result<Seat, String> {
+    value.as_u64().map(|n| n as Seat).ok_or_else(|| format!("'{}' is not a player number", yaml_text(value)))
+}
+
+fn seat_map<T>(value: &Yaml, mut f: impl FnMut(&Yaml) -> Result<T, String>) -> Result<BTreeMap<Seat, T>, String> {
+    let map = value.as_mapping().ok_or_else(|| format!("'{}' must be a map of player -> value", yaml_text(value)))?;
+    map.iter().map(|(k, v)| Ok((as_seat(k)?, f(v)?))).collect()
+}
+
+fn parse_color(variant: &Variant, value: &Yaml) -> Result<Color, String> {
+    let name = value.as_str().ok_or_else(|| format!("'{}' is not a colour", yaml_text(value)))?;
+    variant.names.color(name).ok_or_else(|| format!("unknown colour '{name}'"))
+}
+
+fn parse_pattern(variant: &Variant, value: &Yaml) -> Result<CardPattern, String> {
+    let text = match value {
+        Yaml::String(s) => s.clone(),
+        Yaml::Number(n) => n.to_string(),
+        other => return Err(format!("'{}' is not a card", yaml_text(other))),
+    };
+    let pattern = variant.names.parse_pattern(&text)?;
+    let exists = variant.designs.iter().any(|d| pattern.matches(d, Side::Light) || pattern.matches(d, Side::Dark));
+    if !exists {
+        return Err(format!("the {} deck has no card '{text}'", variant.name));
+    }
+    Ok(pattern)
+}
+
+fn parse_play(variant: &Variant, arg: &Yaml) -> Result<Command, String> {
+    let Yaml::Mapping(m) = arg else {
+        return Ok(Command::Play(PlayCommand::of(CardRef::Named(parse_pattern(variant, arg)?))));
+    };
+    let mut card = None;
+    let mut play = PlayCommand::of(CardRef::Position(0));
+    for (k, v) in m {
+        match k.as_str().unwrap_or_default() {
+            "card" => card = Some(parse_pattern(variant, v)?),
+            "player" => play.player = Some(as_seat(v)?),
+            "color" => play.color = Some(parse_color(variant, v)?),
+            "as" => match v.as_str() {
+                Some("flex") => play.as_flex = true,
+                Some("regular") => play.as_flex = false,
+                _ => return Err(format!("as: '{}' must be flex or regular", yaml_text(v))),
+            },
+            "target" => play.target = Some(as_seat(v)?),
+            "uno" => play.uno = v.as_bool().ok_or("uno: must be true or false")?,
+            other => return Err(format!("unknown play field '{other}' (card, player, color, as, target, uno)")),
+        }
+    }
+    play.card = CardRef::Named(card.ok_or("a long-form play needs 'card'")?);
+    Ok(Command::Play(play))
+}
+
+pub fn parse_step(variant: &Variant, value: &Yaml) -> Result<Step, String> {
+    if let Some(word) = value.as_str() {
+        return match word.trim() {
+            "draw" => Ok(Step::Act(Command::Draw)),
+            "pass" => Ok(Step::Act(Command::Pass)),
+            "challenge" => Ok(Step::Act(Command::Challenge)),
+            "accept" => Ok(Step::Act(Command::Accept)),
+            "uno" => Ok(Step::Act(Command::Uno(None))),
+            other => Err(format!(
+                "unknown step '{other}' (steps: play, draw, pass, uno, catch, challenge, accept, color, expect, expect_error)"
+            )),
+        };
+    }
+    let map =
+        value.as_mapping().ok_or_else(|| format!("a step is a word or a one-key map, not '{}'", yaml_text(value)))?;
+    if map.len() != 1 {
+        return Err(format!("a step has exactly one key: '{}'", yaml_text(value)));
+    }
+    let (key, arg) = map.iter().next().expect("one entry");
+    let key = key.as_str().unwrap_or_default();
+    match key {
+        "play" => parse_play(variant, arg).map(Step::Act),
+        "uno" => Ok(Step::Act(Command::Uno(if arg.is_null() { None } else { Some(as_seat(arg)?) }))),
+        "catch" => Ok(Step::Act(Command::Catch(as_seat(arg)?))),
+        "color" => Ok(Step::Act(Command::Color(parse_color(variant, arg)?))),
+        "expect" => parse_expect(variant, arg).map(Step::Expect),
+        "expect_error" => Ok(Step::ExpectError(Box::new(parse_step(variant, arg)?))),
+        "draw" | "pass" | "challenge" | "accept" if arg.is_null() => parse_step(variant, &Yaml::String(key.into())),
+        other => Err(format!("unknown step '{other}'")),
+    }
+}
+
+fn parse_expect(variant: &Variant, value: &Yaml) -> Result<Vec<Expect>, String> {
+    let map = value.as_mapping().ok_or("expect: takes a map of checks")?;
+    let mut checks = Vec::new();
+    for (k, v) in map {
+        let key = k.as_str().unwrap_or_default();
+        let count = |v: &Yaml| {
+            v.as_u64().map(|n| n as usize).ok_or_else(|| format!("{key}: '{}' is not a number", yaml_text(v)))
+        };
+        checks.push(match key {
+            "current" => Expect::Current(as_seat(v)?),
+            "direction" => Expect::Direction(
+                v.as_str().and_then(Direction::parse).ok_or("direction: clockwise or counterclockwise")?,
+            ),
+            "color" => Expect::Color(parse_color(variant, v)?),
+            "top" => Expect::Top(parse_pattern(variant, v)?),
+            "side" => Expect::Side(v.as_str().and_then(Side::parse).ok_or("side: light or dark")?),
+            "hand_sizes" => Expect::HandSizes(seat_map(v, count)?),
+            "hand" => Expect::Hand(seat_map(v, |cards| {
+                cards
+                    .as_sequence()
+                    .ok_or("hand: a list of cards per player")?
+                    .iter()
+                    .map(|c| parse_pattern(variant, c))
+                    .collect()
+            })?),
+            "draw_size" => Expect::DrawSize(count(v)?),
+            "discard_size" => Expect::DiscardSize(count(v)?),
+            "power" => Expect::Power(seat_map(v, |x| match x.as_str().map(str::to_ascii_lowercase).as_deref() {
+                Some("green") => Ok(true),
+                Some("red") => Ok(false),
+                _ => Err(format!("power: '{}' must be green or red", yaml_text(x))),
+            })?),
+            "winner" => Expect::Winner(as_seat(v)?),
+            "match_winner" => Expect::MatchWinner(as_seat(v)?),
+            "scores" => Expect::Scores(seat_map(v, |x| {
+                x.as_i64().ok_or_else(|| format!("scores: '{}' is not a number", yaml_text(x)))
+            })?),
+            other => {
+                return Err(format!(
+                    "unknown expectation '{other}' (current, direction, color, top, side, hand_sizes, hand, draw_size, discard_size, power, winner, match_winner, scores)"
+                ));
+            }
+        });
+    }
+    Ok(checks)
+}

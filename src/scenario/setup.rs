@@ -1,0 +1,179 @@
+//! A scenario's `setup`: checked without building anything, then built into
+//! a game. Every card it names is taken out of the deck; the rest is dealt
+//! and stacked as a real deal would, so the table holds exactly the deck.
+
+use std::collections::BTreeMap;
+
+use rand::seq::SliceRandom;
+
+use crate::card::{CardId, Direction, Side};
+use crate::event::Seat;
+use crate::game::Game;
+use crate::scenario::Scenario;
+use crate::script::Runtime;
+use crate::table::rng;
+use crate::turn::Landing;
+
+/// The cards a setup names, taken out of the deck, and what is left.
+struct NamedCards {
+    hands: BTreeMap<Seat, Vec<CardId>>,
+    discard: Vec<CardId>,
+    draw: Vec<CardId>,
+    left: Vec<CardId>,
+}
+
+impl Scenario {
+    /// Checks the setup's cards and seats without building anything.
+    pub(crate) fn check_setup(&self) -> Vec<String> {
+        let mut problems = Vec::new();
+        let _ = self.take_named_cards(&mut problems);
+        let s = &self.setup;
+        let seats =
+            s.hands.keys().chain(s.power.keys()).chain(s.scores.keys()).chain(s.current.iter()).chain(s.dealer.iter());
+        for &seat in seats {
+            if seat >= self.players {
+                problems.push(
+                    self.source.problem(None, format!("player {seat} does not exist at a table of {}", self.players)),
+                );
+            }
+        }
+        if let Some(d) = &s.direction
+            && Direction::parse(d).is_none()
+        {
+            problems.push(self.source.problem_at(d, format!("direction '{d}' must be clockwise or counterclockwise")));
+        }
+        if let Some(c) = &s.color
+            && self.variant.names.color(c).is_none()
+        {
+            problems.push(self.source.problem_at(c, format!("unknown colour '{c}'")));
+        }
+        if let Some(side) = &s.side {
+            match Side::parse(side) {
+                None => problems.push(self.source.problem_at(side, format!("side '{side}' must be light or dark"))),
+                Some(Side::Dark) if !self.variant.double_sided => {
+                    problems.push(self.source.problem_at(side, format!("{} has one-sided cards", self.variant.name)))
+                }
+                _ => {}
+            }
+        }
+        for value in s.power.values() {
+            if !matches!(value.to_ascii_lowercase().as_str(), "green" | "red") {
+                problems.push(self.source.problem_at(value, format!("Power Card side '{value}' must be green or red")));
+            }
+        }
+        if !s.power.is_empty() && self.variant.power_cards == 0 {
+            problems.push(self.source.problem_at("power:", format!("{} has no Power Cards", self.variant.name)));
+        }
+        problems
+    }
+
+    /// Takes the named cards out of the deck: the hands, discard and draw
+    /// cards named, and the cards left over.
+    fn take_named_cards(&self, problems: &mut Vec<String>) -> NamedCards {
+        let mut left = self.variant.deck.clone();
+        let side = self.setup.side.as_deref().and_then(Side::parse).unwrap_or_default();
+        let mut take = |text: &str, problems: &mut Vec<String>| -> Option<CardId> {
+            let pattern = match self.variant.names.parse_pattern(text) {
+                Ok(p) => p,
+                Err(e) => {
+                    problems.push(self.source.problem_at(text, e));
+                    return None;
+                }
+            };
+            let exists = self.variant.designs.iter().any(|d| pattern.matches(d, side));
+            match left.iter().position(|&id| pattern.matches(self.variant.design(id), side)) {
+                Some(i) => Some(left.swap_remove(i)),
+                None if exists => {
+                    problems.push(self.source.problem_at(
+                        text,
+                        format!("more copies of '{text}' than the {} deck holds", self.variant.name),
+                    ));
+                    None
+                }
+                None => {
+                    problems.push(
+                        self.source.problem_at(text, format!("the {} deck has no card '{text}'", self.variant.name)),
+                    );
+                    None
+                }
+            }
+        };
+        let mut hands = BTreeMap::new();
+        for (&seat, cards) in &self.setup.hands {
+            let hand: Vec<CardId> = cards.iter().filter_map(|c| take(c, problems)).collect();
+            hands.insert(seat, hand);
+        }
+        let discard: Vec<CardId> = self.setup.discard.iter().flatten().filter_map(|c| take(c, problems)).collect();
+        let draw: Vec<CardId> = self.setup.draw.iter().filter_map(|c| take(c, problems)).collect();
+        left.sort_unstable();
+        NamedCards { hands, discard, draw, left }
+    }
+
+    /// Builds the table the setup describes. A setup with a discard is the
+    /// moment right after its top card landed: the windows a landing opens
+    /// (catching, Jump-In) are open.
+    pub(crate) fn build(&self) -> Result<Game, String> {
+        let runtime = Runtime::new(self.variant.clone()).map_err(|p| p.join("\n"))?;
+        let mut game = Game::new(runtime, self.players, self.seed)?;
+        let mut problems = Vec::new();
+        let NamedCards { hands: named_hands, discard, draw: named_draw, mut left } =
+            self.take_named_cards(&mut problems);
+        if !problems.is_empty() {
+            return Err(problems.join("\n"));
+        }
+        left.shuffle(&mut rng(self.seed));
+        let s = &self.setup;
+        let current = s.current.unwrap_or(0);
+        let dealer = s.dealer.unwrap_or((current + self.players - 1) % self.players);
+        let variant = self.variant.clone();
+        let mut hands = vec![Vec::new(); self.players];
+        for (seat, hand) in hands.iter_mut().enumerate() {
+            match named_hands.get(&seat) {
+                Some(named) => *hand = named.clone(),
+                None => {
+                    for _ in 0..variant.hand_size {
+                        hand.extend(left.pop());
+                    }
+                }
+            }
+        }
+        // The draw pile: the listed cards on top (first listed = top).
+        let mut draw = left;
+        draw.extend(named_draw.iter().rev());
+        game.setup_hand(dealer);
+        let side = s.side.as_deref().and_then(Side::parse).unwrap_or_default();
+        let color_named = s.color.as_deref().and_then(|c| variant.names.color(c));
+        let landed = !discard.is_empty();
+        game.place(|t| {
+            t.hands = hands;
+            t.draw = draw;
+            t.discard = discard;
+            t.side = side;
+            t.current = current;
+            if landed {
+                t.landing = Landing::TurnedUp;
+            }
+            if let Some(d) = s.direction.as_deref().and_then(Direction::parse) {
+                t.direction = d;
+            }
+            for (&seat, value) in &s.power {
+                t.power[seat] = value.eq_ignore_ascii_case("green");
+            }
+            for (&seat, &score) in &s.scores {
+                t.scores[seat] = score;
+            }
+            t.color = color_named.or_else(|| t.top().and_then(|top| variant.face(top, side).color));
+        });
+        if !landed {
+            game.turn_first_discard().map_err(|e| e.to_string())?;
+            if let Some(c) = color_named {
+                game.place(|t| t.color = Some(c));
+            }
+        } else if game.table().color.is_none() {
+            return Err(self
+                .source
+                .problem_at("discard:", "the top discard is wild: say which colour is in play with 'color:'"));
+        }
+        Ok(game)
+    }
+}

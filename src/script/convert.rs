@@ -1,0 +1,151 @@
+//! Conversions between host values and script values: penalties and draws
+//! as maps, colour names, seat numbers, and the answers hooks return.
+
+use rhai::{Dynamic, EvalAltResult, ImmutableString, Map, Position};
+
+use crate::card::{Color, Side};
+use crate::event::Seat;
+use crate::turn::{Challenge, DrawSpec, Penalty};
+use crate::variant::Variant;
+
+pub type HostResult<T> = Result<T, Box<EvalAltResult>>;
+
+/// An error raised by a host function, shown with the script's line.
+pub fn script_error(message: impl Into<String>) -> Box<EvalAltResult> {
+    Box::new(EvalAltResult::ErrorRuntime(Dynamic::from(message.into()), Position::NONE))
+}
+
+/// A seat number from a script, checked against the table.
+pub fn seat(p: i64, players: usize) -> Result<Seat, String> {
+    usize::try_from(p).ok().filter(|&s| s < players).ok_or_else(|| format!("no player {p} at a table of {players}"))
+}
+
+/// A colour name of the side in play.
+pub fn color_arg(variant: &Variant, side: Side, name: &str) -> Result<Color, String> {
+    let color = variant.names.color(name).ok_or_else(|| format!("unknown colour '{name}'"))?;
+    if !variant.colors_of(side).contains(&color) {
+        return Err(format!("'{name}' is not a colour of the {} side", side.name()));
+    }
+    Ok(color)
+}
+
+fn color_value(variant: &Variant, color: Option<Color>) -> Dynamic {
+    color.map(|c| Dynamic::from(variant.names.color_name(c).to_string())).unwrap_or(Dynamic::UNIT)
+}
+
+fn draw_spec_map(variant: &Variant, spec: &DrawSpec) -> Dynamic {
+    let mut map = Map::new();
+    map.insert("count".into(), Dynamic::from(i64::from(spec.count)));
+    map.insert("until_color".into(), color_value(variant, spec.until));
+    map.into()
+}
+
+/// A penalty as scripts see it: `#{victim, by, draw, until_color, group,
+/// pending, challenge: #{guilty, fail, success}}`.
+pub fn penalty_to_map(variant: &Variant, p: &Penalty) -> Map {
+    let mut map = Map::new();
+    map.insert("victim".into(), Dynamic::from(p.victim as i64));
+    map.insert("by".into(), Dynamic::from(p.by as i64));
+    map.insert("draw".into(), Dynamic::from(i64::from(p.draw.count)));
+    map.insert("until_color".into(), color_value(variant, p.draw.until));
+    map.insert("group".into(), Dynamic::from(p.group.clone()));
+    map.insert("pending".into(), Dynamic::from(p.pending));
+    let challenge = match &p.challenge {
+        Some(c) => {
+            let mut m = Map::new();
+            m.insert("guilty".into(), Dynamic::from(c.guilty));
+            m.insert("fail".into(), draw_spec_map(variant, &c.fail));
+            m.insert("success".into(), draw_spec_map(variant, &c.success));
+            Dynamic::from(m)
+        }
+        None => Dynamic::UNIT,
+    };
+    map.insert("challenge".into(), challenge);
+    map
+}
+
+fn draw_spec_from(variant: &Variant, side: Side, value: &Dynamic) -> Result<DrawSpec, String> {
+    if let Ok(n) = value.as_int() {
+        return u32::try_from(n)
+            .map(|count| DrawSpec { count, until: None })
+            .map_err(|_| format!("cannot draw {n} cards"));
+    }
+    let Some(map) = value.read_lock::<Map>() else {
+        return Err("a draw is a number or #{count: N, until_color: COLOUR}".into());
+    };
+    let count = match map.get("count") {
+        Some(v) => v.as_int().ok().and_then(|n| u32::try_from(n).ok()).ok_or("count must be a number 0 or more")?,
+        None => 0,
+    };
+    let until = match map.get("until_color") {
+        Some(v) if !v.is_unit() => Some(color_arg(variant, side, &v.to_string())?),
+        _ => None,
+    };
+    Ok(DrawSpec { count, until })
+}
+
+/// Reads a penalty map a script wrote; `by` and `group` default to the
+/// given ones.
+pub fn penalty_from_map(
+    variant: &Variant,
+    side: Side,
+    players: usize,
+    value: &Dynamic,
+    by: Seat,
+    group: ImmutableString,
+) -> Result<Penalty, String> {
+    let Some(map) = value.read_lock::<Map>() else {
+        return Err("a penalty is a map like #{victim: 1, draw: 2}".into());
+    };
+    for key in map.keys() {
+        if !["victim", "by", "draw", "until_color", "group", "pending", "challenge"].contains(&key.as_str()) {
+            return Err(format!("unknown penalty field '{key}'"));
+        }
+    }
+    let victim = map.get("victim").and_then(|v| v.as_int().ok()).ok_or("victim must be a player number")?;
+    let victim = seat(victim, players)?;
+    let mut draw = match map.get("draw") {
+        Some(v) => draw_spec_from(variant, side, v)?,
+        None => DrawSpec::default(),
+    };
+    if let Some(v) = map.get("until_color")
+        && !v.is_unit()
+    {
+        draw.until = Some(color_arg(variant, side, &v.to_string())?);
+    }
+    let group = match map.get("group") {
+        Some(g) => g.clone().into_immutable_string().unwrap_or_else(|_| g.to_string().into()),
+        None => group,
+    };
+    let pending = map.get("pending").and_then(|v| v.as_bool().ok()).unwrap_or(false);
+    let challenge = match map.get("challenge") {
+        Some(c) if !c.is_unit() => {
+            let Some(c) = c.read_lock::<Map>() else {
+                return Err("challenge must be a map #{guilty, fail, success}".into());
+            };
+            let guilty =
+                c.get("guilty").and_then(|v| v.as_bool().ok()).ok_or("challenge.guilty must be true or false")?;
+            let fail = draw_spec_from(variant, side, c.get("fail").ok_or("challenge.fail is missing")?)?;
+            let success = draw_spec_from(variant, side, c.get("success").ok_or("challenge.success is missing")?)?;
+            Some(Challenge { guilty, fail, success })
+        }
+        _ => None,
+    };
+    let by = match map.get("by") {
+        Some(v) => seat(v.as_int().map_err(|_| "by must be a player number")?, players)?,
+        None => by,
+    };
+    Ok(Penalty { victim, by, draw, group, challenge, pending })
+}
+
+/// The verdict of a `can_*` hook: `true`/`()` allows, `false` or a reason
+/// refuses (the reason, when given).
+pub fn verdict(value: &Dynamic) -> Result<(), Option<ImmutableString>> {
+    if value.is_unit() || value.as_bool() == Ok(true) {
+        Ok(())
+    } else if let Ok(text) = value.clone().into_immutable_string() {
+        Err(Some(text))
+    } else {
+        Err(None)
+    }
+}

@@ -1,0 +1,162 @@
+//! The turn vocabulary: where a hand stands (`Phase`, `Landing`), the
+//! decisions a table may owe (`Decision`), draw penalties, and the changes
+//! (`Op`) that card effects make, gathered into a `TurnPlan` that the game
+//! resolves once the effects have run. Shared by the game and the scripts.
+
+use rhai::ImmutableString;
+
+use crate::card::{CardId, Color};
+use crate::event::Seat;
+
+/// How many cards a draw takes: `count` cards, or with `until` one at a time
+/// until a card of that colour (on the face in play) and then `count` more.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct DrawSpec {
+    pub count: u32,
+    pub until: Option<Color>,
+}
+
+/// The outcome of challenging a restricted draw-wild.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Challenge {
+    /// Was the card played against its restriction (a bluff)?
+    pub guilty: bool,
+    /// What the challenger draws when the challenge fails.
+    pub fail: DrawSpec,
+    /// What the card's player draws when it succeeds.
+    pub success: DrawSpec,
+}
+
+/// A draw penalty: the victim draws and, if they were to play next, loses
+/// that turn.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Penalty {
+    pub victim: Seat,
+    pub by: Seat,
+    pub draw: DrawSpec,
+    /// Which stacking group the card belongs to (house rules read it).
+    pub group: ImmutableString,
+    pub challenge: Option<Challenge>,
+    /// Wait for the victim's answer instead of drawing at once.
+    pub pending: bool,
+}
+
+/// A decision the table waits for before play goes on.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Decision {
+    /// `chooser` names the colour in play.
+    NameColor { chooser: Seat },
+    /// The victim accepts the penalty, challenges it, or answers it with a
+    /// play a rule allows.
+    Answer(Penalty),
+}
+
+/// Where the hand stands. Built whole at every deal, so nothing carries over.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum Phase {
+    /// The player whose turn it is plays, draws, or (with nothing left to
+    /// draw) passes.
+    #[default]
+    Turn,
+    /// The player whose turn it is drew this card and may play it or pass.
+    Drawn(CardId),
+    /// A decision is owed (see `Decision`).
+    NameColor {
+        chooser: Seat,
+    },
+    Answer(Penalty),
+    /// Someone went out; the hand is scored.
+    Over {
+        winner: Seat,
+    },
+}
+
+impl Phase {
+    pub fn from_decision(decision: Decision) -> Phase {
+        match decision {
+            Decision::NameColor { chooser } => Phase::NameColor { chooser },
+            Decision::Answer(penalty) => Phase::Answer(penalty),
+        }
+    }
+
+    /// The penalty waiting for an answer, if any.
+    pub fn penalty(&self) -> Option<&Penalty> {
+        match self {
+            Phase::Answer(p) => Some(p),
+            _ => None,
+        }
+    }
+}
+
+/// How the top card of the discard pile came to be there, while no turn
+/// action has happened since (the Jump-In window, rules.md 8.2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Landing {
+    /// A turn action has happened since the top card landed.
+    #[default]
+    Settled,
+    /// The top card was turned up (the first discard, or a scenario's top).
+    TurnedUp,
+    /// This seat played the top card.
+    PlayedBy(Seat),
+}
+
+impl Landing {
+    /// Has no turn action happened since the top card landed?
+    pub fn is_fresh(self) -> bool {
+        self != Landing::Settled
+    }
+
+    pub fn player(self) -> Option<Seat> {
+        match self {
+            Landing::PlayedBy(seat) => Some(seat),
+            _ => None,
+        }
+    }
+}
+
+/// What the first-discard hook decided about the turned-up card.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum FirstDiscard {
+    #[default]
+    Keep,
+    /// Put it back into the draw pile, reshuffle, and turn another.
+    Redraw,
+    /// Leave it and turn the next card onto it.
+    TurnNext,
+}
+
+/// One change an effect hook made to the table or the turn plan. Replaying
+/// the ops a hook recorded has exactly the effect of running it again.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Op {
+    Skip(usize),
+    Reverse,
+    SetNext(Seat),
+    Penalty(Penalty),
+    AskColor(Seat),
+    SetColor(Color),
+    SetPower(Seat, bool),
+    Flip,
+    SwapHands(Seat, Seat),
+    PassHands,
+    SetVar(ImmutableString, i64),
+    FirstDiscard(FirstDiscard),
+    Log(ImmutableString),
+}
+
+/// A decision an effect asked for, in the order the effects asked.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Request {
+    Penalty(Penalty),
+    AskColor(Seat),
+}
+
+/// How the turn moves on after a card, as its effects left it.
+#[derive(Debug, Clone, Default)]
+pub struct TurnPlan {
+    pub skips: usize,
+    pub next: Option<Seat>,
+    pub requests: Vec<Request>,
+    pub first_discard: FirstDiscard,
+}

@@ -1,0 +1,388 @@
+//! Validation of specs into the model: the table of the variant's file, one
+//! layer per file, hooks and targets bound to faces through parsed
+//! selectors, options merged. Every problem of every file is reported, each
+//! with its file, line and column; nothing is read from disk here.
+
+use std::collections::BTreeMap;
+
+use crate::card::{CardDef, SymbolId};
+use crate::notation::{Names, Symbol};
+use crate::source::SourceFile;
+use crate::variant::deck::{self, Designs};
+use crate::variant::selector::Selector;
+use crate::variant::spec::LayerSpec;
+use crate::variant::{Binding, FnRef, HookKind, Layer, MAX_COLORS, OptionValue, TargetNeed, Variant, options};
+
+/// One file to build: its text, its spec, and the scripts it names (those
+/// that could be opened).
+#[derive(Debug)]
+pub struct LayerInput {
+    pub file: SourceFile,
+    pub spec: LayerSpec,
+    pub scripts: Vec<SourceFile>,
+}
+
+/// Parses a variant or rule file's YAML.
+pub fn parse_spec(file: &SourceFile) -> Result<LayerSpec, String> {
+    if file.text.trim().is_empty() {
+        return Err(file.problem(None, "the file is empty"));
+    }
+    serde_yaml::from_str(&file.text).map_err(|e| file.yaml_error(&e))
+}
+
+/// The layer's name: `name:`, else the file's stem.
+pub fn layer_name(file: &SourceFile, spec: &LayerSpec) -> String {
+    spec.name.clone().unwrap_or_else(|| {
+        let stem = file.name.rsplit('/').next().unwrap_or(&file.name);
+        stem.trim_end_matches(".yaml").trim_end_matches(".yml").to_string()
+    })
+}
+
+/// Builds the variant of `table` with `rules` layered on top and `settings`
+/// applied to their options; `check_scripts` checks each layer's scripts
+/// (whether or not the table is sound, so that every problem is found).
+/// Problems are added to `problems`; the variant is returned only when there
+/// are none.
+pub fn build(
+    table: &LayerInput,
+    rules: &[LayerInput],
+    settings: &[(String, String)],
+    check_scripts: &dyn Fn(&Layer) -> Vec<String>,
+    problems: &mut Vec<String>,
+) -> Option<Variant> {
+    let start = problems.len();
+    let variant = build_table(&table.file, &table.spec, problems);
+    let mut layers = vec![build_layer(table, false, problems)];
+    for rule in rules {
+        check_rule_has_no_table(&rule.file, &rule.spec, problems);
+        layers.push(build_layer(rule, true, problems));
+    }
+    for layer in &layers {
+        problems.extend(check_scripts(layer));
+    }
+    check_conflicts(&layers, problems);
+    let all = std::iter::once(table).chain(rules).map(|input| (&input.spec, &input.file));
+    let options = options::merge(all, settings, problems);
+    let mut variant = variant?;
+    variant.options = options;
+    if let Some(option) = &table.spec.random_pairing_option {
+        match variant.options.get(option).cloned() {
+            Some(OptionValue::Int(0)) => {}
+            Some(OptionValue::Int(seed)) if variant.double_sided => {
+                let current = Designs { designs: variant.designs.clone(), copies: variant.copies.clone() };
+                let paired = deck::repair_faces(&current, seed as u64);
+                variant.deck = paired.deck();
+                variant.designs = paired.designs;
+                variant.copies = paired.copies;
+            }
+            _ => problems.push(table.file.problem_at(
+                option,
+                format!("random_pairing_option '{option}' must name an integer option of a double-sided deck"),
+            )),
+        }
+    }
+    bind_hooks(&mut variant, &layers, problems);
+    variant.layers = layers;
+    (problems.len() == start).then_some(variant)
+}
+
+fn check_rule_has_no_table(file: &SourceFile, spec: &LayerSpec, problems: &mut Vec<String>) {
+    let table_fields = [
+        ("deck", !spec.deck.is_empty()),
+        ("colors", !spec.colors.is_empty()),
+        ("dark_colors", !spec.dark_colors.is_empty()),
+        ("symbols", !spec.symbols.is_empty()),
+        ("hand_size", spec.hand_size.is_some()),
+        ("players", spec.players.is_some()),
+        ("target_score", spec.target_score.is_some()),
+        ("power_cards", spec.power_cards.is_some()),
+    ];
+    for (field, present) in table_fields {
+        if present {
+            problems.push(file.problem_at(
+                &format!("{field}:"),
+                format!("a house rule cannot set '{field}'; that belongs to a variant"),
+            ));
+        }
+    }
+}
+
+fn build_names(file: &SourceFile, spec: &LayerSpec, problems: &mut Vec<String>) -> Option<Names> {
+    // Colours: unique across both sides.
+    let mut seen = Vec::new();
+    for color in spec.colors.iter().chain(&spec.dark_colors) {
+        let lower = color.to_ascii_lowercase();
+        if lower.is_empty() || lower.contains(char::is_whitespace) || lower.contains('/') {
+            problems.push(file.problem_at(color, format!("colour '{color}' must be one word")));
+        } else if seen.contains(&lower) {
+            problems.push(file.problem_at(color, format!("colour '{color}' is listed twice")));
+        }
+        seen.push(lower);
+    }
+    if spec.colors.len() + spec.dark_colors.len() > MAX_COLORS {
+        problems.push(file.problem_at("colors:", format!("at most {MAX_COLORS} colours")));
+        return None;
+    }
+
+    // Symbols, with aliases; names must not clash with colours or numbers.
+    let mut symbols: Vec<Symbol> = Vec::new();
+    let mut taken: Vec<String> = seen.clone();
+    for (name, s) in &spec.symbols {
+        for word in std::iter::once(name).chain(&s.aliases) {
+            let lower = word.to_ascii_lowercase();
+            if lower.is_empty()
+                || lower.contains(char::is_whitespace)
+                || lower.contains("//")
+                || lower.bytes().all(|b| b.is_ascii_digit())
+            {
+                problems.push(file.problem_at(word, format!("symbol name '{word}' must be one word and not a number")));
+            } else if taken.contains(&lower) {
+                problems.push(file.problem_at(word, format!("name '{word}' is used twice")));
+            }
+            taken.push(lower);
+        }
+        symbols.push(Symbol {
+            name: name.to_ascii_lowercase(),
+            aliases: s.aliases.iter().map(|a| a.to_ascii_lowercase()).collect(),
+            points: s.points,
+            wild: s.wild,
+            flex: s.flex,
+            restricted: s.restricted,
+            group: symbols.len() as SymbolId,
+            description: s.description.clone(),
+        });
+    }
+    for (index, (name, s)) in spec.symbols.iter().enumerate() {
+        if let Some(other) = &s.matches {
+            match spec.symbols.keys().position(|k| k.eq_ignore_ascii_case(other)) {
+                Some(group) => symbols[index].group = group as SymbolId,
+                None => {
+                    problems.push(file.problem_at(other, format!("symbol '{name}' matches unknown symbol '{other}'")))
+                }
+            }
+        }
+    }
+    if symbols.len() > 200 {
+        problems.push(file.problem(None, "too many symbols (at most 200)"));
+        return None;
+    }
+    Some(Names::new(
+        spec.colors.iter().map(|c| c.to_ascii_lowercase()).collect(),
+        spec.dark_colors.iter().map(|c| c.to_ascii_lowercase()).collect(),
+        symbols,
+    ))
+}
+
+fn build_designs(file: &SourceFile, spec: &LayerSpec, names: &Names, problems: &mut Vec<String>) -> Designs {
+    let mut designs = Designs::default();
+    for entry in &spec.deck {
+        if entry.count == 0 || entry.count > 1000 {
+            problems.push(file.problem_at("count:", format!("count {} must be 1 to 1000", entry.count)));
+            continue;
+        }
+        for template in &entry.cards {
+            let expanded = match deck::expand(template, &spec.colors) {
+                Ok(list) => list,
+                Err(e) => {
+                    problems.push(file.problem_at(template, e));
+                    continue;
+                }
+            };
+            for text in expanded {
+                match names.parse_card(&text) {
+                    Ok(card) => {
+                        if let Some(why) = deck::side_problem(names, &card) {
+                            problems.push(file.problem_at(template, format!("'{text}': {why}")));
+                        }
+                        designs.add(card, entry.count);
+                    }
+                    Err(e) => problems.push(file.problem_at(template, e)),
+                }
+            }
+        }
+    }
+    designs
+}
+
+fn build_table(file: &SourceFile, spec: &LayerSpec, problems: &mut Vec<String>) -> Option<Variant> {
+    let start = problems.len();
+    let need = |present: bool, field: &str, problems: &mut Vec<String>| {
+        if !present {
+            problems.push(file.problem(None, format!("a variant needs '{field}'")));
+        }
+    };
+    need(!spec.colors.is_empty(), "colors", problems);
+    need(!spec.deck.is_empty(), "deck", problems);
+    need(spec.hand_size.is_some(), "hand_size", problems);
+    need(spec.players.is_some(), "players", problems);
+    need(spec.target_score.is_some(), "target_score", problems);
+    let names = build_names(file, spec, problems)?;
+    let designs = build_designs(file, spec, &names, problems);
+    let double_sided = designs.designs.iter().any(|d: &CardDef| d.dark.is_some());
+    if double_sided && designs.designs.iter().any(|d| d.dark.is_none()) {
+        problems.push(file.problem_at("deck:", "either every card is double-sided ('a // b') or none is"));
+    }
+    if double_sided && spec.dark_colors.is_empty() {
+        problems.push(file.problem(None, "a double-sided deck needs 'dark_colors'"));
+    }
+    if designs.designs.len() > u16::MAX as usize {
+        problems.push(file.problem_at("deck:", "too many distinct cards"));
+    }
+    let deck = designs.deck();
+    let hand_size = spec.hand_size.unwrap_or(7) as usize;
+    let [min_players, max_players] = spec.players.unwrap_or([2, 4]).map(|p| p as usize);
+    if hand_size == 0 || hand_size > 100 {
+        problems.push(file.problem_at("hand_size:", format!("hand_size {hand_size} must be 1 to 100")));
+    }
+    if min_players < 2 || min_players > max_players || max_players > 16 {
+        problems.push(file.problem_at(
+            "players:",
+            format!("players [{min_players}, {max_players}] must be two numbers from 2 to 16, the first not larger"),
+        ));
+    }
+    if !deck.is_empty() && hand_size * max_players + 1 > deck.len() {
+        problems.push(file.problem_at(
+            "players:",
+            format!("{} cards cannot deal {hand_size} to {max_players} players and turn a discard", deck.len()),
+        ));
+    }
+    let power_cards = spec.power_cards.unwrap_or(0);
+    if power_cards > 0 && (power_cards as usize) < max_players {
+        problems.push(
+            file.problem_at("power_cards:", format!("{power_cards} Power Cards are too few for {max_players} players")),
+        );
+    }
+    let target_score = spec.target_score.unwrap_or(500);
+    if target_score <= 0 {
+        problems.push(file.problem_at("target_score:", "target_score must be positive"));
+    }
+    if problems.len() > start {
+        return None;
+    }
+    Some(Variant {
+        name: layer_name(file, spec),
+        description: spec.description.clone(),
+        names,
+        hand_size,
+        min_players,
+        max_players,
+        target_score,
+        uno_penalty: spec.uno_penalty.unwrap_or(2),
+        power_cards,
+        double_sided,
+        designs: designs.designs,
+        copies: designs.copies,
+        deck,
+        layers: Vec::new(),
+        options: BTreeMap::new(),
+        card_hooks: Vec::new(),
+        global_hooks: Vec::new(),
+        targets: Vec::new(),
+        hook_bound: [false; HookKind::ALL.len()],
+    })
+}
+
+fn build_layer(input: &LayerInput, is_rule: bool, problems: &mut Vec<String>) -> Layer {
+    let LayerInput { file, spec, scripts } = input;
+    let mut hooks = Vec::new();
+    for (kind_name, bindings) in &spec.hooks {
+        let Some(kind) = HookKind::parse(kind_name) else {
+            let known: Vec<&str> = HookKind::ALL.iter().map(|k| k.name()).collect();
+            problems.push(file.problem_at(
+                &format!("{kind_name}:"),
+                format!("unknown hook '{kind_name}' (known: {})", known.join(", ")),
+            ));
+            continue;
+        };
+        for binding in bindings {
+            if binding.selector.is_some() && !kind.is_card_hook() {
+                problems.push(
+                    file.problem_at(&binding.call, format!("hook '{kind_name}' takes no card, so it has no 'match'")),
+                );
+            }
+            hooks.push(Binding { kind, function: binding.call.clone(), selector: binding.selector.clone() });
+        }
+    }
+    Layer {
+        name: layer_name(file, spec),
+        description: spec.description.clone(),
+        is_rule,
+        source: file.clone(),
+        scripts: scripts.clone(),
+        hooks,
+        inert_in: spec.inert_in.clone(),
+        conflicts: spec.conflicts.clone(),
+        targets: spec.targets.clone(),
+    }
+}
+
+fn check_conflicts(layers: &[Layer], problems: &mut Vec<String>) {
+    for (i, a) in layers.iter().enumerate() {
+        for b in &layers[i + 1..] {
+            if a.name == b.name {
+                problems.push(format!("house rule '{}' is given twice", a.name));
+            } else if a.conflicts.contains(&b.name) || b.conflicts.contains(&a.name) {
+                problems.push(format!("house rules '{}' and '{}' conflict and cannot be combined", a.name, b.name));
+            }
+        }
+    }
+}
+
+/// The faces (slot = design * 2 + side) a selector picks.
+fn selected_slots(variant: &Variant, selector: &Selector) -> Vec<usize> {
+    let mut slots = Vec::new();
+    for (design_index, design) in variant.designs.iter().enumerate() {
+        for (side_index, face) in [&design.light, design.dark.as_ref().unwrap_or(&design.light)].iter().enumerate() {
+            if selector.selects(&variant.names, face) {
+                slots.push(design_index * 2 + side_index);
+            }
+        }
+    }
+    slots
+}
+
+fn bind_hooks(variant: &mut Variant, layers: &[Layer], problems: &mut Vec<String>) {
+    let slots = variant.designs.len() * 2;
+    variant.card_hooks = vec![vec![Vec::new(); slots]; HookKind::ALL.len()];
+    variant.global_hooks = vec![Vec::new(); HookKind::ALL.len()];
+    variant.targets = vec![[TargetNeed::None; 2]; slots];
+    for (layer_index, layer) in layers.iter().enumerate() {
+        for binding in &layer.hooks {
+            let fn_ref = FnRef { layer: layer_index, function: binding.function.clone(), kind: binding.kind };
+            if !binding.kind.is_card_hook() {
+                variant.global_hooks[binding.kind as usize].push(fn_ref);
+                continue;
+            }
+            match Selector::parse(&variant.names, binding.selector.as_ref()) {
+                Ok(selector) => {
+                    for slot in selected_slots(variant, &selector) {
+                        variant.card_hooks[binding.kind as usize][slot].push(fn_ref.clone());
+                    }
+                }
+                Err(e) => problems.push(layer.source.problem_at(&binding.function, e)),
+            }
+        }
+        for target in &layer.targets {
+            let need = if target.required { TargetNeed::Required } else { TargetNeed::Optional };
+            match Selector::parse(&variant.names, Some(&target.selector)) {
+                Ok(selector) => {
+                    for slot in selected_slots(variant, &selector) {
+                        for (as_flex, entry) in variant.targets[slot].iter_mut().enumerate() {
+                            if target.flex.is_none_or(|f| f == (as_flex == 1)) {
+                                *entry = (*entry).max(need);
+                            }
+                        }
+                    }
+                }
+                Err(e) => problems.push(layer.source.problem_at("targets:", e)),
+            }
+        }
+    }
+    for kind in HookKind::ALL {
+        variant.hook_bound[kind as usize] = if kind.is_card_hook() {
+            variant.card_hooks[kind as usize].iter().any(|fns| !fns.is_empty())
+        } else {
+            !variant.global_hooks[kind as usize].is_empty()
+        };
+    }
+}

@@ -1,0 +1,266 @@
+//! The validated variant: a table (deck, colours, symbols, sizes) plus the
+//! layers of rules on it (the variant's own scripts, then each house rule).
+//! `spec` is the YAML as written; `build` validates specs into this model,
+//! reporting every problem at once; `selector`, `deck` and `options` are its
+//! parts. Nothing here reads files: they come in as `SourceFile`s.
+
+pub mod build;
+pub mod deck;
+pub mod options;
+pub mod selector;
+pub mod spec;
+
+use std::collections::BTreeMap;
+
+use crate::card::{CardDef, CardId, Color, Face, Side};
+use crate::notation::Names;
+use crate::source::SourceFile;
+
+pub use options::OptionValue;
+
+/// Where a hook runs. Card hooks are bound per face with `match:`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum HookKind {
+    /// `fn(card)`: the effect of a played card.
+    OnPlay,
+    /// `fn(card) -> true | false | "reason"`: may this card be played now?
+    CanPlay,
+    /// `fn(card)`: the card turned up as the first discard.
+    FirstDiscard,
+    /// `fn(card) -> bool`: may this card answer a pending penalty?
+    CanRespond,
+    /// `fn(card) -> bool`: may this card be played out of turn?
+    CanPlayOutOfTurn,
+    /// `fn(card) -> bool`: after a voluntary draw of `card`, draw again?
+    DrawAgain,
+    /// `fn(penalty) -> penalty`: a draw penalty is about to take effect.
+    OnPenalty,
+    /// `fn() -> true | false | "reason"`: may the current player draw?
+    CanDraw,
+    /// `fn() -> true | false | "reason"`: may the current player pass?
+    CanPass,
+    /// `fn(winner) -> [points per seat]`: what each seat adds when a hand ends.
+    ScoreHand,
+    /// `fn() -> seat | [seats] | ()`: who has won the match, if anyone.
+    MatchWinner,
+}
+
+/// What a hook may do, enforced where the host functions are registered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum HookMode {
+    /// Answers a question; may read the table, change nothing, log nothing.
+    Predicate,
+    /// Changes only the value it is given and returns; may read the table.
+    Transform,
+    /// Changes the table through the host's functions.
+    Effect,
+}
+
+impl HookKind {
+    pub const ALL: [HookKind; 11] = [
+        HookKind::OnPlay,
+        HookKind::CanPlay,
+        HookKind::FirstDiscard,
+        HookKind::CanRespond,
+        HookKind::CanPlayOutOfTurn,
+        HookKind::DrawAgain,
+        HookKind::OnPenalty,
+        HookKind::CanDraw,
+        HookKind::CanPass,
+        HookKind::ScoreHand,
+        HookKind::MatchWinner,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            HookKind::OnPlay => "on_play",
+            HookKind::CanPlay => "can_play",
+            HookKind::FirstDiscard => "first_discard",
+            HookKind::CanRespond => "can_respond",
+            HookKind::CanPlayOutOfTurn => "can_play_out_of_turn",
+            HookKind::DrawAgain => "draw_again",
+            HookKind::OnPenalty => "on_penalty",
+            HookKind::CanDraw => "can_draw",
+            HookKind::CanPass => "can_pass",
+            HookKind::ScoreHand => "score_hand",
+            HookKind::MatchWinner => "match_winner",
+        }
+    }
+
+    pub fn parse(name: &str) -> Option<HookKind> {
+        HookKind::ALL.into_iter().find(|k| k.name() == name)
+    }
+
+    /// Card hooks take the card and may be bound to some faces only.
+    pub fn is_card_hook(self) -> bool {
+        (self as usize) < 6
+    }
+
+    /// Arguments the script function takes.
+    pub fn arity(self) -> usize {
+        match self {
+            HookKind::CanDraw | HookKind::CanPass | HookKind::MatchWinner => 0,
+            _ => 1,
+        }
+    }
+
+    pub fn mode(self) -> HookMode {
+        match self {
+            HookKind::OnPlay | HookKind::FirstDiscard => HookMode::Effect,
+            HookKind::OnPenalty | HookKind::ScoreHand => HookMode::Transform,
+            HookKind::CanPlay
+            | HookKind::CanRespond
+            | HookKind::CanPlayOutOfTurn
+            | HookKind::DrawAgain
+            | HookKind::CanDraw
+            | HookKind::CanPass
+            | HookKind::MatchWinner => HookMode::Predicate,
+        }
+    }
+}
+
+/// A script function of one layer.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct FnRef {
+    pub layer: usize,
+    pub function: String,
+    /// The hook it serves.
+    pub kind: HookKind,
+}
+
+/// Whether a play of a face names a target player.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, PartialOrd, Ord)]
+pub enum TargetNeed {
+    #[default]
+    None,
+    Optional,
+    Required,
+}
+
+/// Colours a variant may have, both sides together.
+pub const MAX_COLORS: usize = 32;
+
+/// One hook binding of a layer: a function for a hook, on some faces.
+#[derive(Debug, Clone)]
+pub struct Binding {
+    pub kind: HookKind,
+    pub function: String,
+    /// The faces it is bound to (card hooks; `None`: all).
+    pub selector: Option<spec::SelectorSpec>,
+}
+
+/// The variant's own rules, or one house rule.
+#[derive(Debug, Clone)]
+pub struct Layer {
+    pub name: String,
+    pub description: String,
+    pub is_rule: bool,
+    pub source: SourceFile,
+    pub scripts: Vec<SourceFile>,
+    pub hooks: Vec<Binding>,
+    pub inert_in: BTreeMap<String, String>,
+    pub conflicts: Vec<String>,
+    pub targets: Vec<spec::TargetSpec>,
+}
+
+/// A playable ruleset: the table of one variant and its rule layers.
+#[derive(Debug, Clone)]
+pub struct Variant {
+    pub name: String,
+    pub description: String,
+    pub names: Names,
+    pub hand_size: usize,
+    pub min_players: usize,
+    pub max_players: usize,
+    pub target_score: i64,
+    pub uno_penalty: u32,
+    pub power_cards: u32,
+    pub double_sided: bool,
+    /// Distinct card designs, in deck order.
+    pub designs: Vec<CardDef>,
+    /// Copies of each design.
+    pub copies: Vec<u32>,
+    /// Every physical card, in canonical (unshuffled) order.
+    pub deck: Vec<CardId>,
+    pub layers: Vec<Layer>,
+    pub options: BTreeMap<String, OptionValue>,
+    /// `card_hooks[kind][design * 2 + side]`: functions bound to that face.
+    card_hooks: Vec<Vec<Vec<FnRef>>>,
+    /// `global_hooks[kind]`: functions of the hooks that take no card.
+    global_hooks: Vec<Vec<FnRef>>,
+    /// `targets[design * 2 + side]`: [regular side, flex side].
+    targets: Vec<[TargetNeed; 2]>,
+    /// `hook_bound[kind]`: is any function bound to that hook, for any face?
+    hook_bound: [bool; HookKind::ALL.len()],
+}
+
+/// The slot of a face in the per-face tables.
+fn slot(id: CardId, side: Side) -> usize {
+    id.0 as usize * 2 + usize::from(side == Side::Dark)
+}
+
+impl Variant {
+    pub fn design(&self, id: CardId) -> &CardDef {
+        &self.designs[id.0 as usize]
+    }
+
+    pub fn face(&self, id: CardId, side: Side) -> &Face {
+        self.designs[id.0 as usize].face(side)
+    }
+
+    pub fn card_name(&self, id: CardId) -> String {
+        self.names.format_card(self.design(id))
+    }
+
+    pub fn face_name(&self, id: CardId, side: Side) -> String {
+        self.names.format_face(self.face(id, side))
+    }
+
+    /// The functions of a card hook bound to this face.
+    pub fn card_hook(&self, kind: HookKind, id: CardId, side: Side) -> &[FnRef] {
+        &self.card_hooks[kind as usize][slot(id, side)]
+    }
+
+    /// Is any function bound to this hook kind, for any face?
+    pub fn has_hook(&self, kind: HookKind) -> bool {
+        self.hook_bound[kind as usize]
+    }
+
+    /// Does a play of this face (on its flex side or not) name a target?
+    pub fn target_need(&self, id: CardId, side: Side, as_flex: bool) -> TargetNeed {
+        self.targets[slot(id, side)][usize::from(as_flex)]
+    }
+
+    pub fn global_hook(&self, kind: HookKind) -> &[FnRef] {
+        &self.global_hooks[kind as usize]
+    }
+
+    pub fn rule_names(&self) -> Vec<&str> {
+        self.layers.iter().filter(|l| l.is_rule).map(|l| l.name.as_str()).collect()
+    }
+
+    /// The colours of `side`, as a range of colour indices (every colour of
+    /// a one-sided deck).
+    pub fn colors_of(&self, side: Side) -> std::ops::Range<Color> {
+        let (all, light) = (self.names.colors.len() as Color, self.names.light_colors as Color);
+        match (self.double_sided, side) {
+            (false, _) => 0..all,
+            (true, Side::Light) => 0..light,
+            (true, Side::Dark) => light..all,
+        }
+    }
+
+    /// What the rule layers say about themselves in this variant: the rules
+    /// (or halves of rules) that can never trigger here.
+    pub fn notes(&self) -> Vec<String> {
+        self.layers
+            .iter()
+            .filter_map(|layer| layer.inert_in.get(&self.name).map(|why| format!("{}: {why}", layer.name)))
+            .collect()
+    }
+
+    /// Total cards in the box: the deck plus Power Cards.
+    pub fn total_cards(&self) -> usize {
+        self.deck.len() + self.power_cards as usize
+    }
+}

@@ -1,0 +1,176 @@
+//! The invariants of the README's "Architecture" section that a test can
+//! check by reading the source: the core does no I/O, no variant or rule is
+//! named in `src/`, there is no `unsafe`, every module starts with a `//!`
+//! doc, and the README's code map lists every source file.
+
+use std::path::{Path, PathBuf};
+
+/// Modules that make up the core: no files, no terminal, no process.
+const CORE: &[&str] = &[
+    "src/bot.rs",
+    "src/builtin.rs",
+    "src/card.rs",
+    "src/event.rs",
+    "src/game/",
+    "src/notation.rs",
+    "src/ruleset.rs",
+    "src/script/",
+    "src/source.rs",
+    "src/table.rs",
+    "src/turn.rs",
+    "src/variant/",
+    "src/view.rs",
+];
+
+/// What the core may not use: the file system, the terminal, the process.
+const IO: &[&str] = &[
+    "std::fs",
+    "std::io::stdin",
+    "std::io::stdout",
+    "std::io::stderr",
+    "IsTerminal",
+    "println!",
+    "eprintln!",
+    "print!(",
+    "eprint!(",
+    "std::process",
+    "std::env",
+];
+
+/// Words for generic primitives that happen to be variant names too: the
+/// two-colour (flex) card and the double-sided (flip) card.
+const PRIMITIVES: &[&str] = &["flex", "flip"];
+
+fn sources(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            sources(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+/// Every source file, by its path from the project root, with its text.
+fn files() -> Vec<(String, String)> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut paths = Vec::new();
+    sources(&root.join("src"), &mut paths);
+    paths.sort();
+    paths
+        .into_iter()
+        .map(|p| {
+            let name = p.strip_prefix(root).unwrap().to_string_lossy().replace('\\', "/");
+            (name, std::fs::read_to_string(&p).unwrap())
+        })
+        .collect()
+}
+
+/// The code of a file without its comments, line by line.
+fn code_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    text.lines()
+        .enumerate()
+        .map(|(i, line)| (i + 1, line.split("//").next().unwrap_or(line)))
+        .filter(|(_, l)| !l.trim().is_empty())
+}
+
+/// Does `line` hold `word` as a whole word (`-` and `_` alike, any case)?
+fn has_word(line: &str, word: &str) -> bool {
+    let line = line.to_ascii_lowercase().replace('_', "-");
+    let word = word.to_ascii_lowercase().replace('_', "-");
+    let is_word_char = |c: char| c.is_ascii_alphanumeric() || c == '-';
+    line.match_indices(&word).any(|(at, _)| {
+        let before = line[..at].chars().next_back();
+        let after = line[at + word.len()..].chars().next();
+        !before.is_some_and(is_word_char) && !after.is_some_and(is_word_char)
+    })
+}
+
+#[test]
+fn the_core_does_no_io() {
+    let mut found = Vec::new();
+    for (name, text) in files() {
+        if !CORE.iter().any(|core| name == *core || (core.ends_with('/') && name.starts_with(core))) {
+            continue;
+        }
+        for (line_number, line) in code_lines(&text) {
+            for io in IO {
+                if line.contains(io) {
+                    found.push(format!("{name}:{line_number}: {io}"));
+                }
+            }
+        }
+    }
+    assert!(found.is_empty(), "I/O in the core:\n{}", found.join("\n"));
+}
+
+#[test]
+fn no_variant_or_rule_is_named_in_src() {
+    let names: Vec<&str> = unolab::builtin::variant_names()
+        .into_iter()
+        .chain(unolab::builtin::rule_names())
+        .filter(|n| !PRIMITIVES.contains(n))
+        .collect();
+    assert!(names.len() >= 10, "{names:?}");
+    let mut found = Vec::new();
+    for (name, text) in files() {
+        for (line_number, line) in code_lines(&text) {
+            for rule in &names {
+                if has_word(line, rule) {
+                    found.push(format!("{name}:{line_number}: {rule}"));
+                }
+            }
+            for primitive in PRIMITIVES {
+                if line.contains(&format!("\"{primitive}\"")) && line.contains("variant") {
+                    found.push(format!("{name}:{line_number}: the variant {primitive}"));
+                }
+            }
+        }
+    }
+    assert!(found.is_empty(), "variant or rule names in src/:\n{}", found.join("\n"));
+}
+
+#[test]
+fn no_unsafe_code() {
+    let found: Vec<String> = files()
+        .iter()
+        .flat_map(|(name, text)| {
+            code_lines(text).filter(|(_, l)| has_word(l, "unsafe")).map(move |(n, _)| format!("{name}:{n}"))
+        })
+        .collect();
+    assert!(found.is_empty(), "unsafe in:\n{}", found.join("\n"));
+}
+
+#[test]
+fn every_module_says_what_it_is() {
+    let undocumented: Vec<String> =
+        files().into_iter().filter(|(_, text)| !text.starts_with("//!")).map(|(name, _)| name).collect();
+    assert!(undocumented.is_empty(), "modules without a //! doc: {undocumented:?}");
+}
+
+#[test]
+fn the_readme_code_map_lists_every_source_file() {
+    let readme = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+    let map_start = readme.find("## Architecture").expect("an Architecture section");
+    let map = &readme[map_start..];
+    let missing: Vec<String> = files()
+        .into_iter()
+        .map(|(name, _)| name)
+        .filter(|name| {
+            let file = name.trim_start_matches("src/");
+            let (dir, leaf) = file.rsplit_once('/').unwrap_or(("", file));
+            let listed_in_folder = !dir.is_empty() && map.contains(&format!("{dir}/")) && has_word(map, leaf);
+            !map.contains(file) && !listed_in_folder
+        })
+        .collect();
+    assert!(missing.is_empty(), "files missing from the README code map: {missing:?}");
+}
+
+#[test]
+fn the_word_check_finds_whole_words_only() {
+    assert!(has_word("let x = \"jump-in\";", "jump-in"));
+    assert!(has_word("fn jump_in()", "jump-in"));
+    assert!(!has_word("expression", "express"));
+    assert!(!has_word("classical", "classic"));
+}
