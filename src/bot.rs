@@ -15,7 +15,7 @@ use crate::notation::Names;
 use crate::script::ScriptFailure;
 use crate::table::{Rng, Uno, rng};
 use crate::variant::{HookKind, MAX_COLORS};
-use crate::view::{PhaseView, SeatView};
+use crate::view::SeatView;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum BotKind {
@@ -31,6 +31,9 @@ pub struct Bot {
     moves: Moves,
 }
 
+/// Fills a bot's view of its seat, when the bot needs to look.
+type Viewer<'a> = &'a dyn Fn(&mut SeatView);
+
 impl Bot {
     /// A bot whose choices come from the generator of `seed` and `stream`.
     pub fn new(kind: BotKind, seed: u64, stream: u64) -> Bot {
@@ -40,35 +43,31 @@ impl Bot {
 
     /// The action `seat` takes now (`seat` must be the seat to act).
     pub fn choose(&mut self, game: &mut Game, seat: Seat) -> Result<Action, ScriptFailure> {
-        self.look(game, seat)?;
-        Ok(self.decide(&game.variant.names))
+        game.legal_moves(seat, &mut self.moves)?;
+        Ok(self.decide(&game.variant.names, &|view| game.view_into(seat, view)))
     }
 
     /// An out-of-turn play `seat` makes now (where a rule allows them), if
     /// any: a bot takes half the chances it gets.
     pub fn out_of_turn(&mut self, game: &mut Game, seat: Seat) -> Result<Option<Action>, ScriptFailure> {
-        self.look(game, seat)?;
+        game.legal_moves(seat, &mut self.moves)?;
         if self.moves.plays.is_empty() || !self.rng.random_bool(0.5) {
             return Ok(None);
         }
-        Ok(self.pick(&game.variant.names).map(|option| self.play(option)))
+        let viewer: Viewer = &|view| game.view_into(seat, view);
+        Ok(self.pick(&game.variant.names).map(|option| self.play(option, viewer)))
     }
 
-    /// Takes in the seat's view and its legal moves.
-    fn look(&mut self, game: &mut Game, seat: Seat) -> Result<(), ScriptFailure> {
-        game.view_into(seat, &mut self.view);
-        game.legal_moves(seat, &mut self.moves)
-    }
-
-    /// The decision, from the view and the moves alone.
-    fn decide(&mut self, names: &Names) -> Action {
+    /// The decision, from the legal moves and, where the bot needs to look
+    /// (to name a colour), the seat's view.
+    fn decide(&mut self, names: &Names, viewer: Viewer) -> Action {
         let seat = self.moves.seat;
         if !self.moves.name_color.is_empty() {
-            return Action::NameColor(seat, self.favourite_color());
+            return Action::NameColor(seat, self.favourite_color(viewer));
         }
         if self.moves.accept {
             if let Some(option) = self.pick(names) {
-                return self.play(option);
+                return self.play(option, viewer);
             }
             return if self.moves.challenge && self.rng.random_bool(0.5) {
                 Action::Challenge(seat)
@@ -76,28 +75,29 @@ impl Bot {
                 Action::Accept(seat)
             };
         }
-        if let PhaseView::Drawn(_) = self.view.phase {
+        if self.moves.drawn {
             return match self.moves.plays.first() {
-                Some(&option) => self.play(option),
+                Some(&option) => self.play(option, viewer),
                 None => Action::Pass(seat),
             };
         }
         if let Some(option) = self.pick(names) {
-            return self.play(option);
+            return self.play(option, viewer);
         }
         if self.moves.draw { Action::Draw(seat) } else { Action::Pass(seat) }
     }
 
     /// The play of `option`, naming the bot's favourite colour for a wild
     /// and calling UNO unless the bot forgets.
-    fn play(&mut self, option: PlayOption) -> Action {
-        let color = if option.names_color { self.favourite_color() } else { self.moves.colors_of_side.start };
-        let uno = self.view.hand.len() == 2 && self.calls_uno();
+    fn play(&mut self, option: PlayOption, viewer: Viewer) -> Action {
+        let color = if option.names_color { self.favourite_color(viewer) } else { self.moves.colors_of_side.start };
+        let uno = self.moves.held == 2 && self.calls_uno();
         Action::Play(option.play(self.moves.seat, color, uno))
     }
 
     /// The colour the seat holds most of, among the colours a wild may name.
-    fn favourite_color(&mut self) -> Color {
+    fn favourite_color(&mut self, viewer: Viewer) -> Color {
+        viewer(&mut self.view);
         let colors = if self.moves.name_color.is_empty() {
             self.moves.colors_of_side.clone()
         } else {

@@ -124,10 +124,11 @@ struct SimArgs {
     threads: usize,
     #[arg(long)]
     json: bool,
-    /// Run every effect script instead of replaying recorded effects (the
-    /// results are the same; this is for checking scripts and timing them)
-    #[arg(long)]
-    no_effect_cache: bool,
+    /// Run every script every time instead of reusing the outcome of calls
+    /// that read the same (the results are the same; this is for checking
+    /// scripts and timing them)
+    #[arg(long, alias = "no-effect-cache")]
+    no_memo: bool,
 }
 
 /// Runs the command line; returns the exit code.
@@ -323,7 +324,7 @@ fn check(targets: &[String]) -> i32 {
                 bot: BotKind::Random,
                 threads: 1,
                 // A check runs every script every time.
-                effect_cache: false,
+                memo: false,
             };
             match sim::run(&config) {
                 Ok(stats) => {
@@ -394,7 +395,7 @@ fn simulate(args: SimArgs) -> i32 {
         seed: args.seed,
         bot: args.bot,
         threads: args.threads,
-        effect_cache: !args.no_effect_cache,
+        memo: !args.no_memo,
     };
     let stats = match sim::run(&config) {
         Ok(s) => s,

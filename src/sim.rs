@@ -21,8 +21,8 @@ pub struct SimConfig {
     pub seed: u64,
     pub bot: BotKind,
     pub threads: usize,
-    /// Replay effect hooks that read nothing but their key (same results).
-    pub effect_cache: bool,
+    /// Reuse the outcome of script calls that read the same (same results).
+    pub memo: bool,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -81,7 +81,7 @@ fn run_share(config: &SimConfig, worker: usize) -> Result<SimStats, String> {
     let runtime = Runtime::new(config.variant.clone()).map_err(|p| p.join("\n"))?;
     let mut game = Game::new(runtime, config.players, config.seed)?;
     game.set_logging(false);
-    game.set_effect_cache(config.effect_cache);
+    game.set_memo(config.memo);
     let mut stats = SimStats { wins: vec![0; config.players], ..SimStats::default() };
     let mut index = worker as u64;
     while index < config.games {

@@ -150,17 +150,61 @@ impl Table {
     /// anew; the scores, the match and the RNG carry on.
     pub fn start_hand(&mut self, dealer: Seat) {
         let players = self.players();
-        let placeholder = rng(0);
-        let rng = std::mem::replace(&mut self.rng, placeholder);
-        let fresh = Table::new(players, !self.power.is_empty(), rng);
+        let Table {
+            scores,
+            match_winner,
+            hand_number,
+            rng,
+            mut hands,
+            mut draw,
+            mut discard,
+            mut power,
+            mut uno,
+            mut owed,
+            mut vars,
+            ..
+        } = std::mem::replace(self, Table::new(0, false, self::rng(0)));
+        // Containers keep their allocations, emptied; the literal below names
+        // every field, so a field added to the table must be given its
+        // start-of-hand value here.
+        hands.iter_mut().for_each(Vec::clear);
+        draw.clear();
+        discard.clear();
+        power.fill(true);
+        uno.fill(Uno::None);
+        owed.clear();
+        vars.clear();
         *self = Table {
-            scores: std::mem::take(&mut self.scores),
-            match_winner: self.match_winner,
-            hand_number: self.hand_number + 1,
-            dealer,
+            scores,
+            match_winner,
+            hand_number: hand_number + 1,
+            rng,
+            hands,
+            draw,
+            discard,
             current: (dealer + 1) % players,
-            ..fresh
+            dealer,
+            direction: Direction::Clockwise,
+            color: None,
+            side: Side::Light,
+            power,
+            uno,
+            phase: Phase::Turn,
+            owed,
+            landing: Landing::Settled,
+            vars,
         };
+    }
+
+    /// Starts a new match at this table: what `Table::new` gives, keeping
+    /// the allocations.
+    pub fn restart(&mut self, rng: Rng) {
+        self.start_hand(0);
+        self.scores.fill(0);
+        self.match_winner = None;
+        self.hand_number = 0;
+        self.rng = rng;
+        self.current = 0;
     }
 
     pub fn players(&self) -> usize {
@@ -212,8 +256,9 @@ impl Table {
         self.discard.last().copied()
     }
 
-    pub fn shuffle(&mut self, cards: &mut [CardId]) {
-        cards.shuffle(&mut self.rng);
+    /// Shuffles the draw pile.
+    pub fn shuffle_draw(&mut self) {
+        self.draw.shuffle(&mut self.rng);
     }
 
     /// Turns the discard pile, all but its top card, into a new shuffled
@@ -238,6 +283,12 @@ impl Table {
             self.reshuffle(log);
         }
         self.draw.pop()
+    }
+
+    /// How many cards could be drawn now, reshuffling included: the draw
+    /// pile and all of the discard pile but its top.
+    pub fn drawable(&self) -> usize {
+        self.draw.len() + self.discard.len().saturating_sub(1)
     }
 
     /// Can anyone draw a card (now or after a reshuffle)?
@@ -326,6 +377,10 @@ impl Table {
             Op::SetColor(color) => self.color = Some(*color),
             Op::SetPower(seat, green) => self.set_power(*seat, *green, log),
             Op::Flip => self.flip(variant, log),
+            Op::Draw { seat, count, drawn } => {
+                let done = self.draw_cards(variant, *seat, DrawSpec { count: *count, until: None }, log);
+                debug_assert_eq!(done, *drawn, "a draw takes what the piles hold");
+            }
             Op::SwapHands(a, b) => self.swap_hands(*a, *b, log),
             Op::PassHands => self.pass_hands(log),
             Op::SetVar(name, value) => {
@@ -361,6 +416,7 @@ impl Table {
     /// Does this face match the discard pile: a wild, the colour in play
     /// (the flex colour when played as flex), or the top card's number or
     /// symbol?
+    #[inline]
     pub fn matches(&self, variant: &Variant, face: &Face, as_flex: bool) -> bool {
         if face.is_wild() {
             return true;
@@ -462,6 +518,16 @@ mod tests {
         assert_eq!((t.scores.clone(), t.hand_number, t.dealer, t.current), (vec![10, 20, 30], 1, 2, 0));
         assert_eq!((t.phase.clone(), t.landing), (Phase::Turn, Landing::Settled));
         assert!(t.hands.iter().all(Vec::is_empty) && t.vars.is_empty());
+    }
+
+    #[test]
+    fn a_restarted_table_is_a_new_table() {
+        let mut t = table(3);
+        t.scores = vec![1, 2, 3];
+        t.start_hand(1);
+        t.hands[2].push(CardId(5));
+        t.restart(rng(1));
+        assert!(t == table(3));
     }
 
     #[test]

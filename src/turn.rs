@@ -138,6 +138,13 @@ pub enum Op {
     SetColor(Color),
     SetPower(Seat, bool),
     Flip,
+    /// `seat` draws `count` cards at once; `drawn` says how many there were
+    /// to draw (fewer when both piles run out), which the script was told.
+    Draw {
+        seat: Seat,
+        count: u32,
+        drawn: u32,
+    },
     SwapHands(Seat, Seat),
     PassHands,
     SetVar(ImmutableString, i64),

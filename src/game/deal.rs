@@ -12,7 +12,7 @@ impl Game {
     /// one seat to the left for each later one (rules.md 1.2 DEFAULT). If a
     /// script fails, nothing has changed.
     pub fn deal(&mut self) -> Result<(), ActionError> {
-        self.transaction(|game| {
+        self.transaction(true, |game| {
             let players = game.players();
             let dealer = if game.table.hand_number == 0 {
                 rand::RngExt::random_range(&mut game.table.rng, 0..players)
@@ -20,9 +20,8 @@ impl Game {
                 (game.table.dealer + 1) % players
             };
             game.setup_hand(dealer);
-            let mut deck = game.variant.deck.clone();
-            game.table.shuffle(&mut deck);
-            game.table.draw = deck;
+            game.table.draw.extend_from_slice(&game.variant.deck);
+            game.table.shuffle_draw();
             for round in 0..game.variant.hand_size {
                 for offset in 1..=players {
                     let seat = (dealer + offset) % players;
@@ -52,7 +51,7 @@ impl Game {
     /// Turns up the first discard and applies the variant's first-discard
     /// rule (a scenario set up without a discard does this too).
     pub fn turn_first_discard(&mut self) -> Result<(), ActionError> {
-        self.transaction(Game::first_discard)
+        self.transaction(true, Game::first_discard)
     }
 
     fn first_discard(&mut self) -> Result<(), ScriptFailure> {
@@ -70,9 +69,7 @@ impl Game {
                 FirstDiscard::Redraw => {
                     self.table.discard.pop();
                     self.table.draw.push(card);
-                    let mut pile = std::mem::take(&mut self.table.draw);
-                    self.table.shuffle(&mut pile);
-                    self.table.draw = pile;
+                    self.table.shuffle_draw();
                     self.log.push(Event::Buried { card });
                 }
                 FirstDiscard::TurnNext => {}

@@ -1,6 +1,7 @@
 //! The game's side of the scripts: which hooks run for a card or a moment,
-//! what each call is told (`CallInfo`), how their answers are read, and the
-//! lending of the table to the scripts for the duration of a call.
+//! what each call is told (`CallInfo`), and how their answers are read.
+//! Every call goes through `Runtime::run` (in `run_each`), which replays a
+//! recorded outcome when the call would read the same.
 
 use rhai::Dynamic;
 
@@ -8,22 +9,53 @@ use crate::card::CardId;
 use crate::event::Seat;
 use crate::game::{Checked, Game, Play, Refusal, Stop};
 use crate::script::convert::verdict;
-use crate::script::{CallInfo, EffectKey, Runtime, ScriptFailure};
+use crate::script::{CallInfo, HookArg, Runtime, ScriptFailure};
+use crate::table::Table;
 use crate::turn::{Penalty, TurnPlan};
 use crate::variant::HookKind;
 
 impl Game {
-    /// Lends the table to the scripts for `body`, and takes it back with the
-    /// turn plan the hooks left, also when a script fails.
-    pub(crate) fn with_scripts<T>(
+    /// Runs the hook functions of `kind` (bound to `card`, or taking no
+    /// card) in layer order on the game's table, giving each answer to
+    /// `each` until it says stop. `each` may change the argument the next
+    /// function gets (a penalty passed along).
+    fn run_each(
         &mut self,
-        call: CallInfo,
-        body: impl FnOnce(&mut Runtime) -> Result<T, ScriptFailure>,
-    ) -> Result<(T, TurnPlan), ScriptFailure> {
-        self.runtime.lend(&mut self.table, &mut self.log, call);
-        let result = body(&mut self.runtime);
-        let plan = self.runtime.reclaim(&mut self.table, &mut self.log);
-        Ok((result?, plan))
+        kind: HookKind,
+        card: Option<CardId>,
+        arg: &mut HookArg,
+        call: &mut CallInfo,
+        plan: &mut TurnPlan,
+        mut each: impl FnMut(Dynamic, &Runtime, &Table, &mut HookArg) -> Result<bool, ScriptFailure>,
+    ) -> Result<(), ScriptFailure> {
+        // Field by field, so that the variant is borrowed, not cloned.
+        let Game { variant, runtime, table, log, guarded, changing, .. } = self;
+        let fns = match card {
+            Some(card) => variant.card_hook(kind, card, table.side),
+            None => variant.global_hook(kind),
+        };
+        for f in fns {
+            debug_assert!(*guarded || !*changing, "a script may fail while the game is half changed: no backup");
+            let answer = runtime.run(f, arg.clone(), call, table, log, plan)?;
+            if !each(answer, runtime, table, arg)? {
+                break;
+            }
+        }
+        Ok(())
+    }
+
+    /// Asks the hooks of `kind` (taking no card, or bound to `card`) in
+    /// layer order, giving each answer to `answer` until it says stop.
+    fn ask(
+        &mut self,
+        kind: HookKind,
+        card: Option<CardId>,
+        mut arg: HookArg,
+        mut call: CallInfo,
+        mut answer: impl FnMut(Dynamic) -> bool,
+    ) -> Result<(), ScriptFailure> {
+        let mut plan = TurnPlan::default();
+        self.run_each(kind, card, &mut arg, &mut call, &mut plan, |value, _, _, _| Ok(answer(value)))
     }
 
     /// What a predicate about `play` is told.
@@ -33,37 +65,45 @@ impl Game {
             as_flex: play.as_flex,
             target: play.target,
             prev_color: self.table.color,
-            answering: self.table.phase.penalty().cloned(),
             ..CallInfo::new(kind, play.seat)
         }
     }
 
-    /// The answers of the hooks of `kind` bound to the played card.
-    fn card_answers(&mut self, kind: HookKind, play: &Play) -> Result<Vec<Dynamic>, ScriptFailure> {
-        let side = self.table.side;
-        let variant = self.variant.clone();
-        let fns = variant.card_hook(kind, play.card, side);
-        if fns.is_empty() {
-            return Ok(Vec::new());
+    /// Asks the hooks of `kind` bound to the played card.
+    fn ask_about_play(
+        &mut self,
+        kind: HookKind,
+        play: &Play,
+        answer: impl FnMut(Dynamic) -> bool,
+    ) -> Result<(), ScriptFailure> {
+        if self.variant.card_hook(kind, play.card, self.table.side).is_empty() {
+            return Ok(());
         }
         let call = self.predicate_call(kind, play);
-        let (answers, _) = self.with_scripts(call, |scripts| {
-            fns.iter().map(|f| scripts.call(f, Runtime::card_args(play.card, side))).collect()
-        })?;
-        Ok(answers)
+        self.ask(kind, Some(play.card), HookArg::Card(play.card, self.table.side), call, answer)
     }
 
     /// Every hook of `kind` bound to the card must allow the play.
     pub(crate) fn card_verdicts(&mut self, kind: HookKind, play: &Play) -> Checked<()> {
-        for answer in self.card_answers(kind, play)? {
-            verdict(&answer).map_err(|reason| Stop::Refuse(Refusal::ByRule { what: "this play", reason }))?;
+        let mut refused = None;
+        self.ask_about_play(kind, play, |answer| {
+            refused = verdict(&answer).err();
+            refused.is_none()
+        })?;
+        match refused {
+            Some(reason) => Err(Stop::Refuse(Refusal::ByRule { what: "this play", reason })),
+            None => Ok(()),
         }
-        Ok(())
     }
 
     /// Does any hook of `kind` bound to the card say yes?
     pub(crate) fn any_card_hook(&mut self, kind: HookKind, play: &Play) -> Checked<bool> {
-        Ok(self.card_answers(kind, play)?.iter().any(|v| v.as_bool() == Ok(true)))
+        let mut yes = false;
+        self.ask_about_play(kind, play, |answer| {
+            yes = answer.as_bool() == Ok(true);
+            !yes
+        })?;
+        Ok(yes)
     }
 
     /// Every hook of `kind` (taking no card) must allow what `seat` does.
@@ -74,72 +114,41 @@ impl Game {
         playable: Vec<CardId>,
         what: &'static str,
     ) -> Checked<()> {
-        let variant = self.variant.clone();
-        let fns = variant.global_hook(kind);
-        let call = CallInfo {
-            prev_color: self.table.color,
-            answering: self.table.phase.penalty().cloned(),
-            playable: Some(playable),
-            ..CallInfo::new(kind, seat)
-        };
-        let (answers, _) =
-            self.with_scripts(call, |scripts| fns.iter().map(|f| scripts.call(f, ())).collect::<Result<Vec<_>, _>>())?;
-        for answer in answers {
-            verdict(&answer).map_err(|reason| Stop::Refuse(Refusal::ByRule { what, reason }))?;
+        let call = CallInfo { prev_color: self.table.color, playable: Some(playable), ..CallInfo::new(kind, seat) };
+        let mut refused = None;
+        self.ask(kind, None, HookArg::None, call, |answer| {
+            refused = verdict(&answer).err();
+            refused.is_none()
+        })?;
+        match refused {
+            Some(reason) => Err(Stop::Refuse(Refusal::ByRule { what, reason })),
+            None => Ok(()),
         }
-        Ok(())
     }
 
     /// After a voluntary draw of `card`: does any `draw_again` hook want
     /// another card?
     pub(crate) fn draw_again(&mut self, seat: Seat, card: CardId) -> Result<bool, ScriptFailure> {
-        let side = self.table.side;
-        let variant = self.variant.clone();
-        let fns = variant.card_hook(HookKind::DrawAgain, card, side);
-        if fns.is_empty() {
+        let kind = HookKind::DrawAgain;
+        if self.variant.card_hook(kind, card, self.table.side).is_empty() {
             return Ok(false);
         }
         let playable = if self.can_play_card(seat, card)? { vec![card] } else { Vec::new() };
-        let call = CallInfo { card: Some(card), playable: Some(playable), ..CallInfo::new(HookKind::DrawAgain, seat) };
-        let (answers, _) = self.with_scripts(call, |scripts| {
-            fns.iter().map(|f| scripts.call(f, Runtime::card_args(card, side))).collect::<Result<Vec<_>, _>>()
+        let call = CallInfo { card: Some(card), playable: Some(playable), ..CallInfo::new(kind, seat) };
+        let mut again = false;
+        self.ask(kind, Some(card), HookArg::Card(card, self.table.side), call, |answer| {
+            again = answer.as_bool() == Ok(true);
+            !again
         })?;
-        Ok(answers.iter().any(|v| v.as_bool() == Ok(true)))
+        Ok(again)
     }
 
-    /// Runs the effect hooks of `call.hook` bound to the card, replaying
-    /// recorded effects where a hook read nothing but its key.
-    pub(crate) fn run_effects(&mut self, card: CardId, call: CallInfo) -> Result<TurnPlan, ScriptFailure> {
-        let side = self.table.side;
-        let variant = self.variant.clone();
-        let kind = call.hook;
-        let fns = variant.card_hook(kind, card, side);
-        if fns.is_empty() {
-            return Ok(TurnPlan::default());
-        }
-        let key = EffectKey {
-            kind,
-            card,
-            side,
-            me: call.me,
-            as_flex: call.as_flex,
-            target: call.target,
-            going_out: call.going_out,
-            players: self.players(),
-            direction: self.table.direction,
-        };
-        if let Some(ops) = self.runtime.cached(&key) {
-            let mut plan = TurnPlan::default();
-            for op in ops.iter() {
-                self.table.apply_op(op, &mut plan, &variant, &mut self.log);
-            }
-            return Ok(plan);
-        }
-        let ((), plan) = self.with_scripts(call, |scripts| {
-            fns.iter().try_for_each(|f| scripts.call(f, Runtime::card_args(card, side)).map(drop))?;
-            scripts.remember(key);
-            Ok(())
-        })?;
+    /// Runs the effect hooks bound to the card (`call.hook`: `on_play` or
+    /// `first_discard`) and returns the plan they leave.
+    pub(crate) fn run_effects(&mut self, card: CardId, mut call: CallInfo) -> Result<TurnPlan, ScriptFailure> {
+        let mut plan = TurnPlan::default();
+        let mut arg = HookArg::Card(card, self.table.side);
+        self.run_each(call.hook, Some(card), &mut arg, &mut call, &mut plan, |_, _, _, _| Ok(true))?;
         Ok(plan)
     }
 
@@ -150,19 +159,19 @@ impl Game {
         penalty: Penalty,
         answering: Option<Penalty>,
     ) -> Result<Penalty, ScriptFailure> {
-        let variant = self.variant.clone();
-        let fns = variant.global_hook(HookKind::OnPenalty);
-        if fns.is_empty() {
-            return Ok(penalty);
-        }
-        let call = CallInfo { answering, ..CallInfo::new(HookKind::OnPenalty, me) };
-        let (penalty, _) = self.with_scripts(call, |scripts| {
-            fns.iter().try_fold(penalty, |penalty, f| {
-                let changed = scripts.call(f, (scripts.penalty_map(&penalty),))?;
-                scripts.penalty_from(&changed, &penalty)
-            })
+        let mut arg = HookArg::Penalty(penalty);
+        let mut call = CallInfo { answering, ..CallInfo::new(HookKind::OnPenalty, me) };
+        let mut plan = TurnPlan::default();
+        self.run_each(HookKind::OnPenalty, None, &mut arg, &mut call, &mut plan, |changed, runtime, table, arg| {
+            if let HookArg::Penalty(penalty) = arg {
+                *penalty = runtime.penalty_from(&changed, penalty, table)?;
+            }
+            Ok(true)
         })?;
-        Ok(penalty)
+        match arg {
+            HookArg::Penalty(penalty) => Ok(penalty),
+            _ => unreachable!("the argument stays a penalty"),
+        }
     }
 
     /// The answer of the last hook of `kind` taking no card, if any is bound.
@@ -170,11 +179,11 @@ impl Game {
         &mut self,
         kind: HookKind,
         me: Seat,
-        args: impl rhai::FuncArgs,
+        arg: HookArg,
     ) -> Result<Option<Dynamic>, ScriptFailure> {
         let variant = self.variant.clone();
         let Some(f) = variant.global_hook(kind).last() else { return Ok(None) };
-        let (answer, _) = self.with_scripts(CallInfo::new(kind, me), |scripts| scripts.call(f, args))?;
-        Ok(Some(answer))
+        let mut call = CallInfo::new(kind, me);
+        self.runtime.run(f, arg, &mut call, &mut self.table, &mut self.log, &mut TurnPlan::default()).map(Some)
     }
 }

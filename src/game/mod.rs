@@ -20,7 +20,7 @@ use std::sync::Arc;
 use crate::event::{Event, Log, Seat};
 use crate::script::{Runtime, ScriptFailure};
 use crate::table::{Table, rng};
-use crate::variant::Variant;
+use crate::variant::{HookKind, Variant};
 
 pub use action::{Action, Play, Record};
 pub use moves::{Moves, PlayOption};
@@ -52,6 +52,11 @@ pub struct Game {
     history: Vec<Record>,
     /// Reused by `apply` to check an action against the legal moves.
     scratch: Moves,
+    /// An action or deal is changing the table (checked: scripts may run
+    /// then only with a backup to restore).
+    changing: bool,
+    /// The table was backed up before the change in progress.
+    guarded: bool,
 }
 
 impl Game {
@@ -73,21 +78,23 @@ impl Game {
             log: Log::new(true),
             history: Vec::new(),
             scratch: Moves::default(),
+            changing: false,
+            guarded: false,
         })
     }
 
     /// Starts over with a new seed and zero scores, keeping the compiled scripts.
     pub fn restart(&mut self, seed: u64) {
-        let players = self.table.players();
-        self.table = Table::new(players, self.variant.power_cards > 0, rng(seed));
+        self.table.restart(rng(seed));
         self.log.events.clear();
         self.log.output.clear();
         self.history.clear();
     }
 
-    /// Switches the effect cache on or off (results are the same either way).
-    pub fn set_effect_cache(&mut self, on: bool) {
-        self.runtime.set_effect_cache(on);
+    /// Switches the memo of script calls on or off (results are the same
+    /// either way; off, every script runs every time).
+    pub fn set_memo(&mut self, on: bool) {
+        self.runtime.set_memo(on);
     }
 
     pub fn set_logging(&mut self, enabled: bool) {
@@ -178,19 +185,44 @@ impl Game {
     /// Carries out an action taken from `legal_moves`, without checking it
     /// again.
     pub(crate) fn apply_unchecked(&mut self, action: Action) -> Result<(), ActionError> {
-        self.transaction(|game| game.carry_out(action))?;
+        let scripts = self.may_run_scripts(&action);
+        self.transaction(scripts, |game| game.carry_out(action))?;
         if self.log.enabled {
             self.history.push(Record::Act(action));
         }
         Ok(())
     }
 
-    /// Runs `body`; if a script fails, puts the table and log back as they
-    /// were.
-    fn transaction(&mut self, body: impl FnOnce(&mut Game) -> Result<(), ScriptFailure>) -> Result<(), ActionError> {
-        self.backup.clone_from(&self.table);
+    /// Could carrying out `action` run a script (which might fail midway)?
+    fn may_run_scripts(&self, action: &Action) -> bool {
+        let v = &self.variant;
+        match action {
+            Action::Play(play) => {
+                !v.card_hook(HookKind::OnPlay, play.card, self.table.side).is_empty()
+                    || (self.table.hands[play.seat].len() == 1
+                        && (v.has_hook(HookKind::ScoreHand) || v.has_hook(HookKind::MatchWinner)))
+            }
+            Action::Draw(_) => v.has_hook(HookKind::DrawAgain) || v.has_hook(HookKind::CanPlay),
+            _ => false,
+        }
+    }
+
+    /// Runs `body`, which changes the table. Where it may run scripts
+    /// (`scripts`), the table is backed up first and put back, with the log,
+    /// if one fails; other changes cannot fail.
+    fn transaction(
+        &mut self,
+        scripts: bool,
+        body: impl FnOnce(&mut Game) -> Result<(), ScriptFailure>,
+    ) -> Result<(), ActionError> {
+        if scripts {
+            self.backup.clone_from(&self.table);
+        }
         let mark = self.log.events.len();
-        match body(self) {
+        (self.changing, self.guarded) = (true, scripts);
+        let result = body(self);
+        self.changing = false;
+        match result {
             Ok(()) => {
                 debug_assert!(self.table.conserves(&self.variant), "cards are not conserved: {:?}", self.table);
                 Ok(())

@@ -54,6 +54,10 @@ pub struct Moves {
     pub challenge: bool,
     /// The colours the seat may name now (empty unless it owes the choice).
     pub name_color: Range<Color>,
+    /// The seat drew a card it may play now, or keep by passing.
+    pub drawn: bool,
+    /// How many cards the seat holds (a play that leaves one may call UNO).
+    pub held: usize,
     pub call_uno: bool,
     /// Seats this seat may catch.
     pub catch: Vec<Seat>,
@@ -70,6 +74,8 @@ impl Moves {
         self.accept = false;
         self.challenge = false;
         self.name_color = 0..0;
+        self.drawn = false;
+        self.held = 0;
         self.call_uno = false;
         self.catch.clear();
         self.colors_of_side = colors;
@@ -136,7 +142,9 @@ impl Game {
             return Ok(());
         }
         let t = &self.table;
-        moves.call_uno = t.hands[seat].len() == 1 && t.uno[seat] != Uno::Called;
+        moves.held = t.hands[seat].len();
+        moves.drawn = seat == t.current && matches!(t.phase, Phase::Drawn(_));
+        moves.call_uno = moves.held == 1 && t.uno[seat] != Uno::Called;
         moves.catch.extend((0..self.players()).filter(|&s| s != seat && t.uno[s] == Uno::Exposed));
         match &t.phase {
             Phase::NameColor { chooser } => {
@@ -167,9 +175,30 @@ impl Game {
             Err(fail) => return Err(fail),
         };
         for index in 0..self.table.hands[seat].len() {
-            let card = self.table.hands[seat][index];
-            let face = self.face(card);
-            if !moves.plays.iter().any(|o| o.face == *face) {
+            let hand = &self.table.hands[seat];
+            let card = hand[index];
+            // One check per visible face: with one-sided cards, per design.
+            let seen = if self.variant.double_sided {
+                let face = self.face(card);
+                hand[..index].iter().any(|&other| self.face(other) == face)
+            } else {
+                hand[..index].contains(&card)
+            };
+            if seen {
+                continue;
+            }
+            let side = self.table.side;
+            if standing == (Standing::Turn { drawn: None }) && self.variant.plain_play(card, side) {
+                // The common case, kept short: nothing but matching decides.
+                let face = *self.face(card);
+                if self.table.matches(&self.variant, &face, false) {
+                    let play = PlayOption { card, face, as_flex: false, target: None, names_color: face.is_wild() };
+                    debug_assert!(
+                        self.check_play_as(standing, &play.play(seat, self.color_range().start, false)).is_ok()
+                    );
+                    moves.plays.push(play);
+                }
+            } else {
                 self.plays_of(seat, standing, card, &mut moves.plays)?;
             }
         }
@@ -178,12 +207,16 @@ impl Game {
 
     /// Adds the plays of `card` that `seat` may make now: each side, each
     /// target.
+    /// The checks are those of `check_play_as`, cheapest first: the play's
+    /// shape (which no script is asked about), then the rules' hooks.
     fn plays_of(&mut self, seat: Seat, standing: Standing, card: CardId, out: &mut Vec<PlayOption>) -> Checked<()> {
         let side = self.table.side;
         let face = *self.face(card);
         let players = self.players();
         for as_flex in [false, true] {
-            if as_flex && !self.variant.names.has_flex_side(&face) {
+            if (as_flex && !self.variant.names.has_flex_side(&face))
+                || !self.table.matches(&self.variant, &face, as_flex)
+            {
                 continue;
             }
             let need = self.variant.target_need(card, side, as_flex);
@@ -192,7 +225,10 @@ impl Game {
             for target in untargeted.into_iter().chain(aimed) {
                 let color = face.is_wild().then_some(self.color_range().start);
                 let play = Play { seat, card, color, as_flex, target, uno: false };
-                match self.check_play_as(standing, &play) {
+                debug_assert_eq!(self.check_shape(&play), Ok(()));
+                let checked =
+                    self.check_standing(standing, &play).and_then(|()| self.card_verdicts(HookKind::CanPlay, &play));
+                match checked {
                     Ok(()) => out.push(PlayOption { card, face, as_flex, target, names_color: face.is_wild() }),
                     Err(Stop::Refuse(_)) => {}
                     Err(fail) => return Err(fail),
@@ -211,9 +247,12 @@ impl Game {
 
     /// Could `seat` play `card` now (on either side, at some target)?
     pub(crate) fn can_play_card(&mut self, seat: Seat, card: CardId) -> Result<bool, ScriptFailure> {
-        let mut plays = Vec::new();
+        let mut plays = std::mem::take(&mut self.scratch.plays);
+        plays.clear();
         let found = self.standing(seat).and_then(|standing| self.plays_of(seat, standing, card, &mut plays));
-        ok(found).map(|_| !plays.is_empty())
+        let playable = !plays.is_empty();
+        self.scratch.plays = plays;
+        ok(found).map(|_| playable)
     }
 
     fn face(&self, card: CardId) -> &Face {
@@ -370,48 +409,58 @@ impl Game {
         self.check_play_as(standing, play)
     }
 
+    /// The full check of a play for a seat standing so, in the order its
+    /// refusals are reported.
     fn check_play_as(&mut self, standing: Standing, play: &Play) -> Checked<()> {
-        let (seat, card) = (play.seat, play.card);
+        self.check_standing(standing, play)?;
+        self.check_shape(play).map_err(Stop::Refuse)?;
+        self.card_verdicts(HookKind::CanPlay, play)
+    }
+
+    /// May the seat play this card at all now: the drawn card after a draw,
+    /// a card its rules let it answer with, a card its rules let it play out
+    /// of turn?
+    fn check_standing(&mut self, standing: Standing, play: &Play) -> Checked<()> {
         match standing {
-            Standing::Turn { drawn: Some(drawn) } if drawn != card => {
-                return refuse(Refusal::OnlyDrawnCard { drawn });
-            }
-            Standing::Answering if !self.any_card_hook(HookKind::CanRespond, play)? => return self.owed_decision(),
+            Standing::Turn { drawn: Some(drawn) } if drawn != play.card => refuse(Refusal::OnlyDrawnCard { drawn }),
+            Standing::Answering if !self.any_card_hook(HookKind::CanRespond, play)? => self.owed_decision(),
             Standing::OutOfTurn if !self.any_card_hook(HookKind::CanPlayOutOfTurn, play)? => {
-                return match self.owed_decision() {
-                    Err(stop) => Err(stop),
-                    Ok(()) => refuse(Refusal::NotYourTurn { seat, to_act: self.table.current }),
-                };
+                self.owed_decision()?;
+                refuse(Refusal::NotYourTurn { seat: play.seat, to_act: self.table.current })
             }
-            _ => {}
+            _ => Ok(()),
         }
+    }
+
+    /// The play's own shape, which no rule is asked about: the flex side
+    /// exists, the card matches, a wild names a colour of the side in play,
+    /// a target is given where needed and is another player.
+    fn check_shape(&self, play: &Play) -> Result<(), Refusal> {
+        let (seat, card) = (play.seat, play.card);
         let face = *self.face(card);
         if play.as_flex && !self.variant.names.has_flex_side(&face) {
-            return refuse(Refusal::NoFlexSide { card });
+            return Err(Refusal::NoFlexSide { card });
         }
         if !self.table.matches(&self.variant, &face, play.as_flex) {
             let flex_hint = !play.as_flex && face.flex.is_some() && face.flex == self.table.color;
-            return refuse(Refusal::NoMatch { card, flex_hint });
+            return Err(Refusal::NoMatch { card, flex_hint });
         }
         // A wild names a colour even as the last card: a last Wild Draw
         // Color still makes the next player draw until it (rules.md 4.10).
         match (face.is_wild(), play.color) {
-            (true, None) => return refuse(Refusal::NeedsColor { card }),
+            (true, None) => return Err(Refusal::NeedsColor { card }),
             (true, Some(color)) if !self.color_range().contains(&color) => {
-                return refuse(Refusal::NotAColorOfSide { color });
+                return Err(Refusal::NotAColorOfSide { color });
             }
-            (false, Some(_)) => return refuse(Refusal::OnlyWildsNameColors),
+            (false, Some(_)) => return Err(Refusal::OnlyWildsNameColors),
             _ => {}
         }
         match (self.variant.target_need(card, self.table.side, play.as_flex), play.target) {
-            (TargetNeed::None, Some(_)) => return refuse(Refusal::TakesNoTarget { card }),
-            (TargetNeed::Required, None) => return refuse(Refusal::NeedsTarget { card }),
-            (_, Some(target)) if target >= self.players() || target == seat => {
-                return refuse(Refusal::BadTarget { target });
-            }
-            _ => {}
+            (TargetNeed::None, Some(_)) => Err(Refusal::TakesNoTarget { card }),
+            (TargetNeed::Required, None) => Err(Refusal::NeedsTarget { card }),
+            (_, Some(target)) if target >= self.players() || target == seat => Err(Refusal::BadTarget { target }),
+            _ => Ok(()),
         }
-        self.card_verdicts(HookKind::CanPlay, play)
     }
 }
 

@@ -7,7 +7,7 @@ use rhai::Dynamic;
 
 use crate::event::{Event, Seat};
 use crate::game::Game;
-use crate::script::ScriptFailure;
+use crate::script::{HookArg, ScriptFailure};
 use crate::turn::Phase;
 use crate::variant::HookKind;
 
@@ -38,7 +38,7 @@ impl Game {
         self.table.phase = Phase::Over { winner };
         self.table.owed.clear();
         let players = self.players();
-        let gains = match self.last_global_answer(HookKind::ScoreHand, winner, (winner as i64,))? {
+        let gains = match self.last_global_answer(HookKind::ScoreHand, winner, HookArg::Seat(winner))? {
             Some(value) => seat_numbers(value, players, "score_hand")?,
             None => {
                 let others: i64 =
@@ -53,7 +53,7 @@ impl Game {
         if self.table.match_winner.is_some() {
             return Ok(());
         }
-        let winners: Vec<Seat> = match self.last_global_answer(HookKind::MatchWinner, winner, ())? {
+        let winners: Vec<Seat> = match self.last_global_answer(HookKind::MatchWinner, winner, HookArg::None)? {
             Some(value) if value.is_unit() => Vec::new(),
             Some(value) => match value.as_int() {
                 Ok(seat) => seats(&[seat], players)?,

@@ -1,29 +1,36 @@
 //! The host functions scripts call, and the card type they see. Each is
-//! registered as one of three kinds: `pure!` answers from the call itself
-//! (who plays, which card, how) and the variant; `read!` reads the table;
-//! `change!` changes the table or the turn and is refused, naming the hook,
+//! registered as one of three kinds: `pure!` answers from the variant and
+//! the number of players alone; `read!` asks the game (or the call: who
+//! plays, how) a
+//! question (`crate::script::read`), answered natively and recorded for the
+//! memo; `change!` changes the game and is refused, naming the hook,
 //! outside effect hooks (`on_play`, `first_discard`). Changes are recorded
 //! as ops (`crate::turn::Op`), so that the game can replay them.
 
 use std::cell::RefCell;
+use std::collections::HashMap;
 use std::rc::Rc;
 use std::sync::Arc;
 
-use rhai::{Array, Dynamic, Engine, ImmutableString, Map};
+use rhai::{Dynamic, Engine, ImmutableString, Map};
 
 use super::convert::{self, HostResult, script_error};
 use super::engine::MAX_VARS;
+use super::memo::Step;
+use super::read::{Answer, CardList, Prop, Read, ScriptNames};
 use super::{HookCtx, ScriptCard};
-use crate::card::{Color, Value};
+use crate::event::Seat;
 use crate::turn::{DrawSpec, FirstDiscard, Op, Penalty};
+use crate::variant::selector::Selector;
+use crate::variant::spec::SelectorSpec;
 use crate::variant::{HookMode, OptionValue, Variant};
 
-/// The variant as the host API sees it, with colour and symbol names made
-/// into script strings once, so that reading `card.color` allocates nothing.
+/// The variant as the host API sees it: its names as script strings, made
+/// once, and the selectors scripts have asked about, parsed once.
 struct Api {
     variant: Arc<Variant>,
-    colors: Vec<ImmutableString>,
-    symbols: Vec<ImmutableString>,
+    names: ScriptNames,
+    selectors: RefCell<HashMap<ImmutableString, Rc<Selector>>>,
 }
 
 impl std::ops::Deref for Api {
@@ -34,31 +41,38 @@ impl std::ops::Deref for Api {
 }
 
 impl Api {
-    fn new(variant: &Arc<Variant>) -> Api {
-        let names = &variant.names;
-        Api {
-            variant: variant.clone(),
-            colors: names.colors.iter().map(|c| c.as_str().into()).collect(),
-            symbols: names.symbols.iter().map(|s| s.name.as_str().into()).collect(),
+    /// A selector a script wrote, parsed (once).
+    fn selector(&self, text: &ImmutableString) -> HostResult<Rc<Selector>> {
+        if let Some(found) = self.selectors.borrow().get(text) {
+            return Ok(found.clone());
         }
-    }
-
-    fn color(&self, color: Option<Color>) -> Dynamic {
-        color.map(|c| Dynamic::from(self.colors[c as usize].clone())).unwrap_or(Dynamic::UNIT)
-    }
-
-    fn symbol(&self, symbol: crate::card::SymbolId) -> Dynamic {
-        Dynamic::from(self.symbols[symbol as usize].clone())
-    }
-
-    fn card(id: crate::card::CardId, side: crate::card::Side) -> Dynamic {
-        Dynamic::from(ScriptCard { id, side })
+        let parsed =
+            Selector::parse(&self.variant.names, Some(&SelectorSpec::One(text.to_string()))).map_err(script_error)?;
+        let parsed = Rc::new(parsed);
+        self.selectors.borrow_mut().insert(text.clone(), parsed.clone());
+        Ok(parsed)
     }
 }
 
 impl HookCtx {
-    fn seat(&self, p: i64) -> HostResult<crate::event::Seat> {
+    fn seat(&self, p: i64) -> HostResult<Seat> {
         convert::seat(p, self.table.players()).map_err(script_error)
+    }
+
+    /// Answers a question about the game, recording it for the memo.
+    fn ask(&mut self, read: Read, api: &Api) -> HostResult<Dynamic> {
+        let (answer, value) = read.ask(&self.table, &self.call, &api.variant, &api.names).map_err(script_error)?;
+        self.trace.push(Step::Read(read, answer));
+        Ok(value)
+    }
+
+    /// Records that the script read `prop` of a card it asked for.
+    fn touch(&mut self, card: &ScriptCard, prop: Prop, api: &Api) -> Answer {
+        let answer = prop.answer(card.id, api.face(card.id, card.side), &api.variant.names);
+        if let Some(source) = card.source {
+            self.trace.push(Step::Read(Read::Prop { source, prop }, answer.clone()));
+        }
+        answer
     }
 
     /// Refuses a change outside an effect hook, naming the hook.
@@ -76,11 +90,25 @@ impl HookCtx {
         }
     }
 
+    /// What the call is about, read (and so recorded for the memo) where a
+    /// host function depends on it without the script asking.
+    fn about(&mut self, read: Read, variant: &Variant) -> Answer {
+        let answer = read.answer(&self.table, &self.call, variant).expect("what a call is about always answers");
+        self.trace.push(Step::Read(read, answer.clone()));
+        answer
+    }
+
+    /// The seat the hook is about, read.
+    fn me(&mut self, variant: &Variant) -> Seat {
+        self.about(Read::Me, variant);
+        self.call.me
+    }
+
     /// Performs a change that is ignored on a player's last card (skips,
     /// reverses, colour choices, hand swaps: rules.md 1.6).
     fn act(&mut self, what: &str, variant: &Variant, op: Op) -> HostResult<Dynamic> {
         self.may_change(what)?;
-        if !self.call.going_out {
+        if self.about(Read::GoingOut, variant) == Answer::Bool(false) {
             self.perform(variant, op);
         }
         Ok(Dynamic::UNIT)
@@ -93,6 +121,16 @@ impl HookCtx {
         Ok(Dynamic::UNIT)
     }
 
+    /// `seat` draws until a colour; how many that takes is an answer the
+    /// memo cannot check before the change, so the call will run again next
+    /// time.
+    fn draw_now(&mut self, what: &str, variant: &Variant, seat: Seat, draw: DrawSpec) -> HostResult<Dynamic> {
+        self.may_change(what)?;
+        let drawn = self.table.draw_cards(variant, seat, draw, &mut self.log);
+        self.trace.push(Step::Opaque);
+        Ok(Dynamic::from(i64::from(drawn)))
+    }
+
     /// The symbol group of the card being played: a penalty's default group.
     fn played_group(&self, variant: &Variant) -> ImmutableString {
         let symbol = self.call.card.and_then(|id| variant.face(id, self.table.side).symbol());
@@ -102,153 +140,142 @@ impl HookCtx {
     }
 }
 
+/// A count of steps or players from a script: 0 or more.
+fn steps(n: i64, what: &str) -> HostResult<usize> {
+    usize::try_from(n).map_err(|_| script_error(format!("{what} takes 0 or more")))
+}
+
 /// Registers the card type and every host function scripts may call.
 pub fn register(engine: &mut Engine, ctx: &Rc<RefCell<HookCtx>>, variant: &Arc<Variant>) {
-    let variant = &Rc::new(Api::new(variant));
-    register_card_type(engine, variant);
+    let api = &Rc::new(Api {
+        variant: variant.clone(),
+        names: ScriptNames::new(variant),
+        selectors: RefCell::new(HashMap::new()),
+    });
+    register_card_type(engine, ctx, api);
 
-    // `read!` marks the call as reading the table: a hook that calls one
-    // cannot be replayed from the effect cache. `pure!` answers follow from
-    // the cache key alone; `change!` functions are recorded as ops. Anything
-    // new is `read!` unless shown otherwise.
-    macro_rules! register {
-        ($reads_table:expr, $name:literal, |$c:ident, $v:ident $(, $arg:ident : $ty:ty)*| $body:expr) => {{
+    // The body of each gets the hook's context `c` and the API `v`. A
+    // `read!` body builds the `Read` to ask.
+    macro_rules! host {
+        ($name:literal, |$c:ident, $v:ident $(, $arg:ident : $ty:ty)*| $body:expr) => {{
             let ctx = ctx.clone();
-            let $v = variant.clone();
+            let $v = api.clone();
             engine.register_fn($name, move |$($arg: $ty),*| -> HostResult<Dynamic> {
                 let mut guard = ctx.borrow_mut();
                 #[allow(unused_variables)]
                 let $c = &mut *guard;
-                if $reads_table {
-                    $c.cacheable = false;
-                }
                 #[allow(unused_variables)]
                 let $v = &*$v;
                 $body
             });
         }};
     }
-    macro_rules! read {
-        ($($t:tt)*) => { register!(true, $($t)*) };
-    }
     macro_rules! pure {
-        ($($t:tt)*) => { register!(false, $($t)*) };
+        ($($t:tt)*) => { host!($($t)*) };
     }
     macro_rules! change {
-        ($($t:tt)*) => { register!(false, $($t)*) };
+        ($($t:tt)*) => { host!($($t)*) };
+    }
+    macro_rules! read {
+        ($name:literal, |$c:ident, $v:ident $(, $arg:ident : $ty:ty)*| $read:expr) => {
+            host!($name, |$c, $v $(, $arg: $ty)*| {
+                let read: Read = $read;
+                $c.ask(read, $v)
+            })
+        };
     }
 
-    // Questions about the table.
+    // Answers from the variant and the table's size, which a runtime's
+    // game keeps.
     pure!("players", |c, v| Ok(Dynamic::from(c.table.players() as i64)));
-    pure!("me", |c, v| Ok(Dynamic::from(c.call.me as i64)));
-    read!("current", |c, v| Ok(Dynamic::from(c.table.to_act() as i64)));
-    read!("dealer", |c, v| Ok(Dynamic::from(c.table.dealer as i64)));
-    pure!("next_player", |c, v| Ok(Dynamic::from(c.table.seat_after(c.call.me, 1) as i64)));
-    pure!("next_player", |c, v, n: i64| {
-        let steps = usize::try_from(n).map_err(|_| script_error("next_player takes 0 or more steps"))?;
-        Ok(Dynamic::from(c.table.seat_after(c.call.me, steps) as i64))
-    });
-    pure!("seat_after", |c, v, p: i64, n: i64| {
-        let from = c.seat(p)?;
-        let steps = usize::try_from(n).map_err(|_| script_error("seat_after takes 0 or more steps"))?;
-        Ok(Dynamic::from(c.table.seat_after(from, steps) as i64))
-    });
-    pure!("direction", |c, v| Ok(Dynamic::from(c.table.direction.name().to_string())));
-    read!("color", |c, v| Ok(v.color(c.table.color)));
-    read!("prev_color", |c, v| Ok(v.color(c.call.prev_color)));
-    pure!("side", |c, v| Ok(Dynamic::from(c.table.side.name().to_string())));
-    read!("hand_size", |c, v, p: i64| Ok(Dynamic::from(c.table.hands[c.seat(p)?].len() as i64)));
-    read!("hand", |c, v, p: i64| {
-        let seat = c.seat(p)?;
-        let side = c.table.side;
-        let cards: Array = c.table.hands[seat].iter().map(|&id| Api::card(id, side)).collect();
-        Ok(Dynamic::from(cards))
-    });
-    read!("top", |c, v| Ok(c.table.top().map(|id| Api::card(id, c.table.side)).unwrap_or(Dynamic::UNIT)));
-    read!("draw_size", |c, v| Ok(Dynamic::from(c.table.draw.len() as i64)));
-    read!("discard_size", |c, v| Ok(Dynamic::from(c.table.discard.len() as i64)));
-    pure!("as_flex", |c, v| Ok(Dynamic::from(c.call.as_flex)));
-    pure!("target", |c, v| Ok(c.call.target.map(|t| Dynamic::from(t as i64)).unwrap_or(Dynamic::UNIT)));
-    pure!("going_out", |c, v| Ok(Dynamic::from(c.call.going_out)));
-    read!("answering", |c, v| Ok(c
-        .call
-        .answering
-        .as_ref()
-        .map(|p| Dynamic::from(convert::penalty_to_map(v, p)))
-        .unwrap_or(Dynamic::UNIT)));
-    read!("pending_penalty", |c, v| Ok(c
-        .table
-        .phase
-        .penalty()
-        .map(|p| Dynamic::from(convert::penalty_to_map(v, p)))
-        .unwrap_or(Dynamic::UNIT)));
-    read!("power", |c, v, p: i64| {
-        let seat = c.seat(p)?;
-        c.table
-            .power
-            .get(seat)
-            .map(|&g| Dynamic::from(g))
-            .ok_or_else(|| script_error("this variant has no Power Cards"))
-    });
-    read!("drawn", |c, v| Ok(c.table.drawn().map(|id| Api::card(id, c.table.side)).unwrap_or(Dynamic::UNIT)));
-    read!("top_is_fresh", |c, v| Ok(Dynamic::from(c.table.landing.is_fresh())));
-    read!("last_player", |c, v| Ok(c.table.landing.player().map(|p| Dynamic::from(p as i64)).unwrap_or(Dynamic::UNIT)));
-    read!("score", |c, v, p: i64| Ok(Dynamic::from(c.table.scores[c.seat(p)?])));
+    read!("me", |c, v| Read::Me);
+    read!("as_flex", |c, v| Read::AsFlex);
+    read!("target", |c, v| Read::Target);
+    read!("going_out", |c, v| Read::GoingOut);
     pure!("target_score", |c, v| Ok(Dynamic::from(v.target_score)));
-    read!("points", |c, v, p: i64| Ok(Dynamic::from(c.table.hand_points(v, c.seat(p)?))));
     pure!("option", |c, v, name: ImmutableString| match v.options.get(name.as_str()) {
         Some(OptionValue::Bool(b)) => Ok(Dynamic::from(*b)),
         Some(OptionValue::Int(i)) => Ok(Dynamic::from(*i)),
         Some(OptionValue::Text(t)) => Ok(Dynamic::from(t.clone())),
         None => Err(script_error(format!("no option '{name}' is declared"))),
     });
-    read!("var", |c, v, name: ImmutableString| Ok(Dynamic::from(c.table.vars.get(&name).copied().unwrap_or(0))));
-    read!("playable", |c, v, card: ScriptCard| match &c.call.playable {
-        Some(cards) => Ok(Dynamic::from(cards.contains(&card.id))),
-        None => Err(script_error("playable() is only answered in can_draw, can_pass and draw_again hooks")),
+
+    // Questions about the game.
+    read!("current", |c, v| Read::Current);
+    read!("dealer", |c, v| Read::Dealer);
+    read!("next_player", |c, v| Read::NextPlayer { steps: 1 });
+    read!("next_player", |c, v, n: i64| Read::NextPlayer { steps: steps(n, "next_player")? });
+    read!("seat_after", |c, v, p: i64, n: i64| Read::SeatAfter { from: c.seat(p)?, steps: steps(n, "seat_after")? });
+    read!("direction", |c, v| Read::Direction);
+    read!("color", |c, v| Read::Color);
+    read!("prev_color", |c, v| Read::PrevColor);
+    read!("side", |c, v| Read::Side);
+    read!("hand_size", |c, v, p: i64| Read::HandSize(c.seat(p)?));
+    read!("hand", |c, v, p: i64| Read::Cards(CardList::Hand(c.seat(p)?)));
+    read!("top", |c, v| Read::Cards(CardList::Top));
+    read!("draw_size", |c, v| Read::DrawSize);
+    read!("discard_size", |c, v| Read::DiscardSize);
+    read!("answering", |c, v| Read::Answering);
+    read!("pending_penalty", |c, v| Read::PendingPenalty);
+    read!("power", |c, v, p: i64| Read::Power(c.seat(p)?));
+    read!("drawn", |c, v| Read::Cards(CardList::Drawn));
+    read!("top_is_fresh", |c, v| Read::TopIsFresh);
+    read!("last_player", |c, v| Read::LastPlayer);
+    read!("score", |c, v, p: i64| Read::Score(c.seat(p)?));
+    read!("points", |c, v, p: i64| Read::Points(c.seat(p)?));
+    read!("var", |c, v, name: ImmutableString| Read::Var(name));
+    read!("playable", |c, v, card: ScriptCard| {
+        c.touch(&card, Prop::Id, v);
+        Read::Playable(card.id)
     });
+    read!("playable_cards", |c, v| Read::Cards(CardList::Playable));
     read!("matches_top", |c, v, card: ScriptCard| {
-        Ok(Dynamic::from(c.table.matches(v, v.face(card.id, c.table.side), false)))
+        c.touch(&card, Prop::Id, v);
+        Read::MatchesTop(card.id)
+    });
+    read!("count", |c, v, p: i64, selector: ImmutableString| Read::Count {
+        seat: c.seat(p)?,
+        selector: v.selector(&selector)?
+    });
+    read!("holds", |c, v, p: i64, selector: ImmutableString| Read::Holds {
+        seat: c.seat(p)?,
+        selector: v.selector(&selector)?
     });
 
-    // Changes to the table, each recorded as an op (`HookCtx::perform`).
-    change!("skip", |c, v, n: i64| {
-        let n = usize::try_from(n).map_err(|_| script_error("skip takes 0 or more players"))?;
-        c.act("skip", v, Op::Skip(n))
-    });
+    // Changes to the game, each recorded as an op (`HookCtx::perform`).
+    change!("skip", |c, v, n: i64| c.act("skip", v, Op::Skip(steps(n, "skip")?)));
     change!("reverse", |c, v| c.act("reverse", v, Op::Reverse));
     change!("set_next", |c, v, p: i64| {
         let seat = c.seat(p)?;
         c.act("set_next", v, Op::SetNext(seat))
     });
-    read!("draw", |c, v, p: i64, n: i64| {
+    change!("draw", |c, v, p: i64, n: i64| {
         c.may_change("draw")?;
         let seat = c.seat(p)?;
         let count = u32::try_from(n).map_err(|_| script_error(format!("cannot draw {n} cards")))?;
-        let drawn = c.table.draw_cards(v, seat, DrawSpec { count, until: None }, &mut c.log);
+        let drawn = count.min(u32::try_from(c.table.drawable()).unwrap_or(u32::MAX));
+        c.perform(v, Op::Draw { seat, count, drawn });
         Ok(Dynamic::from(i64::from(drawn)))
     });
-    read!("draw_until", |c, v, p: i64, color: ImmutableString| {
-        c.may_change("draw_until")?;
+    change!("draw_until", |c, v, p: i64, color: ImmutableString| {
         let seat = c.seat(p)?;
         let until = Some(convert::color_arg(v, c.table.side, &color).map_err(script_error)?);
-        let drawn = c.table.draw_cards(v, seat, DrawSpec { count: 0, until }, &mut c.log);
-        Ok(Dynamic::from(i64::from(drawn)))
+        c.draw_now("draw_until", v, seat, DrawSpec { count: 0, until })
     });
     change!("penalty", |c, v, p: i64, n: i64| {
         c.may_change("penalty")?;
         let victim = c.seat(p)?;
         let count = u32::try_from(n).map_err(|_| script_error(format!("cannot draw {n} cards")))?;
         let draw = DrawSpec { count, until: None };
-        let penalty =
-            Penalty { victim, by: c.call.me, draw, group: c.played_group(v), challenge: None, pending: false };
+        let by = c.me(v);
+        let penalty = Penalty { victim, by, draw, group: c.played_group(v), challenge: None, pending: false };
         c.change("penalty", v, Op::Penalty(penalty))
     });
     change!("penalty", |c, v, spec: Map| {
         c.may_change("penalty")?;
-        let (side, players, group) = (c.table.side, c.table.players(), c.played_group(v));
-        let penalty = convert::penalty_from_map(v, side, players, &Dynamic::from(spec), c.call.me, group)
-            .map_err(script_error)?;
+        let (side, players, group, by) = (c.table.side, c.table.players(), c.played_group(v), c.me(v));
+        let penalty =
+            convert::penalty_from_map(v, side, players, &Dynamic::from(spec), by, group).map_err(script_error)?;
         c.change("penalty", v, Op::Penalty(penalty))
     });
     change!("ask_color", |c, v, p: i64| {
@@ -280,7 +307,7 @@ pub fn register(engine: &mut Engine, ctx: &Rc<RefCell<HookCtx>>, variant: &Arc<V
         c.act("swap_hands", v, Op::SwapHands(a, b))
     });
     change!("pass_hands", |c, v| c.act("pass_hands", v, Op::PassHands));
-    read!("set_var", |c, v, name: ImmutableString, value: i64| {
+    change!("set_var", |c, v, name: ImmutableString, value: i64| {
         c.may_change("set_var")?;
         if c.table.vars.len() >= MAX_VARS && !c.table.vars.contains_key(&name) {
             return Err(script_error(format!("at most {MAX_VARS} variables per game")));
@@ -292,43 +319,43 @@ pub fn register(engine: &mut Engine, ctx: &Rc<RefCell<HookCtx>>, variant: &Arc<V
     change!("log", |c, v, text: ImmutableString| c.change("log", v, Op::Log(text)));
 }
 
-fn register_card_type(engine: &mut Engine, variant: &Rc<Api>) {
+fn register_card_type(engine: &mut Engine, ctx: &Rc<RefCell<HookCtx>>, api: &Rc<Api>) {
     engine.register_type_with_name::<ScriptCard>("Card");
+    // Each property a script reads of a card it asked for is recorded.
     macro_rules! getter {
-        ($name:literal, |$v:ident, $face:ident, $card:ident| $body:expr) => {{
-            let $v = variant.clone();
-            engine.register_get($name, move |$card: &mut ScriptCard| -> Dynamic {
-                let $face = *$v.face($card.id, $card.side);
-                $body
+        ($name:literal, $prop:expr) => {{
+            let (ctx, api) = (ctx.clone(), api.clone());
+            engine.register_get($name, move |card: &mut ScriptCard| -> Dynamic {
+                ctx.borrow_mut().touch(card, $prop, &api).to_dynamic(&api.names, &api.variant)
             });
         }};
     }
-    getter!("color", |v, face, _c| v.color(face.color));
-    getter!("flex_color", |v, face, _c| v.color(face.flex));
-    getter!("number", |_v, face, _c| face.number().map(|n| Dynamic::from(i64::from(n))).unwrap_or(Dynamic::UNIT));
-    getter!("symbol", |v, face, _c| match face.value {
-        Value::Symbol(s) => v.symbol(s),
-        Value::Number(_) => Dynamic::UNIT,
+    getter!("color", Prop::Color);
+    getter!("flex_color", Prop::FlexColor);
+    getter!("number", Prop::Number);
+    getter!("symbol", Prop::Symbol);
+    getter!("group", Prop::Group);
+    getter!("is_wild", Prop::IsWild);
+    getter!("is_number", Prop::IsNumber);
+    getter!("is_action", Prop::IsAction);
+    getter!("marked", Prop::Marked);
+    getter!("restricted", Prop::Restricted);
+    getter!("has_flex", Prop::HasFlex);
+    getter!("points", Prop::Points);
+    getter!("name", Prop::Face);
+    getter!("card", Prop::Id);
+    let (c, v) = (ctx.clone(), api.clone());
+    engine.register_fn("to_string", move |card: &mut ScriptCard| {
+        c.borrow_mut().touch(card, Prop::Face, &v).to_dynamic(&v.names, &v.variant)
     });
-    getter!("group", |v, face, _c| match face.value {
-        Value::Symbol(s) => v.symbol(v.names.symbol_info(s).group),
-        Value::Number(_) => Dynamic::UNIT,
-    });
-    getter!("is_wild", |_v, face, _c| Dynamic::from(face.is_wild()));
-    getter!("is_number", |_v, face, _c| Dynamic::from(face.number().is_some()));
-    getter!("is_action", |_v, face, _c| Dynamic::from(face.symbol().is_some() && !face.is_wild()));
-    getter!("marked", |_v, face, _c| Dynamic::from(face.marked));
-    getter!("restricted", |v, face, _c| Dynamic::from(
-        face.symbol().is_some_and(|s| v.names.symbol_info(s).restricted)
-    ));
-    getter!("has_flex", |v, face, _c| Dynamic::from(v.names.has_flex_side(&face)));
-    getter!("points", |v, face, _c| Dynamic::from(v.names.points(&face)));
-    getter!("name", |v, face, _c| Dynamic::from(v.names.format_face(&face)));
-    getter!("card", |v, _face, c| Dynamic::from(v.card_name(c.id)));
-    let v = variant.clone();
-    engine.register_fn("to_string", move |c: &mut ScriptCard| v.face_name(c.id, c.side));
-    let v = variant.clone();
-    engine.register_fn("==", move |a: ScriptCard, b: ScriptCard| v.face(a.id, a.side) == v.face(b.id, b.side));
-    let v = variant.clone();
-    engine.register_fn("!=", move |a: ScriptCard, b: ScriptCard| v.face(a.id, a.side) != v.face(b.id, b.side));
+    let same = {
+        let (ctx, api) = (ctx.clone(), api.clone());
+        move |a: &ScriptCard, b: &ScriptCard| {
+            let mut c = ctx.borrow_mut();
+            c.touch(a, Prop::Face, &api) == c.touch(b, Prop::Face, &api)
+        }
+    };
+    let differ = same.clone();
+    engine.register_fn("==", move |a: ScriptCard, b: ScriptCard| same(&a, &b));
+    engine.register_fn("!=", move |a: ScriptCard, b: ScriptCard| !differ(&a, &b));
 }

@@ -1,35 +1,41 @@
 //! The Rhai side of a ruleset. `engine` makes every engine (all limits in
 //! one place); `check` compiles a layer's scripts and checks its hooks
-//! against them; `api` registers the host functions scripts call;
-//! `convert` turns host values into script values and back. `Runtime`
-//! compiles each layer once and runs hooks against a table lent to it for
-//! the duration of the call.
+//! against them; `api` registers the host functions scripts call, answering
+//! questions through `read`; `convert` turns host values into script values
+//! and back; `memo` reuses the outcome of a call whose reads answer the same.
+//! `Runtime` compiles each layer once and runs hook calls against the game's
+//! table, lent to the scripts for the duration of a call.
 
 pub mod api;
 pub mod check;
 pub mod convert;
 pub mod engine;
+pub mod memo;
+pub mod read;
 
 use std::cell::RefCell;
-use std::collections::HashMap;
 use std::rc::Rc;
 use std::sync::Arc;
 
-use rhai::{AST, CallFnOptions, Dynamic, Engine, Scope};
+use rhai::{AST, CallFnOptions, Dynamic, Engine, FuncArgs, Scope};
 
-use crate::card::{CardId, Color, Direction, Side};
+use crate::card::{CardId, Color, Side};
 use crate::event::{Log, Seat};
 use crate::table::{Table, rng};
-use crate::turn::{Op, Penalty, TurnPlan};
+use crate::turn::{Penalty, TurnPlan};
 use crate::variant::{FnRef, HookKind, Variant};
 
 pub use check::check_layer;
+pub use memo::HookArg;
 
-/// A card as scripts see it: one design, shown on one side.
+/// A card as scripts see it: one design, shown on one side, and where the
+/// script got it from, if it asked for it (what it reads of such a card is
+/// recorded for the memo).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ScriptCard {
     pub id: CardId,
     pub side: Side,
+    pub source: Option<read::CardSource>,
 }
 
 /// What the hook being run is about.
@@ -43,7 +49,8 @@ pub struct CallInfo {
     pub target: Option<Seat>,
     pub going_out: bool,
     pub prev_color: Option<Color>,
-    /// The penalty a play answers, or the one waiting for an answer.
+    /// The penalty a play answers (otherwise `answering()` is the penalty
+    /// waiting for an answer, if any).
     pub answering: Option<Penalty>,
     /// The cards the player could play now, where the host worked them out
     /// (for `can_draw`, `can_pass` and `draw_again`).
@@ -67,16 +74,14 @@ impl CallInfo {
     }
 }
 
-/// Everything a hook works on, shared with the host functions.
+/// Everything a running hook works on, shared with the host functions.
 pub struct HookCtx {
     pub table: Table,
     pub log: Log,
     pub call: CallInfo,
     pub plan: TurnPlan,
-    /// The changes the hooks made so far, in order.
-    trace: Vec<Op>,
-    /// Did the hooks read only what the cache key holds?
-    cacheable: bool,
+    /// What the running call read and changed, in order (for the memo).
+    trace: Vec<memo::Step>,
 }
 
 /// A hook that failed: the script's error, with the layer it came from.
@@ -89,25 +94,6 @@ impl std::fmt::Display for ScriptFailure {
     }
 }
 
-/// Everything an effect hook's outcome may depend on when it reads nothing
-/// else from the table: the card and how it was played, the seat, and the
-/// table's shape. Options are fixed for a runtime.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct EffectKey {
-    pub kind: HookKind,
-    pub card: CardId,
-    pub side: Side,
-    pub me: Seat,
-    pub as_flex: bool,
-    pub target: Option<Seat>,
-    pub going_out: bool,
-    pub players: usize,
-    pub direction: Direction,
-}
-
-/// Entries the effect cache holds at most.
-const MAX_CACHED_EFFECTS: usize = 4_096;
-
 /// Compiled scripts of every layer, with the engine that runs them. One per
 /// thread: engines and ASTs are not shared across threads.
 pub struct Runtime {
@@ -116,9 +102,10 @@ pub struct Runtime {
     ctx: Rc<RefCell<HookCtx>>,
     scope: Scope<'static>,
     pub variant: Arc<Variant>,
-    /// Ops of effect hooks that read nothing beyond their key.
-    cache: HashMap<EffectKey, Rc<[Op]>>,
-    caching: bool,
+    memo: memo::Memo,
+    memoizing: bool,
+    /// The table size the memo's calls saw (`players()` is not a read).
+    memo_players: usize,
 }
 
 impl Runtime {
@@ -130,7 +117,6 @@ impl Runtime {
             call: CallInfo::new(HookKind::OnPlay, 0),
             plan: TurnPlan::default(),
             trace: Vec::new(),
-            cacheable: true,
         }));
         let print_ctx = ctx.clone();
         let print_variant = variant.clone();
@@ -145,49 +131,66 @@ impl Runtime {
         if !problems.is_empty() {
             return Err(problems);
         }
-        Ok(Runtime { engine, layers, ctx, scope: Scope::new(), variant, cache: HashMap::new(), caching: true })
+        let memo = memo::Memo::new(variant.hook_functions, variant.designs.len());
+        Ok(Runtime { engine, layers, ctx, scope: Scope::new(), variant, memo, memoizing: true, memo_players: 0 })
     }
 
-    /// Lends `table` and `log` to the scripts for one batch of hook calls.
-    pub fn lend(&mut self, table: &mut Table, log: &mut Log, call: CallInfo) {
-        let mut ctx = self.ctx.borrow_mut();
-        std::mem::swap(&mut ctx.table, table);
-        std::mem::swap(&mut ctx.log, log);
-        ctx.call = call;
-        ctx.plan = TurnPlan::default();
-        ctx.trace.clear();
-        ctx.cacheable = true;
+    /// Switches the memo on or off (results are the same either way).
+    pub fn set_memo(&mut self, on: bool) {
+        self.memoizing = on;
+        self.memo.clear();
     }
 
-    /// Takes the table and log back, with the turn plan the hooks left.
-    pub fn reclaim(&mut self, table: &mut Table, log: &mut Log) -> TurnPlan {
-        let mut ctx = self.ctx.borrow_mut();
-        std::mem::swap(&mut ctx.table, table);
-        std::mem::swap(&mut ctx.log, log);
-        std::mem::take(&mut ctx.plan)
-    }
-
-    /// Switches the effect cache on or off (results are the same either way).
-    pub fn set_effect_cache(&mut self, on: bool) {
-        self.caching = on;
-        self.cache.clear();
-    }
-
-    /// The recorded ops for this key, if a hook run with it read nothing else.
-    pub fn cached(&self, key: &EffectKey) -> Option<Rc<[Op]>> {
-        if self.caching { self.cache.get(key).cloned() } else { None }
-    }
-
-    /// Keeps the ops of the hooks just run under `key`, if they may be replayed.
-    pub fn remember(&mut self, key: EffectKey) {
-        let ctx = self.ctx.borrow();
-        if self.caching && ctx.cacheable && self.cache.len() < MAX_CACHED_EFFECTS {
-            self.cache.insert(key, ctx.trace.as_slice().into());
+    /// Runs hook function `f` about `arg` on the table, or replays its
+    /// recorded outcome when everything it read answers the same. Its
+    /// changes go to the table, `plan` and `log`.
+    pub fn run(
+        &mut self,
+        f: &FnRef,
+        arg: HookArg,
+        call: &mut CallInfo,
+        table: &mut Table,
+        log: &mut Log,
+        plan: &mut TurnPlan,
+    ) -> Result<Dynamic, ScriptFailure> {
+        let key = memo::Key { function: f.id, arg };
+        if self.memo_players != table.players() {
+            self.memo.clear();
+            self.memo_players = table.players();
         }
+        if self.memoizing
+            && let Some(value) = self.memo.replay(&key, table, call, &self.variant, plan, log)
+        {
+            return Ok(value);
+        }
+        self.swap(call, table, log, plan);
+        self.ctx.borrow_mut().trace.clear();
+        let result = match &key.arg {
+            HookArg::None => self.invoke(f, ()),
+            HookArg::Card(id, side) => self.invoke(f, (ScriptCard { id: *id, side: *side, source: None },)),
+            HookArg::Seat(seat) => self.invoke(f, (*seat as i64,)),
+            HookArg::Penalty(p) => self.invoke(f, (Dynamic::from(convert::penalty_to_map(&self.variant, p)),)),
+        };
+        self.swap(call, table, log, plan);
+        if self.memoizing
+            && let Ok(value) = &result
+            && !holds_asked_card(value)
+        {
+            self.memo.record(&key, &self.ctx.borrow().trace, value);
+        }
+        result
     }
 
-    /// Calls one hook function (the table must be lent).
-    pub fn call(&mut self, f: &FnRef, args: impl rhai::FuncArgs) -> Result<Dynamic, ScriptFailure> {
+    /// Lends the table, log, call and plan to the scripts, or takes them back.
+    fn swap(&mut self, call: &mut CallInfo, table: &mut Table, log: &mut Log, plan: &mut TurnPlan) {
+        let mut ctx = self.ctx.borrow_mut();
+        std::mem::swap(&mut ctx.table, table);
+        std::mem::swap(&mut ctx.log, log);
+        std::mem::swap(&mut ctx.call, call);
+        std::mem::swap(&mut ctx.plan, plan);
+    }
+
+    fn invoke(&mut self, f: &FnRef, args: impl FuncArgs) -> Result<Dynamic, ScriptFailure> {
         let ast = &self.layers[f.layer];
         let options = CallFnOptions::new().eval_ast(false).rewind_scope(true);
         self.engine.call_fn_with_options::<Dynamic>(options, &mut self.scope, ast, &f.function, args).map_err(|e| {
@@ -196,40 +199,45 @@ impl Runtime {
         })
     }
 
-    /// The argument list of a card hook.
-    pub fn card_args(id: CardId, side: Side) -> (ScriptCard,) {
-        (ScriptCard { id, side },)
-    }
-
     /// Reads the penalty map an `on_penalty` hook returned.
-    pub fn penalty_from(&self, value: &Dynamic, original: &Penalty) -> Result<Penalty, ScriptFailure> {
-        let ctx = self.ctx.borrow();
-        let (side, players) = (ctx.table.side, ctx.table.players());
+    pub fn penalty_from(&self, value: &Dynamic, original: &Penalty, table: &Table) -> Result<Penalty, ScriptFailure> {
+        let (side, players) = (table.side, table.players());
         convert::penalty_from_map(&self.variant, side, players, value, original.by, original.group.clone())
             .map_err(|e| ScriptFailure(format!("on_penalty returned a bad penalty: {e}")))
     }
+}
 
-    pub fn penalty_map(&self, penalty: &Penalty) -> Dynamic {
-        convert::penalty_to_map(&self.variant, penalty).into()
+/// Does a returned value hold a card the script asked for? Such a value
+/// depends on more than the recorded reads, so the call is not replayed.
+fn holds_asked_card(value: &Dynamic) -> bool {
+    if let Some(card) = value.read_lock::<ScriptCard>() {
+        return card.source.is_some();
     }
+    if let Some(items) = value.read_lock::<rhai::Array>() {
+        return items.iter().any(holds_asked_card);
+    }
+    if let Some(map) = value.read_lock::<rhai::Map>() {
+        return map.values().any(holds_asked_card);
+    }
+    false
 }
 
 impl HookCtx {
-    /// Applies one op and records it.
-    fn perform(&mut self, variant: &Variant, op: Op) {
-        self.table.apply_op(&op, &mut self.plan, variant, &mut self.log);
-        self.trace.push(op);
-    }
-
     /// `print` and `debug`: an effect hook's output is an event of the game
     /// log (replayed with its effects); other hooks may not change the log,
-    /// so theirs is kept apart.
+    /// so theirs is kept apart, and such a call is never replayed.
     fn print(&mut self, variant: &Variant, text: &str) {
         if self.call.hook.mode() == crate::variant::HookMode::Effect {
-            self.perform(variant, Op::Log(text.into()));
+            self.perform(variant, crate::turn::Op::Log(text.into()));
         } else {
-            self.cacheable = false;
+            self.trace.push(memo::Step::Opaque);
             self.log.print(text);
         }
+    }
+
+    /// Applies one change and records it.
+    fn perform(&mut self, variant: &Variant, op: crate::turn::Op) {
+        self.table.apply_op(&op, &mut self.plan, variant, &mut self.log);
+        self.trace.push(memo::Step::Op(op));
     }
 }

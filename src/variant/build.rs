@@ -275,9 +275,11 @@ fn build_table(file: &SourceFile, spec: &LayerSpec, problems: &mut Vec<String>) 
         deck,
         layers: Vec::new(),
         options: BTreeMap::new(),
+        hook_functions: 0,
         card_hooks: Vec::new(),
         global_hooks: Vec::new(),
         targets: Vec::new(),
+        plain: Vec::new(),
         hook_bound: [false; HookKind::ALL.len()],
     })
 }
@@ -346,9 +348,16 @@ fn bind_hooks(variant: &mut Variant, layers: &[Layer], problems: &mut Vec<String
     variant.card_hooks = vec![vec![Vec::new(); slots]; HookKind::ALL.len()];
     variant.global_hooks = vec![Vec::new(); HookKind::ALL.len()];
     variant.targets = vec![[TargetNeed::None; 2]; slots];
+    let mut ids: Vec<(usize, &str, HookKind)> = Vec::new();
     for (layer_index, layer) in layers.iter().enumerate() {
         for binding in &layer.hooks {
-            let fn_ref = FnRef { layer: layer_index, function: binding.function.clone(), kind: binding.kind };
+            let name = (layer_index, binding.function.as_str(), binding.kind);
+            let id = ids.iter().position(|known| *known == name).unwrap_or_else(|| {
+                ids.push(name);
+                ids.len() - 1
+            });
+            let fn_ref =
+                FnRef { layer: layer_index, function: binding.function.clone(), kind: binding.kind, id: id as u32 };
             if !binding.kind.is_card_hook() {
                 variant.global_hooks[binding.kind as usize].push(fn_ref);
                 continue;
@@ -378,6 +387,16 @@ fn bind_hooks(variant: &mut Variant, layers: &[Layer], problems: &mut Vec<String
             }
         }
     }
+    variant.hook_functions = ids.len();
+    variant.plain = (0..slots)
+        .map(|slot| {
+            let design = &variant.designs[slot / 2];
+            let face = if slot % 2 == 1 { design.dark.as_ref().unwrap_or(&design.light) } else { &design.light };
+            !variant.names.has_flex_side(face)
+                && variant.targets[slot] == [TargetNeed::None; 2]
+                && variant.card_hooks[HookKind::CanPlay as usize][slot].is_empty()
+        })
+        .collect();
     for kind in HookKind::ALL {
         variant.hook_bound[kind as usize] = if kind.is_card_hook() {
             variant.card_hooks[kind as usize].iter().any(|fns| !fns.is_empty())

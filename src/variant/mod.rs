@@ -119,13 +119,15 @@ impl HookKind {
     }
 }
 
-/// A script function of one layer.
+/// A script function of one layer, bound to a hook.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct FnRef {
     pub layer: usize,
     pub function: String,
     /// The hook it serves.
     pub kind: HookKind,
+    /// Unique per layer, function and hook: what the memo keys calls by.
+    pub id: u32,
 }
 
 /// Whether a play of a face names a target player.
@@ -184,12 +186,17 @@ pub struct Variant {
     pub deck: Vec<CardId>,
     pub layers: Vec<Layer>,
     pub options: BTreeMap<String, OptionValue>,
+    /// How many hook functions are bound (`FnRef::id` counts them).
+    pub hook_functions: usize,
     /// `card_hooks[kind][design * 2 + side]`: functions bound to that face.
     card_hooks: Vec<Vec<Vec<FnRef>>>,
     /// `global_hooks[kind]`: functions of the hooks that take no card.
     global_hooks: Vec<Vec<FnRef>>,
     /// `targets[design * 2 + side]`: [regular side, flex side].
     targets: Vec<[TargetNeed; 2]>,
+    /// `plain[design * 2 + side]`: a play of that face in turn depends on
+    /// matching alone (no flex side, no target, no `can_play` hook).
+    plain: Vec<bool>,
     /// `hook_bound[kind]`: is any function bound to that hook, for any face?
     hook_bound: [bool; HookKind::ALL.len()],
 }
@@ -229,6 +236,12 @@ impl Variant {
     /// Does a play of this face (on its flex side or not) name a target?
     pub fn target_need(&self, id: CardId, side: Side, as_flex: bool) -> TargetNeed {
         self.targets[slot(id, side)][usize::from(as_flex)]
+    }
+
+    /// Does a play of this face in turn depend on matching alone: no flex
+    /// side, no target, no `can_play` hook?
+    pub fn plain_play(&self, id: CardId, side: Side) -> bool {
+        self.plain[slot(id, side)]
     }
 
     pub fn global_hook(&self, kind: HookKind) -> &[FnRef] {

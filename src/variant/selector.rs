@@ -1,7 +1,8 @@
-//! Face selectors (`match:` in hooks and targets), parsed once against the
-//! variant's names: a list means any of its entries, `red + 7` means both
-//! words. Words: `any`, `number`, `action`, `wild`, `marked`, `flex`, a
-//! number, a symbol, `group:SYMBOL` (every symbol that matches SYMBOL) or a
+//! Face selectors (`match:` in hooks and targets, and the `count`/`holds`
+//! script queries), parsed once against the variant's names: a list means
+//! any of its entries, `red + 7` means both words. Words: `any`, `number`,
+//! `action`, `wild`, `marked`, `flex`, a number, a symbol, `group:SYMBOL`
+//! (every symbol that matches SYMBOL), `flex:COLOUR` (the flex colour) or a
 //! colour.
 
 use crate::card::{Color, Face, SymbolId, Value};
@@ -20,6 +21,7 @@ enum Word {
     Group(SymbolId),
     Value(Value),
     Color(Color),
+    FlexColor(Color),
 }
 
 /// A parsed selector: alternatives, each a conjunction of words.
@@ -28,7 +30,8 @@ pub struct Selector {
     alternatives: Vec<Vec<Word>>,
 }
 
-const WORDS: &str = "any, number, action, wild, marked, flex, group:SYMBOL, a number, a symbol or a colour";
+const WORDS: &str =
+    "any, number, action, wild, marked, flex, group:SYMBOL, flex:COLOUR, a number, a symbol or a colour";
 
 fn parse_word(names: &Names, part: &str) -> Result<Word, String> {
     let lower = part.trim().to_ascii_lowercase();
@@ -43,6 +46,8 @@ fn parse_word(names: &Names, part: &str) -> Result<Word, String> {
             if let Some(symbol) = lower.strip_prefix("group:") {
                 let id = names.symbol(symbol).ok_or_else(|| format!("'{part}': there is no symbol '{symbol}'"))?;
                 Word::Group(names.symbol_info(id).group)
+            } else if let Some(color) = lower.strip_prefix("flex:") {
+                Word::FlexColor(names.color(color).ok_or_else(|| format!("'{part}': there is no colour '{color}'"))?)
             } else if let Ok(n) = lower.parse::<u8>() {
                 Word::Value(Value::Number(n))
             } else if let Some(symbol) = names.symbol(&lower) {
@@ -88,6 +93,7 @@ fn selects_word(names: &Names, face: &Face, word: Word) -> bool {
         Word::Group(group) => face.symbol().is_some_and(|s| names.symbol_info(s).group == group),
         Word::Value(value) => face.value == value,
         Word::Color(color) => face.color == Some(color),
+        Word::FlexColor(color) => face.flex == Some(color),
     }
 }
 

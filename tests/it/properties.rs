@@ -70,7 +70,7 @@ fn results_do_not_depend_on_the_thread_count() {
         seed: 42,
         bot: BotKind::Random,
         threads: 1,
-        effect_cache: true,
+        memo: true,
     };
     let one = run(&config).unwrap();
     let three = run(&SimConfig { threads: 3, ..config }).unwrap();
@@ -135,7 +135,7 @@ fn every_variant_simulates_across_its_player_range() {
                 seed: players as u64,
                 bot: BotKind::Greedy,
                 threads: 1,
-                effect_cache: true,
+                memo: true,
             };
             let stats = run(&config).unwrap();
             assert!(stats.errors.is_empty() && stats.stuck == 0, "{name} with {players}: {stats:?}");
@@ -143,13 +143,31 @@ fn every_variant_simulates_across_its_player_range() {
     }
 }
 
+/// The game log of `hands` seeded hands with bots, with the memo on or off.
+fn hands_played(
+    variant: &Arc<Variant>,
+    players: usize,
+    seed: u64,
+    hands: usize,
+    memo: bool,
+) -> Vec<unolab::event::Event> {
+    let mut game = Game::new(Runtime::new(variant.clone()).unwrap(), players, seed).unwrap();
+    game.set_memo(memo);
+    let mut bots: Vec<Bot> = (0..players).map(|s| Bot::new(BotKind::Random, seed, s as u64)).collect();
+    for _ in 0..hands {
+        unolab::sim::play_hand(&mut game, &mut bots).unwrap();
+    }
+    game.events().to_vec()
+}
+
 #[test]
-fn the_effect_cache_changes_nothing_but_speed() {
-    let cases: [(&str, &[&str]); 7] = [
+fn the_memo_changes_nothing_but_speed() {
+    let cases: [(&str, &[&str]); 8] = [
         ("classic", &[]),
         ("classic", &["stacking", "seven-o", "jump-in", "deflect"]),
+        ("classic", &["draw-to-match", "force-play", "multi-play", "no-action-finish", "no-bluffing"]),
         ("flex", &[]),
-        ("flex", &["stacking", "multi-play", "no-bluffing"]),
+        ("flex", &["stacking", "multi-play", "no-bluffing", "jump-in"]),
         ("flip", &[]),
         ("flip", &["stacking", "seven-o", "force-play", "partners"]),
         ("express", &["draw-to-match", "low-score", "no-action-finish"]),
@@ -162,15 +180,11 @@ fn the_effect_cache_changes_nothing_but_speed() {
         };
         let variant = Arc::new(load(&request).unwrap());
         let players = 4.min(variant.max_players);
-        let config =
-            SimConfig { variant, players, games: 60, seed: 11, bot: BotKind::Random, threads: 1, effect_cache: true };
-        let cached = run(&config).unwrap();
-        let uncached = run(&SimConfig { effect_cache: false, ..config }).unwrap();
-        assert_eq!(
-            (cached.wins.clone(), cached.turns_total, cached.points_total, cached.stuck),
-            (uncached.wins.clone(), uncached.turns_total, uncached.points_total, uncached.stuck),
-            "{name} {rules:?}"
-        );
-        assert!(cached.errors.is_empty(), "{name} {rules:?}: {:?}", cached.errors);
+        for seed in 0..4 {
+            let with = hands_played(&variant, players, seed, 3, true);
+            let without = hands_played(&variant, players, seed, 3, false);
+            assert!(with.len() > 100, "{name} {rules:?}: whole hands were played");
+            assert!(with == without, "{name} {rules:?} seed {seed}: the memo changed the game");
+        }
     }
 }

@@ -38,7 +38,7 @@ fn every_combination_of_variant_and_house_rules_plays_to_the_end() {
                         seed: u64::from(mask),
                         bot: BotKind::Random,
                         threads: 1,
-                        effect_cache: true,
+                        memo: true,
                     };
                     let stats = run(&config).unwrap();
                     assert!(stats.errors.is_empty(), "{variant} {chosen:?}: {:?}", stats.errors);

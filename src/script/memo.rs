@@ -1,0 +1,247 @@
+//! The memo: a script runs only when its answer can differ. Every hook call
+//! is keyed by what it is about (the function and its argument); while a
+//! call runs, what it read (`Read` and `Answer`, including who plays and how)
+//! and what it
+//! changed (`Op`) is recorded. A later call with the same key checks the
+//! recorded reads against the game, natively, in order; where they all give
+//! the same answers, it replays the recorded changes and returns the
+//! recorded value without running Rhai, and where one differs the script
+//! runs and its new path is added. The recorded paths of a key form a tree
+//! branching on answers (a verifying trace, as salsa and build systems
+//! keep).
+//!
+//! Exactness rests on two facts: scripts have no state of their own (no
+//! globals, no clock, no randomness), so a call is a function of its key and
+//! the answers it got; and every host function that depends on the game is
+//! a recorded read. A path is replayed only if every read of the table
+//! comes before its first change (facts of the call itself, such as who
+//! plays, may come anywhere: no change alters them). All of a path's reads
+//! are checked before any of its changes is made, so checking never has to
+//! undo anything. Calls that read the table after changing it (or print from
+//! a hook that may not log, or draw until a colour) always run. A draw is
+//! replayed only if the piles still hold what it drew.
+
+use rhai::Dynamic;
+use rustc_hash::FxHashMap;
+use smallvec::SmallVec;
+
+use crate::card::{CardId, Side};
+use crate::event::{Log, Seat};
+use crate::script::CallInfo;
+use crate::script::read::{Answer, Read};
+use crate::table::Table;
+use crate::turn::{Op, Penalty, TurnPlan};
+use crate::variant::Variant;
+
+/// Nodes one memo holds at most; beyond that, calls simply run.
+pub const MAX_NODES: usize = 200_000;
+
+/// What a hook call is about, besides the game it reads.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum HookArg {
+    None,
+    Card(CardId, Side),
+    Seat(Seat),
+    Penalty(Penalty),
+}
+
+/// What a call is about: the function and its argument. Everything else a
+/// call may depend on, it reads.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Key {
+    pub function: u32,
+    pub arg: HookArg,
+}
+
+/// One thing a running call did, in order.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Step {
+    Read(Read, Answer),
+    Op(Op),
+    /// Something that cannot be checked or replayed.
+    Opaque,
+}
+
+#[derive(Debug)]
+enum Node {
+    /// The call asks `read` next; where it goes depends on the answer.
+    Read { read: Read, children: Vec<(Answer, u32)> },
+    /// The call makes this change next.
+    Op { op: Op, next: Option<u32> },
+    /// The call returns this value.
+    Return(Dynamic),
+    /// From here the call must run.
+    Run,
+}
+
+/// Where a new node hangs.
+enum Parent {
+    Root,
+    Child(u32, Answer),
+    Next(u32),
+}
+
+/// The recorded calls of one runtime.
+pub struct Memo {
+    /// Roots of calls about a card, by `function * slots + design * 2 + side`.
+    card_roots: Vec<u32>,
+    slots: usize,
+    /// Roots of other calls.
+    roots: FxHashMap<Key, u32>,
+    nodes: Vec<Node>,
+}
+
+const NONE: u32 = u32::MAX;
+
+impl Memo {
+    /// A memo for `functions` hook functions of a deck of `designs` designs.
+    pub fn new(functions: usize, designs: usize) -> Memo {
+        let slots = designs * 2;
+        Memo { card_roots: vec![NONE; functions * slots], slots, roots: FxHashMap::default(), nodes: Vec::new() }
+    }
+
+    pub fn clear(&mut self) {
+        self.card_roots.fill(NONE);
+        self.roots.clear();
+        self.nodes.clear();
+    }
+
+    fn card_slot(&self, key: &Key) -> Option<usize> {
+        match key.arg {
+            HookArg::Card(id, side) => {
+                Some(key.function as usize * self.slots + id.0 as usize * 2 + usize::from(side == Side::Dark))
+            }
+            _ => None,
+        }
+    }
+
+    fn root(&self, key: &Key) -> Option<u32> {
+        match self.card_slot(key) {
+            Some(slot) => self.card_roots.get(slot).copied().filter(|&id| id != NONE),
+            None => self.roots.get(key).copied(),
+        }
+    }
+
+    fn set_root(&mut self, key: &Key, id: u32) {
+        match self.card_slot(key) {
+            Some(slot) => self.card_roots[slot] = id,
+            None => {
+                self.roots.insert(key.clone(), id);
+            }
+        }
+    }
+
+    /// Replays a recorded call whose reads all answer the same now:
+    /// applies its changes and returns its value. `None`: the call must run
+    /// (nothing has changed then).
+    pub fn replay(
+        &self,
+        key: &Key,
+        table: &mut Table,
+        call: &CallInfo,
+        variant: &Variant,
+        plan: &mut TurnPlan,
+        log: &mut Log,
+    ) -> Option<Dynamic> {
+        let mut id = self.root(key)?;
+        let mut changes: SmallVec<[&Op; 8]> = SmallVec::new();
+        // Cards the recorded draws take, checked against what the piles hold.
+        let mut drawing = 0;
+        loop {
+            match &self.nodes[id as usize] {
+                Node::Read { read, children } => {
+                    // Table reads come before the first change, so the table
+                    // is still as the call would find it.
+                    let answer = read.answer(table, call, variant).ok()?;
+                    id = children.iter().find(|(known, _)| *known == answer)?.1;
+                }
+                Node::Op { op, next } => {
+                    if let Op::Draw { count, drawn, .. } = op {
+                        let left = table.drawable().saturating_sub(drawing);
+                        if (*count as usize).min(left) != *drawn as usize {
+                            return None;
+                        }
+                        drawing += *drawn as usize;
+                    }
+                    changes.push(op);
+                    id = next.expect("a recorded change is followed by the rest of its call");
+                }
+                Node::Return(value) => {
+                    for op in changes {
+                        table.apply_op(op, plan, variant, log);
+                    }
+                    return Some(value.clone());
+                }
+                Node::Run => return None,
+            }
+        }
+    }
+
+    /// Adds the path of a call that ran: its steps and the value it returned.
+    pub fn record(&mut self, key: &Key, steps: &[Step], value: &Dynamic) {
+        if self.nodes.len() + steps.len() + 1 > MAX_NODES {
+            return;
+        }
+        // Only table reads before the first change can be checked without
+        // undoing anything; a path that reads the table (or does the
+        // uncheckable) after changing ends in `Run` where its changes begin.
+        let first_change = steps.iter().position(|s| !matches!(s, Step::Read(..))).unwrap_or(steps.len());
+        let replayable = steps[first_change..].iter().all(|s| match s {
+            Step::Op(_) => true,
+            Step::Read(read, _) => read.of_call(),
+            Step::Opaque => false,
+        });
+        let (steps, end) =
+            if replayable { (steps, Node::Return(value.clone())) } else { (&steps[..first_change], Node::Run) };
+        let mut at = self.root(key);
+        let mut parent = Parent::Root;
+        for step in steps {
+            let id = match at {
+                Some(id) => id,
+                None => {
+                    let node = match step {
+                        Step::Read(read, _) => Node::Read { read: read.clone(), children: Vec::new() },
+                        Step::Op(op) => Node::Op { op: op.clone(), next: None },
+                        Step::Opaque => unreachable!("opaque steps end a path before they are reached"),
+                    };
+                    self.attach(key, parent, node)
+                }
+            };
+            match (&self.nodes[id as usize], step) {
+                (Node::Read { read, children }, Step::Read(asked, answer)) if read == asked => {
+                    at = children.iter().find(|(known, _)| known == answer).map(|&(_, child)| child);
+                    parent = Parent::Child(id, answer.clone());
+                }
+                (Node::Op { op, next }, Step::Op(done)) if op == done => {
+                    at = *next;
+                    parent = Parent::Next(id);
+                }
+                // `Run`, or a path that disagrees with what was recorded
+                // (which deterministic scripts cannot produce): leave it.
+                _ => return,
+            }
+        }
+        if at.is_none() {
+            self.attach(key, parent, end);
+        }
+    }
+
+    fn attach(&mut self, key: &Key, parent: Parent, node: Node) -> u32 {
+        let id = self.nodes.len() as u32;
+        self.nodes.push(node);
+        match parent {
+            Parent::Root => self.set_root(key, id),
+            Parent::Child(at, answer) => {
+                if let Node::Read { children, .. } = &mut self.nodes[at as usize] {
+                    children.push((answer, id));
+                }
+            }
+            Parent::Next(at) => {
+                if let Node::Op { next, .. } = &mut self.nodes[at as usize] {
+                    *next = Some(id);
+                }
+            }
+        }
+        id
+    }
+}

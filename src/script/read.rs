@@ -1,0 +1,324 @@
+//! What scripts read from the game. Every host function that answers from
+//! the table is a `Read`, answered natively by `Read::answer` as an
+//! `Answer`: the same code serves a running script and the memo, which
+//! checks a recorded call's reads against the table without running Rhai.
+//!
+//! Cards a script gets from a question (the top card, the drawn card, a
+//! hand, the playable cards) carry where they came from (`CardSource`), and
+//! what the script reads of them (its colour, its number...) is a `Read`
+//! too, so that a recorded call depends on exactly what it looked at: "the
+//! top card is a 5", not "the top card is this red 5".
+
+use std::rc::Rc;
+
+use rhai::{Array, Dynamic, ImmutableString};
+
+use crate::card::{CardId, Color, Face, SymbolId, Value};
+use crate::event::Seat;
+use crate::notation::Names;
+use crate::script::{CallInfo, ScriptCard};
+use crate::table::Table;
+use crate::turn::Penalty;
+use crate::variant::Variant;
+use crate::variant::selector::Selector;
+
+/// A list of cards scripts can ask for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum CardList {
+    Top,
+    Drawn,
+    Hand(Seat),
+    Playable,
+}
+
+/// Where a card a script holds came from: the `index`th of a list.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct CardSource {
+    pub list: CardList,
+    pub index: u16,
+}
+
+/// What a script reads of a card.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Prop {
+    /// The whole face in play (its name, comparisons).
+    Face,
+    /// The whole card, both faces (`card.card`, host functions taking it).
+    Id,
+    Color,
+    FlexColor,
+    Number,
+    Symbol,
+    Group,
+    IsWild,
+    IsNumber,
+    IsAction,
+    Marked,
+    Restricted,
+    HasFlex,
+    Points,
+}
+
+impl Prop {
+    /// What the card shows of this property.
+    #[inline]
+    pub fn answer(self, id: CardId, face: &Face, names: &Names) -> Answer {
+        let symbol = |value: Value| match value {
+            Value::Symbol(s) => Some(s),
+            Value::Number(_) => None,
+        };
+        match self {
+            Prop::Face => Answer::Face(*face),
+            Prop::Id => Answer::Id(id),
+            Prop::Color => Answer::Color(face.color),
+            Prop::FlexColor => Answer::Color(face.flex),
+            Prop::Number => face.number().map_or(Answer::Unit, |n| Answer::Int(i64::from(n))),
+            Prop::Symbol => Answer::Symbol(symbol(face.value)),
+            Prop::Group => Answer::Symbol(symbol(face.value).map(|s| names.symbol_info(s).group)),
+            Prop::IsWild => Answer::Bool(face.is_wild()),
+            Prop::IsNumber => Answer::Bool(face.number().is_some()),
+            Prop::IsAction => Answer::Bool(face.symbol().is_some() && !face.is_wild()),
+            Prop::Marked => Answer::Bool(face.marked),
+            Prop::Restricted => Answer::Bool(face.symbol().is_some_and(|s| names.symbol_info(s).restricted)),
+            Prop::HasFlex => Answer::Bool(names.has_flex_side(face)),
+            Prop::Points => Answer::Int(names.points(face)),
+        }
+    }
+}
+
+/// One question a script asks about the game.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Read {
+    /// Who plays (or turned up) the card, or whom the hook is about.
+    Me,
+    AsFlex,
+    Target,
+    GoingOut,
+    Current,
+    Dealer,
+    /// The seat `steps` after the one the hook is about.
+    NextPlayer {
+        steps: usize,
+    },
+    /// The seat `steps` after `from` in the direction of play.
+    SeatAfter {
+        from: Seat,
+        steps: usize,
+    },
+    Direction,
+    Color,
+    PrevColor,
+    Side,
+    HandSize(Seat),
+    /// A list of cards: whether the one card is there, or how many.
+    Cards(CardList),
+    /// Something of one card of a list.
+    Prop {
+        source: CardSource,
+        prop: Prop,
+    },
+    DrawSize,
+    DiscardSize,
+    Answering,
+    PendingPenalty,
+    Power(Seat),
+    TopIsFresh,
+    LastPlayer,
+    Score(Seat),
+    Points(Seat),
+    Var(ImmutableString),
+    Playable(CardId),
+    MatchesTop(CardId),
+    /// How many cards of `seat`'s hand the selector picks (face in play).
+    Count {
+        seat: Seat,
+        selector: Rc<Selector>,
+    },
+    /// Does the selector pick any card of `seat`'s hand?
+    Holds {
+        seat: Seat,
+        selector: Rc<Selector>,
+    },
+}
+
+/// The answer to a `Read`, comparable, so a recorded call can be checked.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Answer {
+    Unit,
+    Bool(bool),
+    Int(i64),
+    Seat(Option<Seat>),
+    Color(Option<Color>),
+    Symbol(Option<SymbolId>),
+    Name(&'static str),
+    Face(Face),
+    Id(CardId),
+    Penalty(Option<Box<Penalty>>),
+}
+
+/// The cards of a list, now.
+#[inline]
+fn cards_of<'a>(list: CardList, table: &'a Table, call: &'a CallInfo) -> Result<&'a [CardId], String> {
+    Ok(match list {
+        CardList::Top => table.discard.last().map(std::slice::from_ref).unwrap_or(&[]),
+        CardList::Drawn => match &table.phase {
+            crate::turn::Phase::Drawn(card) => std::slice::from_ref(card),
+            _ => &[],
+        },
+        CardList::Hand(seat) => match table.hands.get(seat) {
+            Some(hand) => hand,
+            None => return Err(format!("no player {seat} at a table of {}", table.players())),
+        },
+        CardList::Playable => match &call.playable {
+            Some(cards) => cards,
+            None => return Err("playable cards are only known in can_draw, can_pass and draw_again hooks".into()),
+        },
+    })
+}
+
+impl Read {
+    /// Is the answer a fact of the call alone (who plays, how), which no
+    /// change to the table can alter?
+    pub fn of_call(&self) -> bool {
+        matches!(self, Read::Me | Read::AsFlex | Read::Target | Read::GoingOut | Read::PrevColor)
+    }
+
+    /// Answers the question from the table and the call.
+    pub fn answer(&self, table: &Table, call: &CallInfo, variant: &Variant) -> Result<Answer, String> {
+        let seat_ok = |seat: Seat| -> Result<Seat, String> {
+            if seat < table.players() {
+                Ok(seat)
+            } else {
+                Err(format!("no player {seat} at a table of {}", table.players()))
+            }
+        };
+        Ok(match self {
+            Read::Me => Answer::Int(call.me as i64),
+            Read::AsFlex => Answer::Bool(call.as_flex),
+            Read::Target => Answer::Seat(call.target),
+            Read::GoingOut => Answer::Bool(call.going_out),
+            Read::Current => Answer::Int(table.to_act() as i64),
+            Read::Dealer => Answer::Int(table.dealer as i64),
+            Read::NextPlayer { steps } => Answer::Int(table.seat_after(call.me, *steps) as i64),
+            Read::SeatAfter { from, steps } => Answer::Int(table.seat_after(seat_ok(*from)?, *steps) as i64),
+            Read::Direction => Answer::Name(table.direction.name()),
+            Read::Color => Answer::Color(table.color),
+            Read::PrevColor => Answer::Color(call.prev_color),
+            Read::Side => Answer::Name(table.side.name()),
+            Read::HandSize(seat) => Answer::Int(table.hands[seat_ok(*seat)?].len() as i64),
+            Read::Cards(list @ (CardList::Top | CardList::Drawn)) => {
+                Answer::Bool(!cards_of(*list, table, call)?.is_empty())
+            }
+            Read::Cards(list) => Answer::Int(cards_of(*list, table, call)?.len() as i64),
+            Read::Prop { source, prop } => {
+                let cards = cards_of(source.list, table, call)?;
+                let id = *cards.get(usize::from(source.index)).ok_or("the card is gone")?;
+                prop.answer(id, variant.face(id, table.side), &variant.names)
+            }
+            Read::DrawSize => Answer::Int(table.draw.len() as i64),
+            Read::DiscardSize => Answer::Int(table.discard.len() as i64),
+            Read::Answering => {
+                Answer::Penalty(call.answering.as_ref().or(table.phase.penalty()).cloned().map(Box::new))
+            }
+            Read::PendingPenalty => Answer::Penalty(table.phase.penalty().cloned().map(Box::new)),
+            Read::Power(seat) => match table.power.get(seat_ok(*seat)?) {
+                Some(&green) => Answer::Bool(green),
+                None => return Err("this variant has no Power Cards".into()),
+            },
+            Read::TopIsFresh => Answer::Bool(table.landing.is_fresh()),
+            Read::LastPlayer => Answer::Seat(table.landing.player()),
+            Read::Score(seat) => Answer::Int(table.scores[seat_ok(*seat)?]),
+            Read::Points(seat) => Answer::Int(table.hand_points(variant, seat_ok(*seat)?)),
+            Read::Var(name) => Answer::Int(table.vars.get(name).copied().unwrap_or(0)),
+            Read::Playable(id) => Answer::Bool(cards_of(CardList::Playable, table, call)?.contains(id)),
+            Read::MatchesTop(id) => Answer::Bool(table.matches(variant, variant.face(*id, table.side), false)),
+            Read::Count { seat, selector } | Read::Holds { seat, selector } => {
+                let side = table.side;
+                let mut picked = table.hands[seat_ok(*seat)?]
+                    .iter()
+                    .filter(|&&id| selector.selects(&variant.names, variant.face(id, side)));
+                match self {
+                    Read::Count { .. } => Answer::Int(picked.count() as i64),
+                    _ => Answer::Bool(picked.next().is_some()),
+                }
+            }
+        })
+    }
+
+    /// Answers the question, and gives the script its value: for a list of
+    /// cards, the cards themselves, each knowing where it came from.
+    pub fn ask(
+        &self,
+        table: &Table,
+        call: &CallInfo,
+        variant: &Variant,
+        names: &ScriptNames,
+    ) -> Result<(Answer, Dynamic), String> {
+        let answer = self.answer(table, call, variant)?;
+        let value = match self {
+            Read::Cards(list) => {
+                let side = table.side;
+                let card = |(index, &id): (usize, &CardId)| {
+                    let source = Some(CardSource { list: *list, index: index as u16 });
+                    Dynamic::from(ScriptCard { id, side, source })
+                };
+                let cards = cards_of(*list, table, call)?;
+                match list {
+                    CardList::Top | CardList::Drawn => {
+                        cards.iter().enumerate().map(card).next().unwrap_or(Dynamic::UNIT)
+                    }
+                    CardList::Hand(_) | CardList::Playable => {
+                        Dynamic::from(cards.iter().enumerate().map(card).collect::<Array>())
+                    }
+                }
+            }
+            _ => answer.to_dynamic(names, variant),
+        };
+        Ok((answer, value))
+    }
+}
+
+/// Script values of the variant's names, made once, so that answers
+/// allocate nothing.
+pub struct ScriptNames {
+    colors: Vec<ImmutableString>,
+    symbols: Vec<ImmutableString>,
+}
+
+impl ScriptNames {
+    pub fn new(variant: &Variant) -> ScriptNames {
+        let names = &variant.names;
+        ScriptNames {
+            colors: names.colors.iter().map(|c| c.as_str().into()).collect(),
+            symbols: names.symbols.iter().map(|s| s.name.as_str().into()).collect(),
+        }
+    }
+
+    pub fn color(&self, color: Option<Color>) -> Dynamic {
+        color.map(|c| Dynamic::from(self.colors[c as usize].clone())).unwrap_or(Dynamic::UNIT)
+    }
+
+    pub fn symbol(&self, symbol: Option<SymbolId>) -> Dynamic {
+        symbol.map(|s| Dynamic::from(self.symbols[s as usize].clone())).unwrap_or(Dynamic::UNIT)
+    }
+}
+
+impl Answer {
+    /// The answer as the script sees it.
+    pub fn to_dynamic(&self, names: &ScriptNames, variant: &Variant) -> Dynamic {
+        match self {
+            Answer::Unit => Dynamic::UNIT,
+            Answer::Bool(b) => Dynamic::from(*b),
+            Answer::Int(n) => Dynamic::from(*n),
+            Answer::Seat(seat) => seat.map_or(Dynamic::UNIT, |s| Dynamic::from(s as i64)),
+            Answer::Color(color) => names.color(*color),
+            Answer::Symbol(symbol) => names.symbol(*symbol),
+            Answer::Name(name) => Dynamic::from(*name),
+            Answer::Face(face) => Dynamic::from(variant.names.format_face(face)),
+            Answer::Id(id) => Dynamic::from(variant.card_name(*id)),
+            Answer::Penalty(p) => {
+                p.as_ref().map_or(Dynamic::UNIT, |p| Dynamic::from(super::convert::penalty_to_map(variant, p)))
+            }
+        }
+    }
+}
