@@ -65,6 +65,9 @@ impl Bot {
         if !self.moves.name_color.is_empty() {
             return Action::NameColor(seat, self.favourite_color(viewer));
         }
+        if self.moves.choose > 0 {
+            return Action::Choose(seat, self.rng.random_range(0..self.moves.choose));
+        }
         if self.moves.accept {
             if let Some(option) = self.pick(names) {
                 return self.play(option, viewer);
@@ -170,7 +173,7 @@ pub fn next_action(
     for exposed in (0..players).filter(|&s| game.table().uno[s] == Uno::Exposed) {
         for offset in 0..players {
             let seat = (to_act + offset) % players;
-            if seat != exposed && Some(seat) != human && bots[seat].catches() {
+            if seat != exposed && Some(seat) != human && game.table().playing[seat] && bots[seat].catches() {
                 return Ok(Some((seat, Action::Catch { by: seat, target: exposed })));
             }
         }

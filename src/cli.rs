@@ -164,7 +164,12 @@ fn load(ruleset: &Ruleset) -> Result<Arc<Variant>, i32> {
     };
     let request = LoadRequest { variant: name, rules: ruleset.rules.clone(), settings: ruleset.settings.clone() };
     match crate::loader::load(&request) {
-        Ok(v) => Ok(Arc::new(v)),
+        Ok(v) => {
+            for warning in &v.warnings {
+                eprintln!("warning: {warning}");
+            }
+            Ok(Arc::new(v))
+        }
         Err(problems) => {
             for p in problems {
                 eprintln!("error: {p}");

@@ -92,9 +92,42 @@ pub enum Event {
     Script {
         text: String,
     },
+    /// `seat` put `card` under the top of the discard pile.
+    Discarded {
+        seat: Seat,
+        card: CardId,
+        side: Side,
+    },
+    Given {
+        from: Seat,
+        to: Seat,
+        card: CardId,
+        side: Side,
+    },
+    Shuffled {
+        discard: bool,
+    },
+    /// `seat` left the hand; its cards went aside or under the draw pile.
+    Left {
+        seat: Seat,
+        aside: bool,
+    },
+    /// `seat` is asked to choose under `tag`.
+    Asked {
+        seat: Seat,
+        tag: String,
+        options: Vec<String>,
+    },
+    Chose {
+        seat: Seat,
+        tag: String,
+        value: String,
+    },
     HandWon {
         seat: Seat,
         points: i64,
+        /// The seat emptied its hand (else a rule ended the hand).
+        went_out: bool,
     },
     MatchWon {
         seat: Seat,
@@ -149,6 +182,13 @@ pub fn describe_for(event: &Event, variant: &Variant, viewer: Option<Seat>) -> S
     match event {
         Event::Drew { seat, card, side } if *seat == viewer => {
             format!("p{seat} draws {}", variant.face_name(*card, *side))
+        }
+        Event::Given { from, to, card, side } if *from == viewer || *to == viewer => {
+            format!("p{from} gives p{to} {}", variant.face_name(*card, *side))
+        }
+        Event::Given { from, to, .. } => format!("p{from} gives p{to} a card"),
+        Event::Discarded { seat, card, side } => {
+            format!("p{seat} discards {} under the top card", variant.face_name(*card, *side))
         }
         Event::Drew { seat, card, side } if variant.double_sided => {
             format!("p{seat} draws a card (its back: {})", variant.face_name(*card, side.other()))
@@ -214,7 +254,23 @@ fn describe_all(event: &Event, variant: &Variant) -> String {
         Event::HandsPassed { direction } => write!(line, "every hand passes {}", direction.name()),
         Event::Flipped { side } => write!(line, "everything flips: the {} side is up", side.name()),
         Event::Script { text } => write!(line, "note: {text}"),
-        Event::HandWon { seat, points } => write!(line, "p{seat} goes out and scores {points}"),
+        Event::Discarded { seat, card, .. } => {
+            write!(line, "p{seat} discards {} under the top card", variant.card_name(*card))
+        }
+        Event::Given { from, to, card, .. } => write!(line, "p{from} gives p{to} {}", variant.card_name(*card)),
+        Event::Shuffled { discard: false } => write!(line, "the draw pile is shuffled"),
+        Event::Shuffled { discard: true } => write!(line, "the discard pile below its top card is shuffled"),
+        Event::Left { seat, aside } => write!(
+            line,
+            "p{seat} leaves the hand; their cards go {}",
+            if *aside { "out of play" } else { "under the draw pile" }
+        ),
+        Event::Asked { seat, tag, options } => write!(line, "p{seat} is to choose {tag}: {}", options.join(", ")),
+        Event::Chose { seat, tag, value } => write!(line, "p{seat} chooses {tag}: {value}"),
+        Event::HandWon { seat, points, went_out: true } => write!(line, "p{seat} goes out and scores {points}"),
+        Event::HandWon { seat, points, went_out: false } => {
+            write!(line, "a rule ends the hand: p{seat} wins it and scores {points}")
+        }
         Event::MatchWon { seat } => write!(line, "p{seat} wins the match"),
     };
     line

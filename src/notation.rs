@@ -15,6 +15,12 @@ pub struct Symbol {
     pub wild: bool,
     pub flex: bool,
     pub restricted: bool,
+    /// How many cards a play of it makes someone draw (`draws:`; scripts
+    /// read `card.draws`).
+    pub draws: u32,
+    /// A wild whose player names the colour in play (`names_color: false`
+    /// leaves naming to a rule, e.g. to the victim).
+    pub names_color: bool,
     /// The symbol this one matches by symbol (itself unless `matches:` says).
     pub group: SymbolId,
     pub description: String,
@@ -173,6 +179,12 @@ impl Names {
         }
     }
 
+    /// Does a play of this face name the colour in play (a wild whose
+    /// player names it)?
+    pub fn names_color(&self, face: &Face) -> bool {
+        face.is_wild() && face.symbol().is_none_or(|s| self.symbols[s as usize].names_color)
+    }
+
     /// Does the face have a flex side: a flex colour, or a flex symbol?
     pub fn has_flex_side(&self, face: &Face) -> bool {
         face.flex.is_some() || face.symbol().is_some_and(|s| self.symbols[s as usize].flex)
@@ -210,6 +222,8 @@ mod tests {
             wild,
             flex: false,
             restricted: false,
+            draws: 0,
+            names_color: true,
             group,
             description: String::new(),
         };

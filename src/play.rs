@@ -10,14 +10,14 @@ use std::io::{BufRead, Write};
 use crate::bot::{Bot, BotKind};
 use crate::event::describe_for;
 use crate::game::Game;
-use crate::game::command::{CardRef, Command, PlayCommand, Sight};
+use crate::game::command::{CardRef, ChoiceRef, Command, PlayCommand, Sight};
 use crate::notation::Names;
 use crate::turn::Phase;
 
 pub const HELP: &str = "\
 commands:
   play CARD [COLOUR] [flex] [target N] [uno]   e.g. 'play red 5', 'play wild blue', 'play 3' (3rd card)
-  draw | pass | uno | catch N | challenge | accept | color COLOUR
+  draw | pass | uno | catch N | challenge | accept | color COLOUR | choose N
   hand (show the table) | help | quit";
 
 const HUMAN: usize = 0;
@@ -44,6 +44,14 @@ fn parse_input(names: &Names, line: &str) -> Result<Input, String> {
         ["accept"] => Ok(Input::Do(Command::Accept)),
         ["catch", n] => seat_number(n).map(|s| Input::Do(Command::Catch(s))),
         ["color" | "colour", c] => color(c).map(|c| Input::Do(Command::Color(c))),
+        ["choose", option @ ..] if !option.is_empty() => {
+            let text = option.join(" ");
+            let choice = match text.parse::<usize>() {
+                Ok(n) if text.bytes().all(|b| b.is_ascii_digit()) => ChoiceRef::Place(n),
+                _ => ChoiceRef::Value(text),
+            };
+            Ok(Input::Do(Command::Choose(choice)))
+        }
         ["play" | "p", rest @ ..] => parse_play(names, rest).map(|p| Input::Do(Command::Play(p))),
         _ => Err(format!("unknown command '{line}' (type 'help')")),
     }
@@ -155,6 +163,11 @@ fn prompt_text(game: &Game) -> String {
             if p.challenge.is_some() { " or challenge" } else { "" }
         ),
         Phase::Drawn(_) => "play the drawn card or pass".into(),
+        Phase::Choose(choice) => {
+            let options: Vec<String> =
+                choice.options.iter().enumerate().map(|(i, o)| format!("{}: {o}", i + 1)).collect();
+            format!("choose {} (choose N): {}", choice.tag, options.join(", "))
+        }
         Phase::Turn | Phase::Over { .. } => "your turn".into(),
     }
 }

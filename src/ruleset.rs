@@ -3,6 +3,7 @@
 //! `Variant`, and its scripts checked, reporting every problem at once.
 
 use std::path::Path;
+use std::sync::Arc;
 
 use crate::builtin;
 use crate::source::{Loader, SourceFile};
@@ -66,11 +67,16 @@ pub fn load(request: &LoadRequest, loader: &dyn Loader) -> Result<Variant, Vec<S
             Err(e) => problems.push(e),
         }
     }
-    let variant = build::build(&table, &rules, &request.settings, &crate::script::check_layer, &mut problems);
-    match variant {
-        Some(variant) if problems.is_empty() => Ok(variant),
-        _ => Err(without_repeats(problems)),
-    }
+    let Some(variant) = build::build(&table, &rules, &request.settings, &crate::script::check_layer, &mut problems)
+    else {
+        return Err(without_repeats(problems));
+    };
+    let variant = Arc::new(variant);
+    let (calls, warnings) = crate::script::check::check_calls(&variant);
+    problems.extend(calls);
+    let mut variant = Arc::try_unwrap(variant).unwrap_or_else(|shared| (*shared).clone());
+    variant.warnings = warnings;
+    if problems.is_empty() { Ok(variant) } else { Err(without_repeats(problems)) }
 }
 
 /// The problems in order, each message once.

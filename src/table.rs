@@ -12,7 +12,7 @@ use rhai::ImmutableString;
 
 use crate::card::{CardId, Color, Direction, Face, Side};
 use crate::event::{Event, Log, Seat};
-use crate::turn::{Decision, DrawSpec, Landing, Op, Phase, Request, TurnPlan};
+use crate::turn::{Decision, DrawSpec, Landing, Op, Phase, Request, ScriptValue, TurnPlan};
 use crate::variant::Variant;
 
 /// The one random number generator of a table (and of each bot): every
@@ -39,6 +39,9 @@ pub enum Uno {
     Missed,
 }
 
+/// Values a rule keeps by name (`set_state`).
+pub type State = BTreeMap<ImmutableString, ScriptValue>;
+
 #[derive(Debug, PartialEq)]
 pub struct Table {
     // ----- the match: kept from hand to hand ---------------------------
@@ -46,12 +49,19 @@ pub struct Table {
     pub match_winner: Option<Seat>,
     pub hand_number: u32,
     pub rng: Rng,
+    /// The rules' state of the match, and of each seat.
+    pub state: State,
+    pub seat_state: Vec<State>,
     // ----- the hand: built whole by `start_hand` -----------------------
     pub hands: Vec<Vec<CardId>>,
     /// Draw pile; the top is the last element.
     pub draw: Vec<CardId>,
     /// Discard pile; the top is the last element.
     pub discard: Vec<CardId>,
+    /// Cards a rule put out of play for the rest of the hand.
+    pub aside: Vec<CardId>,
+    /// Which seats are still in the hand (a rule may take one out).
+    pub playing: Vec<bool>,
     /// Whose turn it is (once any owed decisions are made).
     pub current: Seat,
     pub dealer: Seat,
@@ -65,8 +75,13 @@ pub struct Table {
     /// Decisions owed after the one `phase` waits for, in the order they arose.
     pub owed: VecDeque<Decision>,
     pub landing: Landing,
-    /// Integers scripts keep between hooks (`set_var`).
-    pub vars: BTreeMap<ImmutableString, i64>,
+    /// Turns given this hand, and how many of them the turn hooks were told
+    /// of (the last told one was `turn_of`'s).
+    pub turns: u64,
+    pub turns_announced: u64,
+    pub turn_of: Option<Seat>,
+    /// Reshuffles this hand (the reshuffle hooks run when it moves).
+    pub reshuffles: u32,
 }
 
 impl Clone for Table {
@@ -85,9 +100,13 @@ impl Clone for Table {
             match_winner,
             hand_number,
             rng,
+            state,
+            seat_state,
             hands,
             draw,
             discard,
+            aside,
+            playing,
             current,
             dealer,
             direction,
@@ -98,15 +117,22 @@ impl Clone for Table {
             phase,
             owed,
             landing,
-            vars,
+            turns,
+            turns_announced,
+            turn_of,
+            reshuffles,
         } = source;
         self.scores.clone_from(scores);
         self.match_winner = *match_winner;
         self.hand_number = *hand_number;
         self.rng.clone_from(rng);
+        self.state.clone_from(state);
+        self.seat_state.clone_from(seat_state);
         self.hands.clone_from(hands);
         self.draw.clone_from(draw);
         self.discard.clone_from(discard);
+        self.aside.clone_from(aside);
+        self.playing.clone_from(playing);
         self.current = *current;
         self.dealer = *dealer;
         self.direction = *direction;
@@ -117,7 +143,10 @@ impl Clone for Table {
         self.phase.clone_from(phase);
         self.owed.clone_from(owed);
         self.landing = *landing;
-        self.vars.clone_from(vars);
+        self.turns = *turns;
+        self.turns_announced = *turns_announced;
+        self.turn_of = *turn_of;
+        self.reshuffles = *reshuffles;
     }
 }
 
@@ -129,9 +158,13 @@ impl Table {
             match_winner: None,
             hand_number: 0,
             rng,
+            state: State::new(),
+            seat_state: vec![State::new(); players],
             hands: vec![Vec::new(); players],
             draw: Vec::new(),
             discard: Vec::new(),
+            aside: Vec::new(),
+            playing: vec![true; players],
             current: 0,
             dealer: 0,
             direction: Direction::Clockwise,
@@ -142,7 +175,10 @@ impl Table {
             phase: Phase::Turn,
             owed: VecDeque::new(),
             landing: Landing::Settled,
-            vars: BTreeMap::new(),
+            turns: 0,
+            turns_announced: 0,
+            turn_of: None,
+            reshuffles: 0,
         }
     }
 
@@ -155,13 +191,16 @@ impl Table {
             match_winner,
             hand_number,
             rng,
+            state,
+            seat_state,
             mut hands,
             mut draw,
             mut discard,
+            mut aside,
+            mut playing,
             mut power,
             mut uno,
             mut owed,
-            mut vars,
             ..
         } = std::mem::replace(self, Table::new(0, false, self::rng(0)));
         // Containers keep their allocations, emptied; the literal below names
@@ -170,18 +209,23 @@ impl Table {
         hands.iter_mut().for_each(Vec::clear);
         draw.clear();
         discard.clear();
+        aside.clear();
+        playing.fill(true);
         power.fill(true);
         uno.fill(Uno::None);
         owed.clear();
-        vars.clear();
         *self = Table {
             scores,
             match_winner,
             hand_number: hand_number + 1,
             rng,
+            state,
+            seat_state,
             hands,
             draw,
             discard,
+            aside,
+            playing,
             current: (dealer + 1) % players,
             dealer,
             direction: Direction::Clockwise,
@@ -192,7 +236,10 @@ impl Table {
             phase: Phase::Turn,
             owed,
             landing: Landing::Settled,
-            vars,
+            turns: 0,
+            turns_announced: 0,
+            turn_of: None,
+            reshuffles: 0,
         };
     }
 
@@ -200,6 +247,8 @@ impl Table {
     /// the allocations.
     pub fn restart(&mut self, rng: Rng) {
         self.start_hand(0);
+        self.state.clear();
+        self.seat_state.iter_mut().for_each(State::clear);
         self.scores.fill(0);
         self.match_winner = None;
         self.hand_number = 0;
@@ -217,6 +266,7 @@ impl Table {
         match &self.phase {
             Phase::NameColor { chooser } => *chooser,
             Phase::Answer(p) => p.victim,
+            Phase::Choose(choice) => choice.chooser,
             Phase::Turn | Phase::Drawn(_) | Phase::Over { .. } => self.current,
         }
     }
@@ -242,14 +292,48 @@ impl Table {
         self.phase = self.owed.pop_front().map_or(Phase::Turn, Phase::from_decision);
     }
 
-    /// The seat `steps` places from `from` in the direction of play.
+    /// How many seats are still in the hand.
+    pub fn seats_left(&self) -> usize {
+        self.playing.iter().filter(|&&p| p).count()
+    }
+
+    /// The seat `steps` places from `from` in the direction of play,
+    /// counting only seats still in the hand.
     pub fn seat_after(&self, from: Seat, steps: usize) -> Seat {
         let n = self.players();
-        let steps = steps % n;
-        match self.direction {
-            Direction::Clockwise => (from + steps) % n,
-            Direction::Counterclockwise => (from + n - steps) % n,
+        let step = |seat: Seat| match self.direction {
+            Direction::Clockwise => (seat + 1) % n,
+            Direction::Counterclockwise => (seat + n - 1) % n,
+        };
+        let left = self.seats_left();
+        if left == n {
+            let steps = steps % n;
+            return match self.direction {
+                Direction::Clockwise => (from + steps) % n,
+                Direction::Counterclockwise => (from + n - steps) % n,
+            };
         }
+        if left == 0 {
+            return from;
+        }
+        let next_playing = |mut seat: Seat| {
+            seat = step(seat);
+            while !self.playing[seat] {
+                seat = step(seat);
+            }
+            seat
+        };
+        // From a seat that has left, the first step lands on the next seat
+        // still playing (and so does "zero steps": play goes on from there).
+        let (mut seat, rest) = if self.playing[from] {
+            (from, steps % left)
+        } else {
+            (next_playing(from), steps.saturating_sub(1) % left)
+        };
+        for _ in 0..rest {
+            seat = next_playing(seat);
+        }
+        seat
     }
 
     pub fn top(&self) -> Option<CardId> {
@@ -267,6 +351,7 @@ impl Table {
         if self.discard.len() < 2 {
             return false;
         }
+        self.reshuffles += 1;
         let top = self.discard.pop().expect("two cards or more");
         let mut pile = std::mem::take(&mut self.discard);
         pile.shuffle(&mut self.rng);
@@ -335,15 +420,73 @@ impl Table {
         }
     }
 
-    /// Every hand moves one seat in the direction of play; every seat starts
-    /// a new UNO state.
+    /// Every hand moves one seat in the direction of play (among the seats
+    /// still in the hand); every seat starts a new UNO state.
     pub fn pass_hands(&mut self, log: &mut Log) {
+        let seats: Vec<Seat> = (0..self.players()).filter(|&s| self.playing[s]).collect();
+        let mut moving: Vec<Vec<CardId>> = seats.iter().map(|&s| std::mem::take(&mut self.hands[s])).collect();
         match self.direction {
-            Direction::Clockwise => self.hands.rotate_right(1),
-            Direction::Counterclockwise => self.hands.rotate_left(1),
+            Direction::Clockwise => moving.rotate_right(1),
+            Direction::Counterclockwise => moving.rotate_left(1),
+        }
+        for (&seat, hand) in seats.iter().zip(moving) {
+            self.hands[seat] = hand;
         }
         self.uno.iter_mut().for_each(|u| *u = Uno::None);
         log.push(Event::HandsPassed { direction: self.direction });
+    }
+
+    /// `seat` puts `card` from its hand under the top of the discard pile
+    /// (the top card stays).
+    pub fn discard_from_hand(&mut self, seat: Seat, card: CardId, log: &mut Log) {
+        if let Some(index) = self.hands[seat].iter().position(|&c| c == card) {
+            self.hands[seat].remove(index);
+            let under = self.discard.len().saturating_sub(1);
+            self.discard.insert(under, card);
+            log.push(Event::Discarded { seat, card, side: self.side });
+        }
+    }
+
+    /// `card` moves from one hand to another.
+    pub fn give(&mut self, from: Seat, to: Seat, card: CardId, log: &mut Log) {
+        if let Some(index) = self.hands[from].iter().position(|&c| c == card) {
+            self.hands[from].remove(index);
+            self.hands[to].push(card);
+            log.push(Event::Given { from, to, card, side: self.side });
+        }
+    }
+
+    /// Shuffles the draw pile, or the discard pile below its top card.
+    pub fn shuffle_pile(&mut self, discard: bool, log: &mut Log) {
+        if discard {
+            let below = self.discard.len().saturating_sub(1);
+            self.discard[..below].shuffle(&mut self.rng);
+        } else {
+            self.draw.shuffle(&mut self.rng);
+        }
+        log.push(Event::Shuffled { discard });
+    }
+
+    /// `seat` leaves the hand: its cards go under the draw pile, or aside
+    /// (out of play) with `aside`; decisions it owed are dropped.
+    pub fn leave(&mut self, seat: Seat, aside: bool, log: &mut Log) {
+        if !self.playing[seat] {
+            return;
+        }
+        let cards = std::mem::take(&mut self.hands[seat]);
+        if aside {
+            self.aside.extend(cards);
+        } else {
+            self.draw.splice(0..0, cards);
+        }
+        self.playing[seat] = false;
+        self.uno[seat] = Uno::None;
+        self.owed.retain(|d| match d {
+            Decision::NameColor { chooser } => *chooser != seat,
+            Decision::Answer(p) => p.victim != seat,
+            Decision::Choose(c) => c.chooser != seat,
+        });
+        log.push(Event::Left { seat, aside });
     }
 
     /// Turns the table over: both piles reverse, the other side is up, and
@@ -383,9 +526,22 @@ impl Table {
             }
             Op::SwapHands(a, b) => self.swap_hands(*a, *b, log),
             Op::PassHands => self.pass_hands(log),
-            Op::SetVar(name, value) => {
-                self.vars.insert(name.clone(), *value);
+            Op::SetState { seat, name, value } => {
+                let kept = match seat {
+                    Some(seat) => &mut self.seat_state[*seat],
+                    None => &mut self.state,
+                };
+                match value {
+                    Some(value) => kept.insert(name.clone(), value.clone()),
+                    None => kept.remove(name),
+                };
             }
+            Op::Discard { seat, card } => self.discard_from_hand(*seat, *card, log),
+            Op::Give { from, to, card } => self.give(*from, *to, *card, log),
+            Op::Shuffle { discard } => self.shuffle_pile(*discard, log),
+            Op::Leave { seat, aside } => self.leave(*seat, *aside, log),
+            Op::EndHand { winner } => plan.end_hand = Some(*winner),
+            Op::Choose(choice) => plan.requests.push(Request::Choose(choice.clone())),
             Op::FirstDiscard(what) => plan.first_discard = *what,
             Op::Log(text) => log.push(Event::Script { text: text.to_string() }),
         }
@@ -438,10 +594,11 @@ impl Table {
         self.hands[seat].iter().map(|&card| variant.names.points(variant.face(card, self.side))).sum()
     }
 
-    /// Every card on the table, sorted: hands, draw pile and discard pile.
+    /// Every card on the table, sorted: hands, draw pile, discard pile and
+    /// the cards put aside.
     pub fn all_cards(&self) -> Vec<CardId> {
         let mut cards: Vec<CardId> =
-            self.hands.iter().flatten().chain(&self.draw).chain(&self.discard).copied().collect();
+            self.hands.iter().flatten().chain(&self.draw).chain(&self.discard).chain(&self.aside).copied().collect();
         cards.sort_unstable();
         cards
     }
@@ -513,11 +670,30 @@ mod tests {
         t.phase = Phase::Over { winner: 1 };
         t.landing = Landing::PlayedBy(1);
         t.hands[0].push(CardId(3));
-        t.vars.insert("x".into(), 4);
+        t.playing[1] = false;
+        t.state.insert("x".into(), ScriptValue::Int(4));
         t.start_hand(2);
         assert_eq!((t.scores.clone(), t.hand_number, t.dealer, t.current), (vec![10, 20, 30], 1, 2, 0));
         assert_eq!((t.phase.clone(), t.landing), (Phase::Turn, Landing::Settled));
-        assert!(t.hands.iter().all(Vec::is_empty) && t.vars.is_empty());
+        assert!(t.hands.iter().all(Vec::is_empty) && t.playing.iter().all(|&p| p));
+        assert_eq!(t.state.get("x"), Some(&ScriptValue::Int(4)), "the rules' state is the match's");
+    }
+
+    #[test]
+    fn seats_that_left_are_passed_over() {
+        let mut t = table(5);
+        let mut log = Log::new(false);
+        t.hands = vec![vec![CardId(0)], vec![CardId(1)], vec![CardId(2)], vec![CardId(3)], vec![CardId(4)]];
+        t.leave(1, false, &mut log);
+        t.leave(3, true, &mut log);
+        assert_eq!((t.seat_after(0, 1), t.seat_after(0, 2), t.seat_after(4, 1)), (2, 4, 0));
+        assert_eq!(t.seat_after(1, 1), 2, "from a seat that left, the next seat still in");
+        assert_eq!(t.seat_after(1, 0), 2);
+        t.reverse(&mut log);
+        assert_eq!(t.seat_after(0, 1), 4);
+        t.pass_hands(&mut log);
+        assert_eq!(t.hands, vec![vec![CardId(2)], vec![], vec![CardId(4)], vec![], vec![CardId(0)]]);
+        assert_eq!((t.draw.clone(), t.aside.clone()), (vec![CardId(1)], vec![CardId(3)]));
     }
 
     #[test]

@@ -41,6 +41,33 @@ pub struct Penalty {
     pub pending: bool,
 }
 
+/// A value scripts keep (`set_state`), or offer to choose from.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum ScriptValue {
+    Int(i64),
+    Text(ImmutableString),
+    Bool(bool),
+}
+
+impl std::fmt::Display for ScriptValue {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ScriptValue::Int(n) => write!(f, "{n}"),
+            ScriptValue::Text(t) => write!(f, "{t}"),
+            ScriptValue::Bool(b) => write!(f, "{b}"),
+        }
+    }
+}
+
+/// A choice a rule asks a seat to make (`choose`): one of `options`; the
+/// rules' `on_choice` hooks learn the answer under `tag`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Choice {
+    pub chooser: Seat,
+    pub tag: ImmutableString,
+    pub options: Vec<ScriptValue>,
+}
+
 /// A decision the table waits for before play goes on.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Decision {
@@ -49,6 +76,8 @@ pub enum Decision {
     /// The victim accepts the penalty, challenges it, or answers it with a
     /// play a rule allows.
     Answer(Penalty),
+    /// A seat picks one of a rule's options.
+    Choose(Choice),
 }
 
 /// Where the hand stands. Built whole at every deal, so nothing carries over.
@@ -65,7 +94,8 @@ pub enum Phase {
         chooser: Seat,
     },
     Answer(Penalty),
-    /// Someone went out; the hand is scored.
+    Choose(Choice),
+    /// Someone went out (or a rule ended the hand); the hand is scored.
     Over {
         winner: Seat,
     },
@@ -76,6 +106,7 @@ impl Phase {
         match decision {
             Decision::NameColor { chooser } => Phase::NameColor { chooser },
             Decision::Answer(penalty) => Phase::Answer(penalty),
+            Decision::Choose(choice) => Phase::Choose(choice),
         }
     }
 
@@ -147,7 +178,40 @@ pub enum Op {
     },
     SwapHands(Seat, Seat),
     PassHands,
-    SetVar(ImmutableString, i64),
+    /// A value of the match's state (`seat`: one seat's, else the table's);
+    /// `None` forgets it.
+    SetState {
+        seat: Option<Seat>,
+        name: ImmutableString,
+        value: Option<ScriptValue>,
+    },
+    /// `seat` puts `card` from its hand under the top of the discard pile.
+    Discard {
+        seat: Seat,
+        card: CardId,
+    },
+    /// `card` moves from one hand to another.
+    Give {
+        from: Seat,
+        to: Seat,
+        card: CardId,
+    },
+    /// The draw pile, or the discard pile below its top, is shuffled.
+    Shuffle {
+        discard: bool,
+    },
+    /// `seat` leaves the hand; its cards go under the draw pile, or aside
+    /// (out of play) with `aside`.
+    Leave {
+        seat: Seat,
+        aside: bool,
+    },
+    /// The hand ends now, won by `winner`.
+    EndHand {
+        winner: Seat,
+    },
+    /// A seat is asked to choose.
+    Choose(Choice),
     FirstDiscard(FirstDiscard),
     Log(ImmutableString),
 }
@@ -157,6 +221,7 @@ pub enum Op {
 pub enum Request {
     Penalty(Penalty),
     AskColor(Seat),
+    Choose(Choice),
 }
 
 /// How the turn moves on after a card, as its effects left it.
@@ -166,4 +231,6 @@ pub struct TurnPlan {
     pub next: Option<Seat>,
     pub requests: Vec<Request>,
     pub first_discard: FirstDiscard,
+    /// A rule ended the hand, won by this seat.
+    pub end_hand: Option<Seat>,
 }

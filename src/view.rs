@@ -7,22 +7,28 @@
 use crate::card::{CardId, Color, Direction, Face, Side};
 use crate::event::Seat;
 use crate::game::Game;
-use crate::table::Uno;
-use crate::turn::{DrawSpec, Phase};
+use rhai::ImmutableString;
+
+use crate::table::{State, Uno};
+use crate::turn::{DrawSpec, Phase, ScriptValue};
 
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct OpponentView {
     pub seat: Seat,
+    /// Still in the hand.
+    pub playing: bool,
     pub cards: usize,
     /// The inactive faces of their cards (double-sided decks only).
     pub backs: Vec<Face>,
     pub power: Option<bool>,
     pub called_uno: bool,
     pub score: i64,
+    /// The seat's state values that the rules declare public.
+    pub state: Vec<(ImmutableString, ScriptValue)>,
 }
 
 /// Where the hand stands, as everyone at the table sees it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub enum PhaseView {
     #[default]
     Turn,
@@ -36,6 +42,12 @@ pub enum PhaseView {
         victim: Seat,
         draw: DrawSpec,
         challengeable: bool,
+    },
+    /// `chooser` picks one of `options` (numbered from 1 when chosen).
+    Choose {
+        chooser: Seat,
+        tag: ImmutableString,
+        options: Vec<ScriptValue>,
     },
     Over {
         winner: Seat,
@@ -63,6 +75,15 @@ pub struct SeatView {
     pub draw_top_back: Option<Face>,
     pub power: Option<bool>,
     pub score: i64,
+    /// The rules' public state: of the table, and of this seat.
+    pub state: Vec<(ImmutableString, ScriptValue)>,
+    pub own_state: Vec<(ImmutableString, ScriptValue)>,
+}
+
+/// The values of `state` whose names the rules declare public.
+fn public(state: &State, names: &std::collections::BTreeSet<String>, into: &mut Vec<(ImmutableString, ScriptValue)>) {
+    into.clear();
+    into.extend(state.iter().filter(|(k, _)| names.contains(k.as_str())).map(|(k, v)| (k.clone(), v.clone())));
 }
 
 impl Game {
@@ -87,6 +108,7 @@ impl Game {
         view.opponents.resize_with(t.players() - 1, OpponentView::default);
         for (slot, s) in view.opponents.iter_mut().zip((0..t.players()).filter(|&s| s != seat)) {
             slot.seat = s;
+            slot.playing = t.playing[s];
             slot.cards = t.hands[s].len();
             slot.backs.clear();
             if v.double_sided {
@@ -95,6 +117,7 @@ impl Game {
             slot.power = t.power.get(s).copied();
             slot.called_uno = t.uno[s] == Uno::Called;
             slot.score = t.scores[s];
+            public(&t.seat_state[s], &v.public_state, &mut slot.state);
         }
         view.top = t.top().map(|c| face(&c));
         view.color = t.color;
@@ -109,6 +132,9 @@ impl Game {
             Phase::Answer(p) => {
                 PhaseView::Answer { victim: p.victim, draw: p.draw, challengeable: p.challenge.is_some() }
             }
+            Phase::Choose(choice) => {
+                PhaseView::Choose { chooser: choice.chooser, tag: choice.tag.clone(), options: choice.options.clone() }
+            }
             Phase::Over { winner } => PhaseView::Over { winner: *winner },
         };
         view.draw_size = t.draw.len();
@@ -116,5 +142,7 @@ impl Game {
         view.draw_top_back = t.draw.last().filter(|_| v.double_sided).map(|&c| *v.face(c, hidden));
         view.power = t.power.get(seat).copied();
         view.score = t.scores[seat];
+        public(&t.state, &v.public_state, &mut view.state);
+        public(&t.seat_state[seat], &v.public_state, &mut view.own_state);
     }
 }

@@ -34,6 +34,8 @@ pub enum Action {
     Accept(Seat),
     Challenge(Seat),
     NameColor(Seat, Color),
+    /// The seat picks option `index` of the choice it owes.
+    Choose(Seat, usize),
     CallUno(Seat),
     /// `by` catches `target`, who did not call UNO in time.
     Catch {
@@ -52,6 +54,7 @@ impl Action {
             | Action::Accept(seat)
             | Action::Challenge(seat)
             | Action::NameColor(seat, _)
+            | Action::Choose(seat, _)
             | Action::CallUno(seat) => seat,
             Action::Catch { by, .. } => by,
         }
@@ -85,6 +88,7 @@ impl Action {
             Action::Accept(s) => format!("p{s} accepts"),
             Action::Challenge(s) => format!("p{s} challenges"),
             Action::NameColor(s, c) => format!("p{s} names {}", names.color_name(*c)),
+            Action::Choose(s, i) => format!("p{s} chooses option {}", i + 1),
             Action::CallUno(s) => format!("p{s} calls UNO"),
             Action::Catch { by, target } => format!("p{by} catches p{target}"),
         }

@@ -6,6 +6,7 @@ use crate::card::Color;
 use crate::event::Seat;
 use crate::game::{Action, Game, Play};
 use crate::notation::CardPattern;
+use crate::turn::Phase;
 
 /// A card as a command names it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -45,6 +46,16 @@ pub enum Command {
     Challenge,
     Accept,
     Color(Color),
+    /// Pick an option of the choice owed: by its place, counting from 1, or
+    /// by its value.
+    Choose(ChoiceRef),
+}
+
+/// An option of a choice, as a command names it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ChoiceRef {
+    Place(usize),
+    Value(String),
 }
 
 /// What the one who gives a command may see of the cards.
@@ -87,6 +98,23 @@ impl Game {
             Command::Challenge => Action::Challenge(actor),
             Command::Accept => Action::Accept(actor),
             Command::Color(color) => Action::NameColor(actor, *color),
+            Command::Choose(choice) => {
+                let Phase::Choose(owed) = &self.table().phase else {
+                    return Err("there is no choice to make now".into());
+                };
+                let index = match choice {
+                    ChoiceRef::Place(n) => n.checked_sub(1).filter(|&i| i < owed.options.len()),
+                    ChoiceRef::Value(text) => {
+                        owed.options.iter().position(|o| o.to_string().eq_ignore_ascii_case(text.trim()))
+                    }
+                };
+                let index = index.ok_or_else(|| {
+                    let options: Vec<String> =
+                        owed.options.iter().enumerate().map(|(i, o)| format!("{}: {o}", i + 1)).collect();
+                    format!("no such option (options: {})", options.join(", "))
+                })?;
+                Action::Choose(actor, index)
+            }
         })
     }
 

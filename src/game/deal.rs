@@ -33,7 +33,8 @@ impl Game {
                     }
                 }
             }
-            game.first_discard()
+            game.first_discard()?;
+            game.after(0)
         })?;
         if self.log.enabled {
             self.history.push(Record::Deal);
@@ -51,7 +52,10 @@ impl Game {
     /// Turns up the first discard and applies the variant's first-discard
     /// rule (a scenario set up without a discard does this too).
     pub fn turn_first_discard(&mut self) -> Result<(), ActionError> {
-        self.transaction(true, Game::first_discard)
+        self.transaction(true, |game| {
+            game.first_discard()?;
+            game.after(0)
+        })
     }
 
     fn first_discard(&mut self) -> Result<(), ScriptFailure> {

@@ -1,20 +1,29 @@
 //! Carrying out actions that were found legal, and the flow of a turn: a
 //! card's effects become a `TurnPlan`; penalties pass through the rules'
 //! hooks and are drawn at once or wait for an answer; decisions (colour
-//! choices, answers) are owed in the order they arose; then the turn moves
-//! on.
+//! choices, answers, choices) are owed in the order they arose; then the
+//! turn moves on. The moments rules may hook (a colour named, a draw, a
+//! penalty taken, an UNO call, a choice, a reshuffle, turns starting and
+//! ending, the hand's end) run where they happen, and their effects resolve
+//! the same way (see `resolve_moment`).
 
+use crate::card::CardId;
 use crate::event::{Event, Seat};
 use crate::game::{Action, Game, Play};
-use crate::script::{CallInfo, ScriptFailure};
+use crate::script::{CallInfo, HookArg, ScriptFailure};
 use crate::table::Uno;
 use crate::turn::{Decision, DrawSpec, Landing, Penalty, Phase, Request, TurnPlan};
 use crate::variant::HookKind;
+
+/// How deep moments may set each other off (a penalty in `on_penalty_taken`
+/// sets off `on_penalty_taken`...) before the rule is at fault.
+const MAX_NESTED_MOMENTS: u32 = 16;
 
 impl Game {
     /// Carries out a legal action. A script may still fail midway; the
     /// caller restores the table then.
     pub(crate) fn carry_out(&mut self, action: Action) -> Result<(), ScriptFailure> {
+        let reshuffles = self.table.reshuffles;
         if action.is_turn_action() {
             self.table.close_uno_windows(action.seat());
             self.table.landing = Landing::Settled;
@@ -24,15 +33,15 @@ impl Game {
             Action::Draw(seat) => self.draw(seat)?,
             Action::Pass(seat) => {
                 self.log.push(Event::Passed { seat });
-                self.table.current = self.table.seat_after(seat, 1);
                 self.table.phase = Phase::Turn;
+                self.give_turn(self.table.seat_after(seat, 1));
             }
             Action::Accept(seat) => {
                 let penalty = self.take_penalty();
                 self.log.push(Event::Accepted { seat });
                 self.table.draw_cards(&self.variant, seat, penalty.draw, &mut self.log);
                 self.lose_turn(seat);
-                self.table.next_decision();
+                self.moment(HookKind::OnPenaltyTaken, seat, HookArg::Seat(seat))?;
             }
             Action::Challenge(seat) => {
                 let penalty = self.take_penalty();
@@ -40,29 +49,112 @@ impl Game {
                 self.log.push(Event::Challenged { challenger: seat, offender: penalty.by, guilty: challenge.guilty });
                 if challenge.guilty {
                     self.table.draw_cards(&self.variant, penalty.by, challenge.success, &mut self.log);
+                    self.moment(HookKind::OnPenaltyTaken, penalty.by, HookArg::Seat(penalty.by))?;
                 } else {
                     self.table.draw_cards(&self.variant, seat, challenge.fail, &mut self.log);
                     self.lose_turn(seat);
+                    self.moment(HookKind::OnPenaltyTaken, seat, HookArg::Seat(seat))?;
                 }
-                self.table.next_decision();
             }
             Action::NameColor(seat, color) => {
+                self.table.phase = Phase::Turn;
                 self.table.color = Some(color);
                 self.log.push(Event::ColorChosen { seat, color });
-                self.table.next_decision();
+                self.moment(HookKind::OnColor, seat, HookArg::Seat(seat))?;
+            }
+            Action::Choose(seat, index) => {
+                let Phase::Choose(choice) = std::mem::take(&mut self.table.phase) else {
+                    unreachable!("a choice was found legal")
+                };
+                let value = choice.options[index].clone();
+                self.log.push(Event::Chose { seat, tag: choice.tag.to_string(), value: value.to_string() });
+                self.moment(HookKind::OnChoice, seat, HookArg::Chosen { tag: choice.tag, value })?;
             }
             Action::CallUno(seat) => {
                 self.table.uno[seat] = Uno::Called;
                 self.log.push(Event::UnoCalled { seat });
+                self.moment(HookKind::OnUno, seat, HookArg::Seat(seat))?;
             }
             Action::Catch { target, .. } => {
                 self.log.push(Event::Caught { seat: target });
-                let spec = DrawSpec { count: self.variant.uno_penalty, until: None };
-                self.table.draw_cards(&self.variant, target, spec, &mut self.log);
+                let count = self.catch_penalty(target)?;
+                self.table.draw_cards(&self.variant, target, DrawSpec { count, until: None }, &mut self.log);
             }
         }
         self.table.update_uno();
+        self.after(reshuffles)
+    }
+
+    /// After an action or a deal: the table settles (seats that left, owed
+    /// decisions, hands a rule emptied), reshuffles and turn changes are
+    /// announced to the rules.
+    pub(crate) fn after(&mut self, reshuffles: u32) -> Result<(), ScriptFailure> {
+        self.settle()?;
+        for _ in reshuffles..self.table.reshuffles {
+            self.moment(HookKind::OnReshuffle, self.table.current, HookArg::None)?;
+            self.settle()?;
+        }
+        // A turn hook may move the turn again; a few rounds settle any
+        // sane rule.
+        for _ in 0..=4 * self.players() {
+            if self.hand_over() || self.table.phase != Phase::Turn {
+                return Ok(());
+            }
+            match self.table.turn_of {
+                // The turn moved on: the seat that had it is told first.
+                Some(ended) if self.table.turns != self.table.turns_announced => {
+                    self.table.turn_of = None;
+                    self.moment(HookKind::OnTurnEnd, ended, HookArg::Seat(ended))?;
+                }
+                Some(_) => return Ok(()),
+                None => {
+                    let started = self.table.current;
+                    self.table.turn_of = Some(started);
+                    self.table.turns_announced = self.table.turns;
+                    self.moment(HookKind::OnTurnStart, started, HookArg::Seat(started))?;
+                }
+            }
+            self.settle()?;
+        }
+        Err(ScriptFailure("the turn hooks keep moving the turn on (on_turn_start, on_turn_end)".into()))
+    }
+
+    /// Puts the table in order: a seat whose hand a rule emptied goes out,
+    /// the turn passes over a seat that left, decisions owed by seats that
+    /// left are dropped, and the next owed decision is taken up.
+    fn settle(&mut self) -> Result<(), ScriptFailure> {
+        if self.hand_over() {
+            return Ok(());
+        }
+        let players = self.players();
+        let emptied = (0..players)
+            .map(|step| (self.table.current + step) % players)
+            .find(|&seat| self.table.playing[seat] && self.table.hands[seat].is_empty());
+        if let Some(seat) = emptied {
+            return self.end_hand(seat, true);
+        }
+        if !self.table.playing[self.table.current] {
+            self.give_turn(self.table.seat_after(self.table.current, 1));
+        }
+        let owing = match &self.table.phase {
+            Phase::NameColor { chooser } => Some(*chooser),
+            Phase::Answer(p) => Some(p.victim),
+            Phase::Choose(c) => Some(c.chooser),
+            _ => None,
+        };
+        if owing.is_some_and(|seat| !self.table.playing[seat]) {
+            self.table.phase = Phase::Turn;
+        }
+        if self.table.phase == Phase::Turn {
+            self.table.next_decision();
+        }
         Ok(())
+    }
+
+    /// The turn is `seat`'s now.
+    fn give_turn(&mut self, seat: Seat) {
+        self.table.current = seat;
+        self.table.turns += 1;
     }
 
     /// The penalty waiting for an answer (the action was found legal).
@@ -76,8 +168,18 @@ impl Game {
     /// A penalty's victim who was to play next loses that turn.
     fn lose_turn(&mut self, victim: Seat) {
         if victim == self.table.current {
-            self.table.current = self.table.seat_after(victim, 1);
+            self.give_turn(self.table.seat_after(victim, 1));
         }
+    }
+
+    /// How many cards a caught player draws: the variant's `uno_penalty`,
+    /// or what the last `on_catch` hook says.
+    fn catch_penalty(&mut self, caught: Seat) -> Result<u32, ScriptFailure> {
+        let expected = "how many cards the caught player draws (0 or more)";
+        let count = self.last_global_answer(HookKind::OnCatch, caught, HookArg::Seat(caught), expected, |value| {
+            value.as_int().ok().and_then(|n| u32::try_from(n).ok())
+        })?;
+        Ok(count.unwrap_or(self.variant.uno_penalty))
     }
 
     fn play(&mut self, play: Play) -> Result<(), ScriptFailure> {
@@ -101,12 +203,13 @@ impl Game {
             card: play.card,
             side: self.table.side,
             as_flex: play.as_flex,
-            color: if face.is_wild() { play.color } else { None },
+            color: play.color,
             target: play.target,
             out_of_turn,
         });
         let going_out = self.table.hands[seat].is_empty();
-        if play.uno && self.table.hands[seat].len() == 1 {
+        let calls_uno = play.uno && self.table.hands[seat].len() == 1;
+        if calls_uno {
             self.table.uno[seat] = Uno::Called;
             self.log.push(Event::UnoCalled { seat });
         }
@@ -122,7 +225,21 @@ impl Game {
         let plan = self.run_effects(play.card, call)?;
         self.resolve_effects(seat, plan, going_out, answering)?;
         if going_out {
-            self.end_hand(seat)?;
+            return self.end_hand(seat, true);
+        }
+        let asked = self.table.owed.iter().any(|d| matches!(d, Decision::NameColor { .. }));
+        if self.table.color.is_none() && !asked && !self.hand_over() {
+            return Err(ScriptFailure(format!(
+                "{} names no colour (names_color: false) and no rule named one: its on_play must call \
+                 ask_color(p) or set_color(colour)",
+                self.variant.face_name(play.card, self.table.side)
+            )));
+        }
+        if play.color.is_some() {
+            self.moment(HookKind::OnColor, seat, HookArg::Seat(seat))?;
+        }
+        if calls_uno {
+            self.moment(HookKind::OnUno, seat, HookArg::Seat(seat))?;
         }
         Ok(())
     }
@@ -130,7 +247,8 @@ impl Game {
     /// Resolves what a card's effects asked for, in the order asked, and
     /// moves the turn on: penalties pass through the rules' hooks and are
     /// drawn at once (a victim who was to play next loses that turn) or wait
-    /// for an answer; colour choices wait. On a last card nothing waits.
+    /// for an answer; colour choices and choices wait. On a last card
+    /// nothing waits. A rule may end the hand instead.
     pub(crate) fn resolve_effects(
         &mut self,
         me: Seat,
@@ -139,31 +257,15 @@ impl Game {
         answering: Option<Penalty>,
     ) -> Result<(), ScriptFailure> {
         let players = self.players();
+        let mut taken = Vec::new();
         for request in std::mem::take(&mut plan.requests) {
-            let penalty = match request {
-                Request::AskColor(chooser) => {
-                    self.table.owed.push_back(Decision::NameColor { chooser });
-                    continue;
-                }
-                Request::Penalty(penalty) => penalty,
-            };
-            let mut penalty = self.penalty_hooks(me, penalty, answering.clone())?;
+            let Some(mut penalty) = self.request(request, me, answering.clone())? else { continue };
             if going_out {
                 penalty.pending = false;
                 penalty.challenge = None;
             }
-            if penalty.challenge.is_some() {
-                penalty.pending = true;
-            }
-            if penalty.pending {
-                self.log.push(Event::PenaltyPending {
-                    victim: penalty.victim,
-                    count: penalty.draw.count,
-                    until: penalty.draw.until,
-                });
-                self.table.owed.push_back(Decision::Answer(penalty));
-            } else {
-                self.table.draw_cards(&self.variant, penalty.victim, penalty.draw, &mut self.log);
+            if self.owe_or_draw(penalty.clone()) {
+                taken.push(penalty.victim);
                 if plan.next.is_none() && penalty.victim == self.table.seat_after(me, plan.skips % players + 1) {
                     plan.skips += 1;
                 }
@@ -171,6 +273,9 @@ impl Game {
         }
         if going_out {
             return Ok(());
+        }
+        if let Some(winner) = plan.end_hand {
+            return self.end_hand(winner, false);
         }
         let next = match plan.next {
             Some(seat) => seat,
@@ -184,9 +289,110 @@ impl Game {
                 self.table.seat_after(me, plan.skips % players + 1)
             }
         };
-        self.table.current = next;
-        self.table.next_decision();
+        self.give_turn(next);
+        self.penalties_taken(&taken)
+    }
+
+    /// The `on_penalty_taken` hooks about each victim of a penalty drawn at
+    /// once, after the turn moved on.
+    fn penalties_taken(&mut self, victims: &[Seat]) -> Result<(), ScriptFailure> {
+        for &victim in victims {
+            self.moment(HookKind::OnPenaltyTaken, victim, HookArg::Seat(victim))?;
+        }
         Ok(())
+    }
+
+    /// Queues a requested decision; a penalty comes back, through the
+    /// rules' `on_penalty` hooks, to be drawn or owed.
+    fn request(
+        &mut self,
+        request: Request,
+        me: Seat,
+        answering: Option<Penalty>,
+    ) -> Result<Option<Penalty>, ScriptFailure> {
+        match request {
+            Request::AskColor(chooser) => self.table.owed.push_back(Decision::NameColor { chooser }),
+            Request::Choose(choice) => {
+                let options = choice.options.iter().map(ToString::to_string).collect();
+                self.log.push(Event::Asked { seat: choice.chooser, tag: choice.tag.to_string(), options });
+                self.table.owed.push_back(Decision::Choose(choice));
+            }
+            Request::Penalty(penalty) => {
+                let mut penalty = self.penalty_hooks(me, penalty, answering)?;
+                if penalty.challenge.is_some() {
+                    penalty.pending = true;
+                }
+                return Ok(Some(penalty));
+            }
+        }
+        Ok(None)
+    }
+
+    /// A waiting penalty is owed; any other is drawn now. Returns whether
+    /// it was drawn.
+    fn owe_or_draw(&mut self, penalty: Penalty) -> bool {
+        if penalty.pending {
+            self.log.push(Event::PenaltyPending {
+                victim: penalty.victim,
+                count: penalty.draw.count,
+                until: penalty.draw.until,
+            });
+            self.table.owed.push_back(Decision::Answer(penalty));
+            false
+        } else {
+            self.table.draw_cards(&self.variant, penalty.victim, penalty.draw, &mut self.log);
+            true
+        }
+    }
+
+    /// Runs the hooks of a moment (taking no card) about `me`, and resolves
+    /// their effects: decisions are owed as after a card; a penalty drawn at
+    /// once costs its victim the turn if it was theirs; `set_next` and
+    /// `skip` move the turn from whoever has it; `end_hand` ends the hand.
+    /// At the end of a hand only changes to the table count.
+    pub(crate) fn moment(&mut self, kind: HookKind, me: Seat, arg: HookArg) -> Result<(), ScriptFailure> {
+        if !self.variant.has_hook(kind) || self.hand_over() && kind != HookKind::OnHandEnd {
+            return Ok(());
+        }
+        if self.moments_running >= MAX_NESTED_MOMENTS {
+            return Err(ScriptFailure(format!(
+                "{} hooks keep setting off moments ({MAX_NESTED_MOMENTS} deep): a rule triggers itself",
+                kind.name()
+            )));
+        }
+        self.moments_running += 1;
+        let outcome = self.run_moment(kind, me, arg);
+        self.moments_running -= 1;
+        outcome
+    }
+
+    fn run_moment(&mut self, kind: HookKind, me: Seat, arg: HookArg) -> Result<(), ScriptFailure> {
+        let mut call = CallInfo::new(kind, me);
+        let mut plan = TurnPlan::default();
+        let mut arg = arg;
+        self.run_each(kind, None, &mut arg, &mut call, &mut plan, |_, _, _, _, _| Ok(true))?;
+        if self.hand_over() {
+            return Ok(());
+        }
+        let mut taken = Vec::new();
+        for request in std::mem::take(&mut plan.requests) {
+            if let Some(penalty) = self.request(request, me, None)?
+                && self.owe_or_draw(penalty.clone())
+            {
+                self.lose_turn(penalty.victim);
+                taken.push(penalty.victim);
+            }
+        }
+        if let Some(winner) = plan.end_hand {
+            return self.end_hand(winner, false);
+        }
+        if let Some(seat) = plan.next {
+            self.give_turn(seat);
+        }
+        if plan.skips > 0 {
+            self.give_turn(self.table.seat_after(self.table.current, plan.skips));
+        }
+        self.penalties_taken(&taken)
     }
 
     fn draw(&mut self, seat: Seat) -> Result<(), ScriptFailure> {
@@ -197,16 +403,20 @@ impl Game {
             }
             card = self.take_card(seat);
         }
+        self.moment(HookKind::OnDraw, seat, HookArg::Seat(seat))?;
+        if self.hand_over() || self.table.current != seat || !self.table.hands[seat].contains(&card) {
+            return Ok(());
+        }
         if self.can_play_card(seat, card)? {
             self.table.phase = Phase::Drawn(card);
         } else {
-            self.table.current = self.table.seat_after(seat, 1);
+            self.give_turn(self.table.seat_after(seat, 1));
         }
         Ok(())
     }
 
     /// `seat` takes the top card of the draw pile (there is one to take).
-    fn take_card(&mut self, seat: Seat) -> crate::card::CardId {
+    fn take_card(&mut self, seat: Seat) -> CardId {
         let card = self.table.take_top(&mut self.log).expect("drawing was found legal");
         self.table.hands[seat].push(card);
         self.log.push(Event::Drew { seat, card, side: self.table.side });

@@ -8,25 +8,25 @@ use rhai::Dynamic;
 use crate::card::CardId;
 use crate::event::Seat;
 use crate::game::{Checked, Game, Play, Refusal, Stop};
-use crate::script::convert::verdict;
+use crate::script::convert::Verdict;
 use crate::script::{CallInfo, HookArg, Runtime, ScriptFailure};
 use crate::table::Table;
 use crate::turn::{Penalty, TurnPlan};
-use crate::variant::HookKind;
+use crate::variant::{FnRef, HookKind};
 
 impl Game {
     /// Runs the hook functions of `kind` (bound to `card`, or taking no
     /// card) in layer order on the game's table, giving each answer to
     /// `each` until it says stop. `each` may change the argument the next
     /// function gets (a penalty passed along).
-    fn run_each(
+    pub(crate) fn run_each(
         &mut self,
         kind: HookKind,
         card: Option<CardId>,
         arg: &mut HookArg,
         call: &mut CallInfo,
         plan: &mut TurnPlan,
-        mut each: impl FnMut(Dynamic, &Runtime, &Table, &mut HookArg) -> Result<bool, ScriptFailure>,
+        mut each: impl FnMut(&FnRef, Dynamic, &Runtime, &Table, &mut HookArg) -> Result<bool, ScriptFailure>,
     ) -> Result<(), ScriptFailure> {
         // Field by field, so that the variant is borrowed, not cloned.
         let Game { variant, runtime, table, log, guarded, changing, .. } = self;
@@ -37,25 +37,44 @@ impl Game {
         for f in fns {
             debug_assert!(*guarded || !*changing, "a script may fail while the game is half changed: no backup");
             let answer = runtime.run(f, arg.clone(), call, table, log, plan)?;
-            if !each(answer, runtime, table, arg)? {
+            if !each(f, answer, runtime, table, arg)? {
                 break;
             }
         }
         Ok(())
     }
 
-    /// Asks the hooks of `kind` (taking no card, or bound to `card`) in
-    /// layer order, giving each answer to `answer` until it says stop.
+    /// Asks the predicate hooks of `kind` (taking no card, or bound to
+    /// `card`) in layer order, until one says no. The verdict: no, with the
+    /// first refusal; else allow, if any allowed; else yes (`None`: no hook
+    /// is bound). `reasons`: a text answer says why not.
     fn ask(
         &mut self,
         kind: HookKind,
         card: Option<CardId>,
         mut arg: HookArg,
         mut call: CallInfo,
-        mut answer: impl FnMut(Dynamic) -> bool,
-    ) -> Result<(), ScriptFailure> {
+        reasons: bool,
+    ) -> Result<Option<Verdict>, ScriptFailure> {
         let mut plan = TurnPlan::default();
-        self.run_each(kind, card, &mut arg, &mut call, &mut plan, |value, _, _, _| Ok(answer(value)))
+        let mut verdict = None;
+        let expected = match (kind.can_grant(), reasons) {
+            (true, true) => "true, false, \"allow\" or a reason why not",
+            (true, false) => "true, false or \"allow\"",
+            (false, true) => "true, false or a reason why not",
+            (false, false) => "true or false",
+        };
+        self.run_each(kind, card, &mut arg, &mut call, &mut plan, |f, value, runtime, _, _| {
+            let Some(said) = Verdict::read(&value, reasons) else {
+                return Err(runtime.wrong_answer(f, &value, expected));
+            };
+            let stop = !said.yes();
+            if stop || verdict != Some(Verdict::Allow) {
+                verdict = Some(said);
+            }
+            Ok(!stop)
+        })?;
+        Ok(verdict)
     }
 
     /// What a predicate about `play` is told.
@@ -70,40 +89,32 @@ impl Game {
     }
 
     /// Asks the hooks of `kind` bound to the played card.
-    fn ask_about_play(
-        &mut self,
-        kind: HookKind,
-        play: &Play,
-        answer: impl FnMut(Dynamic) -> bool,
-    ) -> Result<(), ScriptFailure> {
+    fn ask_about_play(&mut self, kind: HookKind, play: &Play, reasons: bool) -> Result<Option<Verdict>, ScriptFailure> {
         if self.variant.card_hook(kind, play.card, self.table.side).is_empty() {
-            return Ok(());
+            return Ok(None);
         }
         let call = self.predicate_call(kind, play);
-        self.ask(kind, Some(play.card), HookArg::Card(play.card, self.table.side), call, answer)
+        self.ask(kind, Some(play.card), HookArg::Card(play.card, self.table.side), call, reasons)
     }
 
-    /// Every hook of `kind` bound to the card must allow the play.
-    pub(crate) fn card_verdicts(&mut self, kind: HookKind, play: &Play) -> Checked<()> {
-        let mut refused = None;
-        self.ask_about_play(kind, play, |answer| {
-            refused = verdict(&answer).err();
-            refused.is_none()
-        })?;
-        match refused {
-            Some(reason) => Err(Stop::Refuse(Refusal::ByRule { what: "this play", reason })),
-            None => Ok(()),
+    /// No hook of `kind` bound to the card may refuse the play; `Ok(true)`
+    /// when one allowed it (matching or not).
+    pub(crate) fn card_verdicts(&mut self, kind: HookKind, play: &Play) -> Checked<bool> {
+        match self.ask_about_play(kind, play, true)? {
+            Some(Verdict::No(reason)) => Err(Stop::Refuse(Refusal::ByRule { what: "this play", reason })),
+            verdict => Ok(verdict == Some(Verdict::Allow)),
         }
     }
 
-    /// Does any hook of `kind` bound to the card say yes?
-    pub(crate) fn any_card_hook(&mut self, kind: HookKind, play: &Play) -> Checked<bool> {
-        let mut yes = false;
-        self.ask_about_play(kind, play, |answer| {
-            yes = answer.as_bool() == Ok(true);
-            !yes
-        })?;
-        Ok(yes)
+    /// Does a hook of `kind` bound to the card let the play happen?
+    /// `Some(true)` when one allowed it (matching or not), `None` if none
+    /// said yes.
+    pub(crate) fn any_card_hook(&mut self, kind: HookKind, play: &Play) -> Checked<Option<bool>> {
+        Ok(match self.ask_about_play(kind, play, false)? {
+            Some(Verdict::Yes) => Some(false),
+            Some(Verdict::Allow) => Some(true),
+            Some(Verdict::No(_)) | None => None,
+        })
     }
 
     /// Every hook of `kind` (taking no card) must allow what `seat` does.
@@ -115,14 +126,9 @@ impl Game {
         what: &'static str,
     ) -> Checked<()> {
         let call = CallInfo { prev_color: self.table.color, playable: Some(playable), ..CallInfo::new(kind, seat) };
-        let mut refused = None;
-        self.ask(kind, None, HookArg::None, call, |answer| {
-            refused = verdict(&answer).err();
-            refused.is_none()
-        })?;
-        match refused {
-            Some(reason) => Err(Stop::Refuse(Refusal::ByRule { what, reason })),
-            None => Ok(()),
+        match self.ask(kind, None, HookArg::None, call, true)? {
+            Some(Verdict::No(reason)) => Err(Stop::Refuse(Refusal::ByRule { what, reason })),
+            _ => Ok(()),
         }
     }
 
@@ -135,12 +141,8 @@ impl Game {
         }
         let playable = if self.can_play_card(seat, card)? { vec![card] } else { Vec::new() };
         let call = CallInfo { card: Some(card), playable: Some(playable), ..CallInfo::new(kind, seat) };
-        let mut again = false;
-        self.ask(kind, Some(card), HookArg::Card(card, self.table.side), call, |answer| {
-            again = answer.as_bool() == Ok(true);
-            !again
-        })?;
-        Ok(again)
+        let verdict = self.ask(kind, Some(card), HookArg::Card(card, self.table.side), call, false)?;
+        Ok(verdict.is_some_and(|v| v.yes()))
     }
 
     /// Runs the effect hooks bound to the card (`call.hook`: `on_play` or
@@ -148,7 +150,7 @@ impl Game {
     pub(crate) fn run_effects(&mut self, card: CardId, mut call: CallInfo) -> Result<TurnPlan, ScriptFailure> {
         let mut plan = TurnPlan::default();
         let mut arg = HookArg::Card(card, self.table.side);
-        self.run_each(call.hook, Some(card), &mut arg, &mut call, &mut plan, |_, _, _, _| Ok(true))?;
+        self.run_each(call.hook, Some(card), &mut arg, &mut call, &mut plan, |_, _, _, _, _| Ok(true))?;
         Ok(plan)
     }
 
@@ -162,9 +164,9 @@ impl Game {
         let mut arg = HookArg::Penalty(penalty);
         let mut call = CallInfo { answering, ..CallInfo::new(HookKind::OnPenalty, me) };
         let mut plan = TurnPlan::default();
-        self.run_each(HookKind::OnPenalty, None, &mut arg, &mut call, &mut plan, |changed, runtime, table, arg| {
+        self.run_each(HookKind::OnPenalty, None, &mut arg, &mut call, &mut plan, |f, changed, runtime, table, arg| {
             if let HookArg::Penalty(penalty) = arg {
-                *penalty = runtime.penalty_from(&changed, penalty, table)?;
+                *penalty = runtime.penalty_from(f, &changed, penalty, table)?;
             }
             Ok(true)
         })?;
@@ -175,15 +177,21 @@ impl Game {
     }
 
     /// The answer of the last hook of `kind` taking no card, if any is bound.
-    pub(crate) fn last_global_answer(
+    pub(crate) fn last_global_answer<T>(
         &mut self,
         kind: HookKind,
         me: Seat,
         arg: HookArg,
-    ) -> Result<Option<Dynamic>, ScriptFailure> {
+        expected: &str,
+        read: impl FnOnce(&Dynamic) -> Option<T>,
+    ) -> Result<Option<T>, ScriptFailure> {
         let variant = self.variant.clone();
         let Some(f) = variant.global_hook(kind).last() else { return Ok(None) };
         let mut call = CallInfo::new(kind, me);
-        self.runtime.run(f, arg, &mut call, &mut self.table, &mut self.log, &mut TurnPlan::default()).map(Some)
+        let value = self.runtime.run(f, arg, &mut call, &mut self.table, &mut self.log, &mut TurnPlan::default())?;
+        match read(&value) {
+            Some(answer) => Ok(Some(answer)),
+            None => Err(self.runtime.wrong_answer(f, &value, expected)),
+        }
     }
 }

@@ -57,6 +57,8 @@ pub struct Game {
     changing: bool,
     /// The table was backed up before the change in progress.
     guarded: bool,
+    /// Moment hooks running, one inside another (bounded).
+    moments_running: u32,
 }
 
 impl Game {
@@ -80,6 +82,7 @@ impl Game {
             scratch: Moves::default(),
             changing: false,
             guarded: false,
+            moments_running: 0,
         })
     }
 
@@ -193,12 +196,18 @@ impl Game {
         Ok(())
     }
 
-    /// Could carrying out `action` run a script (which might fail midway)?
+    /// Could carrying out `action` run a script, or otherwise fail midway?
     fn may_run_scripts(&self, action: &Action) -> bool {
         let v = &self.variant;
+        if v.has_moment_hooks() {
+            return true;
+        }
         match action {
             Action::Play(play) => {
+                let face = v.face(play.card, self.table.side);
                 !v.card_hook(HookKind::OnPlay, play.card, self.table.side).is_empty()
+                    // A wild that names no colour fails if no rule names one.
+                    || (face.is_wild() && !v.names.names_color(face))
                     || (self.table.hands[play.seat].len() == 1
                         && (v.has_hook(HookKind::ScoreHand) || v.has_hook(HookKind::MatchWinner)))
             }

@@ -7,6 +7,8 @@
 
 use std::ops::Range;
 
+use smallvec::SmallVec;
+
 use crate::card::{CardId, Color, Face};
 use crate::event::Seat;
 use crate::game::{Action, Checked, Game, Play, Refusal, Stop};
@@ -54,6 +56,8 @@ pub struct Moves {
     pub challenge: bool,
     /// The colours the seat may name now (empty unless it owes the choice).
     pub name_color: Range<Color>,
+    /// How many options the seat may choose from (0: it owes no choice).
+    pub choose: usize,
     /// The seat drew a card it may play now, or keep by passing.
     pub drawn: bool,
     /// How many cards the seat holds (a play that leaves one may call UNO).
@@ -74,6 +78,7 @@ impl Moves {
         self.accept = false;
         self.challenge = false;
         self.name_color = 0..0;
+        self.choose = 0;
         self.drawn = false;
         self.held = 0;
         self.call_uno = false;
@@ -84,7 +89,13 @@ impl Moves {
     /// Can the seat do anything that moves the game on (not counting UNO
     /// calls and catches)?
     pub fn has_turn_action(&self) -> bool {
-        !self.plays.is_empty() || self.draw || self.pass || self.accept || self.challenge || !self.name_color.is_empty()
+        !self.plays.is_empty()
+            || self.draw
+            || self.pass
+            || self.accept
+            || self.challenge
+            || !self.name_color.is_empty()
+            || self.choose > 0
     }
 
     /// Is `action` one of these moves? A play is matched by the face of its
@@ -96,21 +107,23 @@ impl Moves {
         match *action {
             Action::Play(play) => {
                 let face = face_of(play.card);
-                self.plays.iter().any(|o| {
-                    o.face == face
-                        && o.as_flex == play.as_flex
-                        && o.target == play.target
-                        && match play.color {
-                            Some(c) => o.names_color && self.colors_of_side.contains(&c),
-                            None => !o.names_color,
-                        }
-                })
+                (!play.uno || self.held == 2)
+                    && self.plays.iter().any(|o| {
+                        o.face == face
+                            && o.as_flex == play.as_flex
+                            && o.target == play.target
+                            && match play.color {
+                                Some(c) => o.names_color && self.colors_of_side.contains(&c),
+                                None => !o.names_color,
+                            }
+                    })
             }
             Action::Draw(_) => self.draw,
             Action::Pass(_) => self.pass,
             Action::Accept(_) => self.accept,
             Action::Challenge(_) => self.challenge,
             Action::NameColor(_, c) => self.name_color.contains(&c),
+            Action::Choose(_, index) => index < self.choose,
             Action::CallUno(_) => self.call_uno,
             Action::Catch { target, .. } => self.catch.contains(&target),
         }
@@ -138,18 +151,24 @@ impl Game {
     /// while being asked is an error, not a refusal.
     pub fn legal_moves(&mut self, seat: Seat, moves: &mut Moves) -> Result<(), ScriptFailure> {
         moves.reset(seat, self.color_range());
-        if seat >= self.players() || self.table.winner().is_some() {
+        if seat >= self.players() || self.table.winner().is_some() || !self.table.playing[seat] {
             return Ok(());
         }
         let t = &self.table;
         moves.held = t.hands[seat].len();
         moves.drawn = seat == t.current && matches!(t.phase, Phase::Drawn(_));
         moves.call_uno = moves.held == 1 && t.uno[seat] != Uno::Called;
-        moves.catch.extend((0..self.players()).filter(|&s| s != seat && t.uno[s] == Uno::Exposed));
+        moves.catch.extend((0..self.players()).filter(|&s| s != seat && t.uno[s] == Uno::Exposed && t.playing[s]));
         match &t.phase {
             Phase::NameColor { chooser } => {
                 if *chooser == seat {
                     moves.name_color = self.color_range();
+                }
+                return Ok(());
+            }
+            Phase::Choose(choice) => {
+                if choice.chooser == seat {
+                    moves.choose = choice.options.len();
                 }
                 return Ok(());
             }
@@ -192,7 +211,8 @@ impl Game {
                 // The common case, kept short: nothing but matching decides.
                 let face = *self.face(card);
                 if self.table.matches(&self.variant, &face, false) {
-                    let play = PlayOption { card, face, as_flex: false, target: None, names_color: face.is_wild() };
+                    let names_color = self.variant.names.names_color(&face);
+                    let play = PlayOption { card, face, as_flex: false, target: None, names_color };
                     debug_assert!(
                         self.check_play_as(standing, &play.play(seat, self.color_range().start, false)).is_ok()
                     );
@@ -206,30 +226,39 @@ impl Game {
     }
 
     /// Adds the plays of `card` that `seat` may make now: each side, each
-    /// target.
-    /// The checks are those of `check_play_as`, cheapest first: the play's
-    /// shape (which no script is asked about), then the rules' hooks.
+    /// target. The checks are those of `check_play_as`, cheapest first: the
+    /// play's shape (which no script is asked about), then the rules' hooks;
+    /// a card that does not match is asked about only where a hook may grant
+    /// it.
     fn plays_of(&mut self, seat: Seat, standing: Standing, card: CardId, out: &mut Vec<PlayOption>) -> Checked<()> {
         let side = self.table.side;
         let face = *self.face(card);
         let players = self.players();
+        let grants = self.variant.grants(card, side);
+        let names_color = self.variant.names.names_color(&face);
         for as_flex in [false, true] {
             if (as_flex && !self.variant.names.has_flex_side(&face))
-                || !self.table.matches(&self.variant, &face, as_flex)
+                || (!grants && !self.table.matches(&self.variant, &face, as_flex))
             {
                 continue;
             }
             let need = self.variant.target_need(card, side, as_flex);
             let untargeted = (need != TargetNeed::Required).then_some(None);
-            let aimed = (0..players).filter(|&t| need != TargetNeed::None && t != seat).map(Some);
+            let playing = &self.table.playing;
+            let aimed: SmallVec<[Option<Seat>; 16]> =
+                (0..players).filter(|&t| need != TargetNeed::None && t != seat && playing[t]).map(Some).collect();
             for target in untargeted.into_iter().chain(aimed) {
-                let color = face.is_wild().then_some(self.color_range().start);
+                let color = names_color.then_some(self.color_range().start);
                 let play = Play { seat, card, color, as_flex, target, uno: false };
                 debug_assert_eq!(self.check_shape(&play), Ok(()));
-                let checked =
-                    self.check_standing(standing, &play).and_then(|()| self.card_verdicts(HookKind::CanPlay, &play));
+                let checked = if grants {
+                    self.check_play_as(standing, &play)
+                } else {
+                    self.check_standing(standing, &play)
+                        .and_then(|_| self.card_verdicts(HookKind::CanPlay, &play).map(drop))
+                };
                 match checked {
-                    Ok(()) => out.push(PlayOption { card, face, as_flex, target, names_color: face.is_wild() }),
+                    Ok(()) => out.push(PlayOption { card, face, as_flex, target, names_color }),
                     Err(Stop::Refuse(_)) => {}
                     Err(fail) => return Err(fail),
                 }
@@ -268,6 +297,9 @@ impl Game {
         if seat >= self.players() {
             return refuse(Refusal::NoSuchSeat(seat));
         }
+        if !self.table.playing[seat] {
+            return refuse(Refusal::LeftTheHand { seat });
+        }
         match *action {
             Action::Play(play) => self.check_play(&play),
             Action::Draw(seat) => self.check_draw(seat, None),
@@ -287,6 +319,14 @@ impl Game {
                 }
                 Phase::NameColor { chooser } => refuse(Refusal::NotYourTurn { seat, to_act: chooser }),
                 _ => refuse(Refusal::NoColorChoice),
+            },
+            Action::Choose(seat, index) => match &self.table.phase {
+                Phase::Choose(choice) if choice.chooser == seat && index < choice.options.len() => Ok(()),
+                Phase::Choose(choice) if choice.chooser == seat => {
+                    refuse(Refusal::NoSuchOption { index, options: choice.options.len() })
+                }
+                Phase::Choose(choice) => refuse(Refusal::NotYourTurn { seat, to_act: choice.chooser }),
+                _ => refuse(Refusal::NoChoice),
             },
             Action::CallUno(seat) => match (self.table.hands[seat].len(), self.table.uno[seat]) {
                 (1, Uno::Called) => refuse(Refusal::UnoAlreadyCalled { seat }),
@@ -314,6 +354,7 @@ impl Game {
         match &self.table.phase {
             Phase::NameColor { chooser } => refuse(Refusal::MustNameColor { chooser: *chooser }),
             Phase::Answer(p) => refuse(Refusal::MustAnswer { victim: p.victim, challengeable: p.challenge.is_some() }),
+            Phase::Choose(choice) => refuse(Refusal::MustChoose { chooser: choice.chooser }),
             _ => Ok(()),
         }
     }
@@ -380,6 +421,7 @@ impl Game {
         match &self.table.phase {
             Phase::Over { winner } => refuse(Refusal::HandOver { winner: *winner }),
             Phase::NameColor { chooser } => refuse(Refusal::MustNameColor { chooser: *chooser }),
+            Phase::Choose(choice) => refuse(Refusal::MustChoose { chooser: choice.chooser }),
             Phase::Answer(p) if p.victim == seat => {
                 if self.variant.has_hook(HookKind::CanRespond) {
                     Ok(Standing::Answering)
@@ -405,60 +447,94 @@ impl Game {
         if !self.table.hands[play.seat].contains(&play.card) {
             return refuse(Refusal::NotHeld { seat: play.seat, card: play.card });
         }
+        let held = self.table.hands[play.seat].len();
+        if play.uno && held != 2 {
+            return refuse(Refusal::UnoWithPlay { seat: play.seat, left: held - 1 });
+        }
         let standing = self.standing(play.seat)?;
         self.check_play_as(standing, play)
     }
 
     /// The full check of a play for a seat standing so, in the order its
-    /// refusals are reported.
+    /// refusals are reported. A card that does not match may still be played
+    /// where a rule's hook bound with `grants: true` answers "allow".
     fn check_play_as(&mut self, standing: Standing, play: &Play) -> Checked<()> {
-        self.check_standing(standing, play)?;
+        let mut allowed = self.check_standing(standing, play)?;
+        let grants = self.variant.grants(play.card, self.table.side);
+        let face = self.face(play.card);
+        if play.as_flex && !self.variant.names.has_flex_side(face) {
+            return refuse(Refusal::NoFlexSide { card: play.card });
+        }
+        if !grants {
+            self.matches(play).map_err(Stop::Refuse)?;
+        }
         self.check_shape(play).map_err(Stop::Refuse)?;
-        self.card_verdicts(HookKind::CanPlay, play)
+        allowed |= self.card_verdicts(HookKind::CanPlay, play)?;
+        if grants && !allowed {
+            self.matches(play).map_err(Stop::Refuse)?;
+        }
+        Ok(())
     }
 
     /// May the seat play this card at all now: the drawn card after a draw,
     /// a card its rules let it answer with, a card its rules let it play out
-    /// of turn?
-    fn check_standing(&mut self, standing: Standing, play: &Play) -> Checked<()> {
-        match standing {
-            Standing::Turn { drawn: Some(drawn) } if drawn != play.card => refuse(Refusal::OnlyDrawnCard { drawn }),
-            Standing::Answering if !self.any_card_hook(HookKind::CanRespond, play)? => self.owed_decision(),
-            Standing::OutOfTurn if !self.any_card_hook(HookKind::CanPlayOutOfTurn, play)? => {
+    /// of turn? `Ok(true)`: a rule allowed it, matching or not.
+    fn check_standing(&mut self, standing: Standing, play: &Play) -> Checked<bool> {
+        let (kind, asked) = match standing {
+            Standing::Turn { drawn: Some(drawn) } if drawn != play.card => {
+                return refuse(Refusal::OnlyDrawnCard { drawn });
+            }
+            Standing::Turn { .. } => return Ok(false),
+            Standing::Answering => (HookKind::CanRespond, self.any_card_hook(HookKind::CanRespond, play)?),
+            Standing::OutOfTurn => (HookKind::CanPlayOutOfTurn, self.any_card_hook(HookKind::CanPlayOutOfTurn, play)?),
+        };
+        match asked {
+            Some(allowed) => Ok(allowed),
+            None if kind == HookKind::CanRespond => self.owed_decision().map(|()| false),
+            None => {
                 self.owed_decision()?;
                 refuse(Refusal::NotYourTurn { seat: play.seat, to_act: self.table.current })
             }
-            _ => Ok(()),
         }
     }
 
+    /// Does the card match the discard pile (on the side played)?
+    fn matches(&self, play: &Play) -> Result<(), Refusal> {
+        let face = self.face(play.card);
+        if self.table.matches(&self.variant, face, play.as_flex) {
+            return Ok(());
+        }
+        let flex_hint = !play.as_flex && face.flex.is_some() && face.flex == self.table.color;
+        Err(Refusal::NoMatch { card: play.card, flex_hint })
+    }
+
     /// The play's own shape, which no rule is asked about: the flex side
-    /// exists, the card matches, a wild names a colour of the side in play,
-    /// a target is given where needed and is another player.
+    /// exists, a wild names a colour of the side in play (unless a rule
+    /// names it), a target is given where needed and is another player still
+    /// in the hand.
     fn check_shape(&self, play: &Play) -> Result<(), Refusal> {
         let (seat, card) = (play.seat, play.card);
         let face = *self.face(card);
         if play.as_flex && !self.variant.names.has_flex_side(&face) {
             return Err(Refusal::NoFlexSide { card });
         }
-        if !self.table.matches(&self.variant, &face, play.as_flex) {
-            let flex_hint = !play.as_flex && face.flex.is_some() && face.flex == self.table.color;
-            return Err(Refusal::NoMatch { card, flex_hint });
-        }
         // A wild names a colour even as the last card: a last Wild Draw
         // Color still makes the next player draw until it (rules.md 4.10).
-        match (face.is_wild(), play.color) {
+        match (self.variant.names.names_color(&face), play.color) {
             (true, None) => return Err(Refusal::NeedsColor { card }),
             (true, Some(color)) if !self.color_range().contains(&color) => {
                 return Err(Refusal::NotAColorOfSide { color });
             }
+            (false, Some(_)) if face.is_wild() => return Err(Refusal::RuleNamesColor { card }),
             (false, Some(_)) => return Err(Refusal::OnlyWildsNameColors),
             _ => {}
         }
         match (self.variant.target_need(card, self.table.side, play.as_flex), play.target) {
             (TargetNeed::None, Some(_)) => Err(Refusal::TakesNoTarget { card }),
             (TargetNeed::Required, None) => Err(Refusal::NeedsTarget { card }),
-            (_, Some(target)) if target >= self.players() || target == seat => Err(Refusal::BadTarget { target }),
+            (_, Some(target)) if target >= self.players() || target == seat || !self.table.playing[target] => {
+                Err(Refusal::BadTarget { target })
+            }
             _ => Ok(()),
         }
     }

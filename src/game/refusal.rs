@@ -49,6 +49,10 @@ pub enum Refusal {
         color: Color,
     },
     OnlyWildsNameColors,
+    /// A wild whose colour a rule names, not its player.
+    RuleNamesColor {
+        card: CardId,
+    },
     TakesNoTarget {
         card: CardId,
     },
@@ -73,12 +77,29 @@ pub enum Refusal {
     NoPenalty,
     NotChallengeable,
     NoColorChoice,
+    NoChoice,
+    NoSuchOption {
+        index: usize,
+        options: usize,
+    },
+    MustChoose {
+        chooser: Seat,
+    },
+    /// A seat that left the hand does nothing more in it.
+    LeftTheHand {
+        seat: Seat,
+    },
     UnoNeedsOneCard {
         seat: Seat,
         cards: usize,
     },
     UnoAlreadyCalled {
         seat: Seat,
+    },
+    /// UNO called with a play that leaves more (or fewer) cards than one.
+    UnoWithPlay {
+        seat: Seat,
+        left: usize,
     },
     CatchCalled {
         seat: Seat,
@@ -127,6 +148,9 @@ impl Refusal {
                 format!("{} is not a colour of the {} side", variant.names.color_name(*color), side.name())
             }
             Refusal::OnlyWildsNameColors => "only a wild card names a colour".into(),
+            Refusal::RuleNamesColor { card: id } => {
+                format!("{} names no colour when played: the rules have someone name it", card(id))
+            }
             Refusal::TakesNoTarget { card: id } => format!("{} takes no target", card(id)),
             Refusal::NeedsTarget { card: id } => format!("{} needs a target player", card(id)),
             Refusal::BadTarget { target } => format!("target p{target} must be another player at the table"),
@@ -138,8 +162,17 @@ impl Refusal {
             Refusal::NoPenalty => "no draw penalty is pending".into(),
             Refusal::NotChallengeable => "this penalty cannot be challenged".into(),
             Refusal::NoColorChoice => "no colour choice is pending".into(),
+            Refusal::NoChoice => "no choice is pending".into(),
+            Refusal::NoSuchOption { index, options } => {
+                format!("there is no option {} (options: 1 to {options})", index + 1)
+            }
+            Refusal::MustChoose { chooser } => format!("p{chooser} must first choose"),
+            Refusal::LeftTheHand { seat } => format!("p{seat} has left the hand"),
             Refusal::UnoNeedsOneCard { seat, cards } => format!("p{seat} holds {cards} cards: UNO is called with one"),
             Refusal::UnoAlreadyCalled { seat } => format!("p{seat} has called UNO already"),
+            Refusal::UnoWithPlay { seat, left } => {
+                format!("this play leaves p{seat} with {left} cards: UNO is called with one")
+            }
             Refusal::CatchCalled { seat } => format!("p{seat} called UNO"),
             Refusal::CatchTooLate { seat } => format!("too late: the window to catch p{seat} has closed"),
             Refusal::CatchNotOne { seat } => format!("p{seat} does not hold exactly one card"),

@@ -11,60 +11,54 @@ use crate::script::{HookArg, ScriptFailure};
 use crate::turn::Phase;
 use crate::variant::HookKind;
 
-fn failure(message: String) -> ScriptFailure {
-    ScriptFailure(message)
+/// A hook's list of numbers, one per seat.
+fn seat_numbers(value: &Dynamic, players: usize) -> Option<Vec<i64>> {
+    let list = value.clone().into_array().ok()?;
+    (list.len() == players).then(|| list.iter().map(|v| v.as_int().ok()).collect()).flatten()
 }
 
-/// A hook's list of numbers, one per seat.
-fn seat_numbers(value: Dynamic, players: usize, hook: &str) -> Result<Vec<i64>, ScriptFailure> {
-    let numbers: Option<Vec<i64>> = value.into_array().ok().and_then(|a| a.iter().map(|v| v.as_int().ok()).collect());
-    match numbers {
-        Some(list) if list.len() == players => Ok(list),
-        _ => Err(failure(format!("{hook} must return one number per player ({players})"))),
+/// The seats a `match_winner` hook named: one, a list, or none (`()`).
+fn named_seats(value: &Dynamic, players: usize) -> Option<Vec<Seat>> {
+    let seat = |v: &Dynamic| v.as_int().ok().and_then(|s| usize::try_from(s).ok()).filter(|&s| s < players);
+    if value.is_unit() {
+        Some(Vec::new())
+    } else if value.is_int() {
+        seat(value).map(|s| vec![s])
+    } else {
+        value.clone().into_array().ok()?.iter().map(seat).collect()
     }
 }
 
-/// Seat numbers a hook returned, checked.
-fn seats(list: &[i64], players: usize) -> Result<Vec<Seat>, ScriptFailure> {
-    list.iter()
-        .map(|&s| usize::try_from(s).ok().filter(|&s| s < players))
-        .collect::<Option<Vec<Seat>>>()
-        .ok_or_else(|| failure(format!("match_winner returned a seat that is not at the table: {list:?}")))
-}
-
 impl Game {
-    /// `winner` went out: the hand is over and scored.
-    pub(crate) fn end_hand(&mut self, winner: Seat) -> Result<(), ScriptFailure> {
+    /// `winner` won the hand (`went_out`: by emptying their hand, else a
+    /// rule ended it): the hand is over and scored.
+    pub(crate) fn end_hand(&mut self, winner: Seat, went_out: bool) -> Result<(), ScriptFailure> {
         self.table.phase = Phase::Over { winner };
         self.table.owed.clear();
         let players = self.players();
-        let gains = match self.last_global_answer(HookKind::ScoreHand, winner, HookArg::Seat(winner))? {
-            Some(value) => seat_numbers(value, players, "score_hand")?,
-            None => {
-                let others: i64 =
-                    (0..players).filter(|&s| s != winner).map(|s| self.table.hand_points(&self.variant, s)).sum();
-                (0..players).map(|s| if s == winner { others } else { 0 }).collect()
-            }
-        };
+        let expected = format!("a list of one number per seat ({players} numbers)");
+        let arg = HookArg::Seat(winner);
+        let gains =
+            match self.last_global_answer(HookKind::ScoreHand, winner, arg, &expected, |v| seat_numbers(v, players))? {
+                Some(gains) => gains,
+                None => {
+                    let others: i64 =
+                        (0..players).filter(|&s| s != winner).map(|s| self.table.hand_points(&self.variant, s)).sum();
+                    (0..players).map(|s| if s == winner { others } else { 0 }).collect()
+                }
+            };
         for (score, gain) in self.table.scores.iter_mut().zip(&gains) {
             *score += gain;
         }
-        self.log.push(Event::HandWon { seat: winner, points: gains[winner] });
+        self.log.push(Event::HandWon { seat: winner, points: gains[winner], went_out });
         if self.table.match_winner.is_some() {
-            return Ok(());
+            return self.moment(HookKind::OnHandEnd, winner, HookArg::Seat(winner));
         }
-        let winners: Vec<Seat> = match self.last_global_answer(HookKind::MatchWinner, winner, HookArg::None)? {
-            Some(value) if value.is_unit() => Vec::new(),
-            Some(value) => match value.as_int() {
-                Ok(seat) => seats(&[seat], players)?,
-                Err(_) => {
-                    let list: Option<Vec<i64>> =
-                        value.into_array().ok().and_then(|a| a.iter().map(|v| v.as_int().ok()).collect());
-                    let list =
-                        list.ok_or_else(|| failure("match_winner must return a seat, a list of seats or ()".into()))?;
-                    seats(&list, players)?
-                }
-            },
+        let expected = format!("a seat (0 to {}), a list of seats, or () while nobody has won", players - 1);
+        let named = self
+            .last_global_answer(HookKind::MatchWinner, winner, HookArg::None, &expected, |v| named_seats(v, players))?;
+        let winners = match named {
+            Some(seats) => seats,
             None if self.table.scores[winner] >= self.variant.target_score => vec![winner],
             None => Vec::new(),
         };
@@ -72,6 +66,6 @@ impl Game {
         for seat in winners {
             self.log.push(Event::MatchWon { seat });
         }
-        Ok(())
+        self.moment(HookKind::OnHandEnd, winner, HookArg::Seat(winner))
     }
 }

@@ -9,6 +9,8 @@ use crate::game::{Action, Game};
 use crate::notation::CardPattern;
 use crate::scenario::schema::{Expect, Step};
 use crate::scenario::{Outcome, Scenario};
+use crate::table::State;
+use crate::turn::ScriptValue;
 
 impl Scenario {
     /// Plays the scenario.
@@ -65,6 +67,19 @@ fn perform(game: &mut Game, step: &Step, last_player: &mut Option<Seat>) -> Resu
     game.apply(action).map_err(|e| e.to_string())
 }
 
+/// The first named value that differs from what the state holds.
+fn state_mismatch(state: &State, values: &[(String, Option<ScriptValue>)], what: &str) -> Option<String> {
+    let shown = |v: Option<&ScriptValue>| match v {
+        None => "not set".to_string(),
+        Some(ScriptValue::Text(t)) => format!("'{t}'"),
+        Some(v) => v.to_string(),
+    };
+    values.iter().find_map(|(name, want)| {
+        let found = state.get(name.as_str());
+        (found != want.as_ref()).then(|| format!("{what} {name} = {} / {}", shown(want.as_ref()), shown(found)))
+    })
+}
+
 fn check_expectations(game: &Game, checks: &[Expect]) -> Option<String> {
     let t = game.table();
     let v = &game.variant;
@@ -79,9 +94,7 @@ fn check_expectations(game: &Game, checks: &[Expect]) -> Option<String> {
             Expect::Direction(d) => {
                 (t.direction != *d).then(|| format!("direction {} / {}", d.name(), t.direction.name()))
             }
-            Expect::Color(c) => {
-                (t.color != Some(*c)).then(|| format!("color {} / {}", color_name(Some(*c)), color_name(t.color)))
-            }
+            Expect::Color(c) => (t.color != *c).then(|| format!("color {} / {}", color_name(*c), color_name(t.color))),
             Expect::Side(s) => (t.side != *s).then(|| format!("side {} / {}", s.name(), t.side.name())),
             Expect::Top(p) => {
                 let ok = t.top().is_some_and(|top| p.matches(v.design(top), t.side));
@@ -132,6 +145,19 @@ fn check_expectations(game: &Game, checks: &[Expect]) -> Option<String> {
                 let found = t.scores.get(seat).copied().unwrap_or(0);
                 (found != score).then(|| format!("p{seat} scores {score} / {found}"))
             }),
+            Expect::State(values) => state_mismatch(&t.state, values, "state"),
+            Expect::SeatState(seats) => seats.iter().find_map(|(&seat, values)| match t.seat_state.get(seat) {
+                Some(state) => state_mismatch(state, values, &format!("p{seat}'s seat_state")),
+                None => Some(format!("p{seat}'s seat_state / no seat {seat}")),
+            }),
+            Expect::Playing(seats) => {
+                let found: Vec<Seat> = (0..t.players()).filter(|&s| t.playing[s]).collect();
+                let mut expected = seats.clone();
+                expected.sort_unstable();
+                expected.dedup();
+                (found != expected).then(|| format!("playing {expected:?} / {found:?}"))
+            }
+            Expect::AsideSize(n) => (t.aside.len() != *n).then(|| format!("aside_size {n} / {}", t.aside.len())),
         };
         if mismatch.is_some() {
             return mismatch;

@@ -9,8 +9,9 @@ use serde_yaml::Value as Yaml;
 
 use crate::card::{Color, Direction, Side};
 use crate::event::Seat;
-use crate::game::command::{CardRef, Command, PlayCommand};
+use crate::game::command::{CardRef, ChoiceRef, Command, PlayCommand};
 use crate::notation::CardPattern;
+use crate::turn::ScriptValue;
 use crate::variant::Variant;
 
 #[derive(Debug, Deserialize)]
@@ -48,6 +49,12 @@ pub struct RawSetup {
     pub power: BTreeMap<usize, String>,
     #[serde(default)]
     pub scores: BTreeMap<usize, i64>,
+    /// Values the rules keep (`state(name)`), as a rule's `set_state` would.
+    #[serde(default)]
+    pub state: BTreeMap<String, Yaml>,
+    /// Per-seat values the rules keep (`seat_state(p, name)`).
+    #[serde(default)]
+    pub seat_state: BTreeMap<usize, BTreeMap<String, Yaml>>,
 }
 
 #[derive(Debug, Clone)]
@@ -61,7 +68,8 @@ pub enum Step {
 pub enum Expect {
     Current(Seat),
     Direction(Direction),
-    Color(Color),
+    /// `None`: no colour in play (`color: none`).
+    Color(Option<Color>),
     Top(CardPattern),
     Side(Side),
     HandSizes(BTreeMap<Seat, usize>),
@@ -72,6 +80,38 @@ pub enum Expect {
     Winner(Seat),
     MatchWinner(Seat),
     Scores(BTreeMap<Seat, i64>),
+    /// Rules' values by name; `None` = not set.
+    State(Vec<(String, Option<ScriptValue>)>),
+    SeatState(BTreeMap<Seat, Vec<(String, Option<ScriptValue>)>>),
+    /// Exactly these seats are still in the hand.
+    Playing(Vec<Seat>),
+    /// Cards out of play (`leave_hand(p, "aside")`).
+    AsideSize(usize),
+}
+
+/// A value for the rules' state, written in YAML: a number, text or
+/// true/false; `~` (in expectations) means "not set".
+pub fn script_value(value: &Yaml) -> Result<Option<ScriptValue>, String> {
+    match value {
+        Yaml::Null => Ok(None),
+        Yaml::Bool(b) => Ok(Some(ScriptValue::Bool(*b))),
+        Yaml::Number(n) => n
+            .as_i64()
+            .map(|n| Some(ScriptValue::Int(n)))
+            .ok_or_else(|| format!("'{n}' is not a whole number: state values are whole numbers, text or true/false")),
+        Yaml::String(s) => Ok(Some(ScriptValue::Text(s.as_str().into()))),
+        other => Err(format!("'{}' is not a number, text or true/false", yaml_text(other))),
+    }
+}
+
+fn state_map(value: &Yaml) -> Result<Vec<(String, Option<ScriptValue>)>, String> {
+    let map = value.as_mapping().ok_or_else(|| format!("'{}' must be a map of name -> value", yaml_text(value)))?;
+    map.iter()
+        .map(|(k, v)| {
+            let name = k.as_str().ok_or_else(|| format!("'{}' is not a name", yaml_text(k)))?;
+            Ok((name.to_string(), script_value(v)?))
+        })
+        .collect()
 }
 
 /// A YAML value in one line, as a step is shown in reports.
@@ -128,6 +168,21 @@ fn parse_pattern(variant: &Variant, value: &Yaml) -> Result<CardPattern, String>
     Ok(pattern)
 }
 
+/// `choose: VALUE` (the option with that value) or `choose: {option: N}`
+/// (the Nth option, counting from 1).
+fn parse_choice(arg: &Yaml) -> Result<ChoiceRef, String> {
+    if let Some(map) = arg.as_mapping() {
+        return match (map.len(), map.get("option").and_then(Yaml::as_u64)) {
+            (1, Some(n)) => Ok(ChoiceRef::Place(n as usize)),
+            _ => Err(format!("choose: takes a value or {{option: N}}, not '{}'", yaml_text(arg))),
+        };
+    }
+    match arg {
+        Yaml::Null => Err("choose: which option?".into()),
+        other => Ok(ChoiceRef::Value(yaml_text(other))),
+    }
+}
+
 fn parse_play(variant: &Variant, arg: &Yaml) -> Result<Command, String> {
     let Yaml::Mapping(m) = arg else {
         return Ok(Command::Play(PlayCommand::of(CardRef::Named(parse_pattern(variant, arg)?))));
@@ -162,7 +217,7 @@ pub fn parse_step(variant: &Variant, value: &Yaml) -> Result<Step, String> {
             "accept" => Ok(Step::Act(Command::Accept)),
             "uno" => Ok(Step::Act(Command::Uno(None))),
             other => Err(format!(
-                "unknown step '{other}' (steps: play, draw, pass, uno, catch, challenge, accept, color, expect, expect_error)"
+                "unknown step '{other}' (steps: play, draw, pass, uno, catch, challenge, accept, color, choose, expect, expect_error)"
             )),
         };
     }
@@ -178,6 +233,7 @@ pub fn parse_step(variant: &Variant, value: &Yaml) -> Result<Step, String> {
         "uno" => Ok(Step::Act(Command::Uno(if arg.is_null() { None } else { Some(as_seat(arg)?) }))),
         "catch" => Ok(Step::Act(Command::Catch(as_seat(arg)?))),
         "color" => Ok(Step::Act(Command::Color(parse_color(variant, arg)?))),
+        "choose" => Ok(Step::Act(Command::Choose(parse_choice(arg)?))),
         "expect" => parse_expect(variant, arg).map(Step::Expect),
         "expect_error" => Ok(Step::ExpectError(Box::new(parse_step(variant, arg)?))),
         "draw" | "pass" | "challenge" | "accept" if arg.is_null() => parse_step(variant, &Yaml::String(key.into())),
@@ -198,7 +254,8 @@ fn parse_expect(variant: &Variant, value: &Yaml) -> Result<Vec<Expect>, String> 
             "direction" => Expect::Direction(
                 v.as_str().and_then(Direction::parse).ok_or("direction: clockwise or counterclockwise")?,
             ),
-            "color" => Expect::Color(parse_color(variant, v)?),
+            "color" if v.as_str().is_some_and(|c| c.eq_ignore_ascii_case("none")) => Expect::Color(None),
+            "color" => Expect::Color(Some(parse_color(variant, v)?)),
             "top" => Expect::Top(parse_pattern(variant, v)?),
             "side" => Expect::Side(v.as_str().and_then(Side::parse).ok_or("side: light or dark")?),
             "hand_sizes" => Expect::HandSizes(seat_map(v, count)?),
@@ -222,9 +279,19 @@ fn parse_expect(variant: &Variant, value: &Yaml) -> Result<Vec<Expect>, String> 
             "scores" => Expect::Scores(seat_map(v, |x| {
                 x.as_i64().ok_or_else(|| format!("scores: '{}' is not a number", yaml_text(x)))
             })?),
+            "state" => Expect::State(state_map(v)?),
+            "seat_state" => Expect::SeatState(seat_map(v, state_map)?),
+            "playing" => Expect::Playing(
+                v.as_sequence()
+                    .ok_or("playing: a list of the seats still in the hand")?
+                    .iter()
+                    .map(as_seat)
+                    .collect::<Result<_, _>>()?,
+            ),
+            "aside_size" => Expect::AsideSize(count(v)?),
             other => {
                 return Err(format!(
-                    "unknown expectation '{other}' (current, direction, color, top, side, hand_sizes, hand, draw_size, discard_size, power, winner, match_winner, scores)"
+                    "unknown expectation '{other}' (current, direction, color, top, side, hand_sizes, hand, draw_size, discard_size, power, winner, match_winner, scores, state, seat_state, playing, aside_size)"
                 ));
             }
         });

@@ -10,6 +10,7 @@ use crate::card::{CardId, Direction, Side};
 use crate::event::Seat;
 use crate::game::Game;
 use crate::scenario::Scenario;
+use crate::scenario::schema::script_value;
 use crate::script::Runtime;
 use crate::table::rng;
 use crate::turn::Landing;
@@ -28,8 +29,14 @@ impl Scenario {
         let mut problems = Vec::new();
         let _ = self.take_named_cards(&mut problems);
         let s = &self.setup;
-        let seats =
-            s.hands.keys().chain(s.power.keys()).chain(s.scores.keys()).chain(s.current.iter()).chain(s.dealer.iter());
+        let seats = s
+            .hands
+            .keys()
+            .chain(s.power.keys())
+            .chain(s.scores.keys())
+            .chain(s.seat_state.keys())
+            .chain(s.current.iter())
+            .chain(s.dealer.iter());
         for &seat in seats {
             if seat >= self.players {
                 problems.push(
@@ -59,6 +66,13 @@ impl Scenario {
         for value in s.power.values() {
             if !matches!(value.to_ascii_lowercase().as_str(), "green" | "red") {
                 problems.push(self.source.problem_at(value, format!("Power Card side '{value}' must be green or red")));
+            }
+        }
+        for (name, value) in s.state.iter().chain(s.seat_state.values().flatten()) {
+            match script_value(value) {
+                Ok(Some(_)) => {}
+                Ok(None) => problems.push(self.source.problem_at(name, format!("state '{name}' needs a value"))),
+                Err(e) => problems.push(self.source.problem_at(name, format!("state '{name}': {e}"))),
             }
         }
         if !s.power.is_empty() && self.variant.power_cards == 0 {
@@ -151,7 +165,10 @@ impl Scenario {
             t.side = side;
             t.current = current;
             if landed {
+                // The middle of a hand: `current`'s turn has begun.
                 t.landing = Landing::TurnedUp;
+                t.turn_of = Some(current);
+                t.turns_announced = t.turns;
             }
             if let Some(d) = s.direction.as_deref().and_then(Direction::parse) {
                 t.direction = d;
@@ -161,6 +178,18 @@ impl Scenario {
             }
             for (&seat, &score) in &s.scores {
                 t.scores[seat] = score;
+            }
+            for (name, value) in &s.state {
+                if let Ok(Some(value)) = script_value(value) {
+                    t.state.insert(name.as_str().into(), value);
+                }
+            }
+            for (&seat, values) in &s.seat_state {
+                for (name, value) in values {
+                    if let Ok(Some(value)) = script_value(value) {
+                        t.seat_state[seat].insert(name.as_str().into(), value);
+                    }
+                }
             }
             t.color = color_named.or_else(|| t.top().and_then(|top| variant.face(top, side).color));
         });

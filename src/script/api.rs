@@ -12,15 +12,15 @@ use std::collections::HashMap;
 use std::rc::Rc;
 use std::sync::Arc;
 
-use rhai::{Dynamic, Engine, ImmutableString, Map};
+use rhai::{Array, Dynamic, Engine, ImmutableString, Map};
 
 use super::convert::{self, HostResult, script_error};
-use super::engine::MAX_VARS;
+use super::engine::MAX_STATE;
 use super::memo::Step;
 use super::read::{Answer, CardList, Prop, Read, ScriptNames};
 use super::{HookCtx, ScriptCard};
 use crate::event::Seat;
-use crate::turn::{DrawSpec, FirstDiscard, Op, Penalty};
+use crate::turn::{Choice, DrawSpec, FirstDiscard, Op, Penalty, ScriptValue};
 use crate::variant::selector::Selector;
 use crate::variant::spec::SelectorSpec;
 use crate::variant::{HookMode, OptionValue, Variant};
@@ -104,6 +104,63 @@ impl HookCtx {
         self.call.me
     }
 
+    /// Seat `p`, which must still be in the hand (read).
+    fn playing_seat(&mut self, p: i64, variant: &Variant) -> HostResult<Seat> {
+        let seat = self.seat(p)?;
+        if self.about(Read::Playing(seat), variant) != Answer::Bool(true) {
+            return Err(script_error(format!("p{seat} has left the hand")));
+        }
+        Ok(seat)
+    }
+
+    /// Seat `p`, which must hold `card` (read).
+    fn holding(&mut self, p: i64, card: &ScriptCard, api: &Api) -> HostResult<Seat> {
+        let seat = self.seat(p)?;
+        self.touch(card, Prop::Id, api);
+        if self.about(Read::InHand { seat, card: card.id }, api) != Answer::Bool(true) {
+            return Err(script_error(format!("p{seat} holds no {}", api.card_name(card.id))));
+        }
+        Ok(seat)
+    }
+
+    fn set_state(
+        &mut self,
+        variant: &Variant,
+        seat: Option<Seat>,
+        name: ImmutableString,
+        value: Dynamic,
+    ) -> HostResult<Dynamic> {
+        self.may_change("set_state")?;
+        // `()` forgets the value.
+        let value = if value.is_unit() { None } else { Some(state_value(&value)?) };
+        let kept = match seat {
+            Some(seat) => &self.table.seat_state[seat],
+            None => &self.table.state,
+        };
+        if kept.len() >= MAX_STATE && !kept.contains_key(&name) {
+            return Err(script_error(format!("at most {MAX_STATE} state values per seat and for the table")));
+        }
+        self.change("set_state", variant, Op::SetState { seat, name, value })
+    }
+
+    fn leave_hand(&mut self, variant: &Variant, p: i64, place: &str) -> HostResult<Dynamic> {
+        self.may_change("leave_hand")?;
+        let seat = self.playing_seat(p, variant)?;
+        let aside = match place {
+            "under" => false,
+            "aside" => true,
+            other => {
+                return Err(script_error(format!(
+                    "leave_hand puts the cards \"under\" the draw pile or \"aside\", not \"{other}\""
+                )));
+            }
+        };
+        if self.about(Read::SeatsLeft, variant) == Answer::Int(1) {
+            return Err(script_error("the last seat in the hand cannot leave it: end the hand instead (end_hand)"));
+        }
+        self.change("leave_hand", variant, Op::Leave { seat, aside })
+    }
+
     /// Performs a change that is ignored on a player's last card (skips,
     /// reverses, colour choices, hand swaps: rules.md 1.6).
     fn act(&mut self, what: &str, variant: &Variant, op: Op) -> HostResult<Dynamic> {
@@ -137,6 +194,22 @@ impl HookCtx {
         symbol
             .map(|s| variant.names.symbol_info(variant.names.symbol_info(s).group).name.as_str().into())
             .unwrap_or_default()
+    }
+}
+
+/// Options a `choose` may offer.
+const MAX_OPTIONS: usize = 32;
+
+/// A value scripts may keep or offer: a number, text, or true/false.
+fn state_value(value: &Dynamic) -> HostResult<ScriptValue> {
+    if let Ok(n) = value.as_int() {
+        Ok(ScriptValue::Int(n))
+    } else if let Ok(b) = value.as_bool() {
+        Ok(ScriptValue::Bool(b))
+    } else if let Ok(text) = value.clone().into_immutable_string() {
+        Ok(ScriptValue::Text(text))
+    } else {
+        Err(script_error(format!("a kept or offered value is a number, text or true/false, not {}", value.type_name())))
     }
 }
 
@@ -193,6 +266,7 @@ pub fn register(engine: &mut Engine, ctx: &Rc<RefCell<HookCtx>>, variant: &Arc<V
     read!("target", |c, v| Read::Target);
     read!("going_out", |c, v| Read::GoingOut);
     pure!("target_score", |c, v| Ok(Dynamic::from(v.target_score)));
+    pure!("uno_penalty", |c, v| Ok(Dynamic::from(i64::from(v.uno_penalty))));
     pure!("option", |c, v, name: ImmutableString| match v.options.get(name.as_str()) {
         Some(OptionValue::Bool(b)) => Ok(Dynamic::from(*b)),
         Some(OptionValue::Int(i)) => Ok(Dynamic::from(*i)),
@@ -223,7 +297,11 @@ pub fn register(engine: &mut Engine, ctx: &Rc<RefCell<HookCtx>>, variant: &Arc<V
     read!("last_player", |c, v| Read::LastPlayer);
     read!("score", |c, v, p: i64| Read::Score(c.seat(p)?));
     read!("points", |c, v, p: i64| Read::Points(c.seat(p)?));
-    read!("var", |c, v, name: ImmutableString| Read::Var(name));
+    read!("state", |c, v, name: ImmutableString| Read::State { seat: None, name });
+    read!("seat_state", |c, v, p: i64, name: ImmutableString| Read::State { seat: Some(c.seat(p)?), name });
+    read!("playing", |c, v, p: i64| Read::Playing(c.seat(p)?));
+    read!("seats_left", |c, v| Read::SeatsLeft);
+    read!("peek", |c, v, n: i64| Read::Peek { count: steps(n, "peek")? });
     read!("playable", |c, v, card: ScriptCard| {
         c.touch(&card, Prop::Id, v);
         Read::Playable(card.id)
@@ -307,12 +385,57 @@ pub fn register(engine: &mut Engine, ctx: &Rc<RefCell<HookCtx>>, variant: &Arc<V
         c.act("swap_hands", v, Op::SwapHands(a, b))
     });
     change!("pass_hands", |c, v| c.act("pass_hands", v, Op::PassHands));
-    change!("set_var", |c, v, name: ImmutableString, value: i64| {
-        c.may_change("set_var")?;
-        if c.table.vars.len() >= MAX_VARS && !c.table.vars.contains_key(&name) {
-            return Err(script_error(format!("at most {MAX_VARS} variables per game")));
+    change!("set_state", |c, v, name: ImmutableString, value: Dynamic| c.set_state(v, None, name, value));
+    change!("set_seat_state", |c, v, p: i64, name: ImmutableString, value: Dynamic| {
+        let seat = c.seat(p)?;
+        c.set_state(v, Some(seat), name, value)
+    });
+    // Deprecated (its reading twin `var` is a reserved word in Rhai).
+    change!("set_var", |c, v, name: ImmutableString, value: i64| c.set_state(v, None, name, Dynamic::from(value)));
+    change!("discard", |c, v, p: i64, card: ScriptCard| {
+        c.may_change("discard")?;
+        let seat = c.holding(p, &card, v)?;
+        c.change("discard", v, Op::Discard { seat, card: card.id })
+    });
+    change!("discard_all", |c, v, p: i64, selector: ImmutableString| {
+        c.may_change("discard_all")?;
+        let seat = c.seat(p)?;
+        let selector = v.selector(&selector)?;
+        let Answer::Ids(cards) = c.about(Read::Matching { seat, selector }, v) else { unreachable!("ids") };
+        for &card in &cards {
+            c.perform(v, Op::Discard { seat, card });
         }
-        c.change("set_var", v, Op::SetVar(name, value))
+        Ok(Dynamic::from(cards.len() as i64))
+    });
+    change!("give", |c, v, from: i64, to: i64, card: ScriptCard| {
+        c.may_change("give")?;
+        let from = c.holding(from, &card, v)?;
+        let to = c.playing_seat(to, v)?;
+        c.change("give", v, Op::Give { from, to, card: card.id })
+    });
+    change!("shuffle", |c, v, pile: ImmutableString| {
+        let discard = match pile.as_str() {
+            "draw" => false,
+            "discard" => true,
+            other => return Err(script_error(format!("shuffle takes \"draw\" or \"discard\", not \"{other}\""))),
+        };
+        c.change("shuffle", v, Op::Shuffle { discard })
+    });
+    change!("leave_hand", |c, v, p: i64| c.leave_hand(v, p, "under"));
+    change!("leave_hand", |c, v, p: i64, place: ImmutableString| c.leave_hand(v, p, &place));
+    change!("end_hand", |c, v, p: i64| {
+        c.may_change("end_hand")?;
+        let winner = c.playing_seat(p, v)?;
+        c.change("end_hand", v, Op::EndHand { winner })
+    });
+    change!("choose", |c, v, p: i64, tag: ImmutableString, options: Array| {
+        c.may_change("choose")?;
+        let chooser = c.playing_seat(p, v)?;
+        if options.is_empty() || options.len() > MAX_OPTIONS {
+            return Err(script_error(format!("choose takes 1 to {MAX_OPTIONS} options")));
+        }
+        let options = options.iter().map(state_value).collect::<HostResult<Vec<_>>>()?;
+        c.change("choose", v, Op::Choose(Choice { chooser, tag, options }))
     });
     change!("redraw", |c, v| c.change("redraw", v, Op::FirstDiscard(FirstDiscard::Redraw)));
     change!("turn_next", |c, v| c.change("turn_next", v, Op::FirstDiscard(FirstDiscard::TurnNext)));
@@ -342,6 +465,7 @@ fn register_card_type(engine: &mut Engine, ctx: &Rc<RefCell<HookCtx>>, api: &Rc<
     getter!("restricted", Prop::Restricted);
     getter!("has_flex", Prop::HasFlex);
     getter!("points", Prop::Points);
+    getter!("draws", Prop::Draws);
     getter!("name", Prop::Face);
     getter!("card", Prop::Id);
     let (c, v) = (ctx.clone(), api.clone());

@@ -1,10 +1,15 @@
 //! Compiling a layer's scripts, and checking them without running anything:
-//! they compile, and every hook names a function they define with the
-//! parameters the hook passes.
+//! they compile, every hook names a function they define with the
+//! parameters the hook passes, and every function they call exists.
 
-use rhai::{AST, Engine};
+use std::collections::HashSet;
+use std::sync::Arc;
 
-use crate::variant::Layer;
+use rhai::{AST, ASTNode, Engine, Expr, Stmt};
+
+use crate::script::Runtime;
+use crate::source::Position;
+use crate::variant::{Layer, Variant};
 
 /// Compiles a layer's scripts into one AST, noting syntax errors with their
 /// place.
@@ -48,4 +53,63 @@ pub fn check_layer(layer: &Layer) -> Vec<String> {
         }
     }
     problems
+}
+
+/// Rhai's own functions, which no signature lists.
+const KEYWORD_FUNCTIONS: &[&str] =
+    &["print", "debug", "type_of", "Fn", "call", "curry", "is_def_var", "is_def_fn", "is_shared", "eval"];
+
+/// Host functions that still work but should no longer be used, with what
+/// to use instead.
+const DEPRECATED: &[(&str, &str)] = &[("set_var", "set_state (and state() to read it back)")];
+
+/// Calls in the variant's scripts to functions that no script of the layer
+/// defines and the host does not provide (problems), and calls to
+/// deprecated host functions (warnings), each with its file, line and
+/// column.
+pub fn check_calls(variant: &Arc<Variant>) -> (Vec<String>, Vec<String>) {
+    let (mut problems, mut warnings) = (Vec::new(), Vec::new());
+    let Ok(runtime) = Runtime::new(variant.clone()) else { return (problems, warnings) };
+    let host = runtime.function_names();
+    for layer in &variant.layers {
+        let compiled: Vec<_> = layer
+            .scripts
+            .iter()
+            .filter_map(|script| runtime.compile(&script.text).ok().map(|ast| (script, ast)))
+            .collect();
+        let defined: HashSet<String> =
+            compiled.iter().flat_map(|(_, ast)| ast.iter_functions().map(|f| f.name.to_string())).collect();
+        for (script, ast) in &compiled {
+            ast.walk(&mut |path: &[ASTNode]| {
+                let call = match path.last() {
+                    Some(ASTNode::Expr(Expr::FnCall(call, at) | Expr::MethodCall(call, at))) => Some((call, *at)),
+                    Some(ASTNode::Stmt(Stmt::FnCall(call, at))) => Some((call, *at)),
+                    _ => None,
+                };
+                if let Some((call, at)) = call {
+                    let name = call.name.as_str();
+                    let place = at.line().map(|line| Position { line, column: at.position().unwrap_or(1) });
+                    let is_name = name.chars().next().is_some_and(|c| c.is_alphabetic() || c == '_');
+                    if let Some((_, instead)) = DEPRECATED.iter().find(|(old, _)| *old == name) {
+                        warnings.push(script.problem(place, format!("{name} is deprecated: use {instead}")));
+                    } else if is_name
+                        && call.op_token.is_none()
+                        && !defined.contains(name)
+                        && !host.contains(name)
+                        && !KEYWORD_FUNCTIONS.contains(&name)
+                    {
+                        problems.push(script.problem(
+                            place,
+                            format!(
+                                "no function '{name}': no script of '{}' defines it and the host has none",
+                                layer.name
+                            ),
+                        ));
+                    }
+                }
+                true
+            });
+        }
+    }
+    (problems, warnings)
 }

@@ -117,7 +117,10 @@ pub fn penalty_from_map(
         Some(g) => g.clone().into_immutable_string().unwrap_or_else(|_| g.to_string().into()),
         None => group,
     };
-    let pending = map.get("pending").and_then(|v| v.as_bool().ok()).unwrap_or(false);
+    let pending = match map.get("pending") {
+        Some(v) if !v.is_unit() => v.as_bool().map_err(|_| "pending must be true or false")?,
+        _ => false,
+    };
     let challenge = match map.get("challenge") {
         Some(c) if !c.is_unit() => {
             let Some(c) = c.read_lock::<Map>() else {
@@ -138,14 +141,35 @@ pub fn penalty_from_map(
     Ok(Penalty { victim, by, draw, group, challenge, pending })
 }
 
-/// The verdict of a `can_*` hook: `true`/`()` allows, `false` or a reason
-/// refuses (the reason, when given).
-pub fn verdict(value: &Dynamic) -> Result<(), Option<ImmutableString>> {
-    if value.is_unit() || value.as_bool() == Ok(true) {
-        Ok(())
-    } else if let Ok(text) = value.clone().into_immutable_string() {
-        Err(Some(text))
-    } else {
-        Err(None)
+/// What a predicate hook answered.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Verdict {
+    /// `true`: yes (for `can_play`: no objection).
+    Yes,
+    /// `"allow"`: yes, and for a play, even a card that does not match.
+    Allow,
+    /// `false`, or a reason why not.
+    No(Option<ImmutableString>),
+}
+
+impl Verdict {
+    /// Reads a predicate's answer: `true`, `false`, `"allow"`, and where
+    /// `reasons` a text saying why not. Anything else is `None`.
+    pub fn read(value: &Dynamic, reasons: bool) -> Option<Verdict> {
+        if let Ok(yes) = value.as_bool() {
+            return Some(if yes { Verdict::Yes } else { Verdict::No(None) });
+        }
+        let text = value.clone().into_immutable_string().ok()?;
+        if text == "allow" {
+            Some(Verdict::Allow)
+        } else if reasons {
+            Some(Verdict::No(Some(text)))
+        } else {
+            None
+        }
+    }
+
+    pub fn yes(&self) -> bool {
+        !matches!(self, Verdict::No(_))
     }
 }

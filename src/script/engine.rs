@@ -1,7 +1,7 @@
 //! The one place a Rhai engine is made, with every limit in one place: a raw
 //! engine with the standard package (no time, no modules), bounded
 //! operations, call depth, expression depth, strings, arrays and maps, no
-//! `eval`, and print/debug routed to the host.
+//! `eval`, strict variables, and print/debug routed to the host.
 
 use rhai::Engine;
 use rhai::packages::{Package, StandardPackage};
@@ -9,8 +9,8 @@ use rhai::packages::{Package, StandardPackage};
 /// Operations one hook call may run before it is stopped.
 pub const MAX_OPERATIONS: u64 = 200_000;
 
-/// Variables (`set_var`) one game may hold.
-pub const MAX_VARS: usize = 256;
+/// State values (`set_state`) the table, and each seat, may hold.
+pub const MAX_STATE: usize = 256;
 
 /// A hardened engine whose `print` and `debug` go to `on_print`.
 pub fn hardened_engine(on_print: impl Fn(&str) + 'static) -> Engine {
@@ -27,6 +27,9 @@ pub fn hardened_engine(on_print: impl Fn(&str) + 'static) -> Engine {
         .set_max_functions(512)
         .set_max_strings_interned(1_024);
     engine.disable_symbol("eval");
+    // A variable used before it is defined is a compile error, not a
+    // runtime surprise.
+    engine.set_strict_variables(true);
     let on_print = std::rc::Rc::new(on_print);
     let for_debug = on_print.clone();
     engine.on_print(move |text| on_print(text));

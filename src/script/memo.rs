@@ -21,7 +21,7 @@
 //! a hook that may not log, or draw until a colour) always run. A draw is
 //! replayed only if the piles still hold what it drew.
 
-use rhai::Dynamic;
+use rhai::{Dynamic, ImmutableString};
 use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
 
@@ -30,7 +30,7 @@ use crate::event::{Log, Seat};
 use crate::script::CallInfo;
 use crate::script::read::{Answer, Read};
 use crate::table::Table;
-use crate::turn::{Op, Penalty, TurnPlan};
+use crate::turn::{Op, Penalty, ScriptValue, TurnPlan};
 use crate::variant::Variant;
 
 /// Nodes one memo holds at most; beyond that, calls simply run.
@@ -43,6 +43,11 @@ pub enum HookArg {
     Card(CardId, Side),
     Seat(Seat),
     Penalty(Penalty),
+    /// What a seat chose (`on_choice`).
+    Chosen {
+        tag: ImmutableString,
+        value: ScriptValue,
+    },
 }
 
 /// What a call is about: the function and its argument. Everything else a

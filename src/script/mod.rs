@@ -135,6 +135,27 @@ impl Runtime {
         Ok(Runtime { engine, layers, ctx, scope: Scope::new(), variant, memo, memoizing: true, memo_players: 0 })
     }
 
+    /// The names of every function scripts may call: the host's and the
+    /// standard package's.
+    pub fn function_names(&self) -> std::collections::HashSet<String> {
+        self.engine
+            .gen_fn_signatures(true)
+            .iter()
+            .filter_map(|signature| signature.split('(').next())
+            .map(|name| name.rsplit(' ').next().unwrap_or(name).to_string())
+            .collect()
+    }
+
+    /// Signatures of the host's functions (not the standard package's).
+    pub fn host_signatures(&self) -> Vec<String> {
+        self.engine.gen_fn_signatures(false)
+    }
+
+    /// Compiles a script with this runtime's engine.
+    pub fn compile(&self, text: &str) -> Result<AST, rhai::ParseError> {
+        self.engine.compile(text)
+    }
+
     /// Switches the memo on or off (results are the same either way).
     pub fn set_memo(&mut self, on: bool) {
         self.memoizing = on;
@@ -163,13 +184,24 @@ impl Runtime {
         {
             return Ok(value);
         }
+        let arg = match &key.arg {
+            HookArg::None => None,
+            HookArg::Card(id, side) => Some(Dynamic::from(ScriptCard { id: *id, side: *side, source: None })),
+            HookArg::Seat(seat) => Some(Dynamic::from(*seat as i64)),
+            HookArg::Penalty(p) => Some(Dynamic::from(convert::penalty_to_map(&self.variant, p))),
+            HookArg::Chosen { tag, value } => {
+                let mut choice = rhai::Map::new();
+                choice.insert("seat".into(), Dynamic::from(call.me as i64));
+                choice.insert("tag".into(), Dynamic::from(tag.clone()));
+                choice.insert("value".into(), read::script_value(value));
+                Some(Dynamic::from(choice))
+            }
+        };
         self.swap(call, table, log, plan);
         self.ctx.borrow_mut().trace.clear();
-        let result = match &key.arg {
-            HookArg::None => self.invoke(f, ()),
-            HookArg::Card(id, side) => self.invoke(f, (ScriptCard { id: *id, side: *side, source: None },)),
-            HookArg::Seat(seat) => self.invoke(f, (*seat as i64,)),
-            HookArg::Penalty(p) => self.invoke(f, (Dynamic::from(convert::penalty_to_map(&self.variant, p)),)),
+        let result = match arg {
+            None => self.invoke(f, ()),
+            Some(arg) => self.invoke(f, (arg,)),
         };
         self.swap(call, table, log, plan);
         if self.memoizing
@@ -193,17 +225,56 @@ impl Runtime {
     fn invoke(&mut self, f: &FnRef, args: impl FuncArgs) -> Result<Dynamic, ScriptFailure> {
         let ast = &self.layers[f.layer];
         let options = CallFnOptions::new().eval_ast(false).rewind_scope(true);
-        self.engine.call_fn_with_options::<Dynamic>(options, &mut self.scope, ast, &f.function, args).map_err(|e| {
-            let layer = &self.variant.layers[f.layer];
-            ScriptFailure(format!("script error in {} ({} hook {}): {e}", layer.name, f.kind.name(), f.function))
-        })
+        let result = self.engine.call_fn_with_options::<Dynamic>(options, &mut self.scope, ast, &f.function, args);
+        result.map_err(|e| self.failure(f, e))
+    }
+
+    /// A hook function as errors name it: its layer, hook and name, and the
+    /// script and line that define it.
+    pub fn describe(&self, f: &FnRef) -> String {
+        let layer = &self.variant.layers[f.layer];
+        // Only on the way to an error: the scripts are compiled again to
+        // find the definition.
+        let place = layer
+            .scripts
+            .iter()
+            .find_map(|script| {
+                let ast = self.engine.compile(&script.text).ok()?;
+                let def = ast.iter_fn_def().find(|d| d.name == f.function)?;
+                let line = def.body.start_position().line()?;
+                Some(format!(", {}:{line}", script.name))
+            })
+            .unwrap_or_default();
+        format!("{} ({} hook {}{place})", layer.name, f.kind.name(), f.function)
+    }
+
+    /// A script error in hook function `f`.
+    pub fn failure(&self, f: &FnRef, problem: impl std::fmt::Display) -> ScriptFailure {
+        ScriptFailure(format!("script error in {}: {problem}", self.describe(f)))
+    }
+
+    /// The error for a hook that returned `value`, which is not what its
+    /// hook takes: `expected` says what is.
+    pub fn wrong_answer(&self, f: &FnRef, value: &Dynamic, expected: &str) -> ScriptFailure {
+        let returned = if value.is_unit() {
+            "nothing (the function has no value at its end)".to_string()
+        } else {
+            format!("{value} (a {})", value.type_name().rsplit("::").next().unwrap_or("value"))
+        };
+        self.failure(f, format!("it returned {returned}; it must return {expected}"))
     }
 
     /// Reads the penalty map an `on_penalty` hook returned.
-    pub fn penalty_from(&self, value: &Dynamic, original: &Penalty, table: &Table) -> Result<Penalty, ScriptFailure> {
+    pub fn penalty_from(
+        &self,
+        f: &FnRef,
+        value: &Dynamic,
+        original: &Penalty,
+        table: &Table,
+    ) -> Result<Penalty, ScriptFailure> {
         let (side, players) = (table.side, table.players());
         convert::penalty_from_map(&self.variant, side, players, value, original.by, original.group.clone())
-            .map_err(|e| ScriptFailure(format!("on_penalty returned a bad penalty: {e}")))
+            .map_err(|e| self.failure(f, format!("it returned a bad penalty: {e}")))
     }
 }
 

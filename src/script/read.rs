@@ -18,7 +18,7 @@ use crate::event::Seat;
 use crate::notation::Names;
 use crate::script::{CallInfo, ScriptCard};
 use crate::table::Table;
-use crate::turn::Penalty;
+use crate::turn::{Penalty, ScriptValue};
 use crate::variant::Variant;
 use crate::variant::selector::Selector;
 
@@ -29,6 +29,8 @@ pub enum CardList {
     Drawn,
     Hand(Seat),
     Playable,
+    /// The draw pile, from its top.
+    Draw,
 }
 
 /// Where a card a script holds came from: the `index`th of a list.
@@ -57,6 +59,7 @@ pub enum Prop {
     Restricted,
     HasFlex,
     Points,
+    Draws,
 }
 
 impl Prop {
@@ -82,6 +85,7 @@ impl Prop {
             Prop::Restricted => Answer::Bool(face.symbol().is_some_and(|s| names.symbol_info(s).restricted)),
             Prop::HasFlex => Answer::Bool(names.has_flex_side(face)),
             Prop::Points => Answer::Int(names.points(face)),
+            Prop::Draws => Answer::Int(face.symbol().map_or(0, |s| i64::from(names.symbol_info(s).draws))),
         }
     }
 }
@@ -126,7 +130,29 @@ pub enum Read {
     LastPlayer,
     Score(Seat),
     Points(Seat),
-    Var(ImmutableString),
+    /// A value of the match's state, of the table (`seat: None`) or a seat.
+    State {
+        seat: Option<Seat>,
+        name: ImmutableString,
+    },
+    /// Is the seat still in the hand?
+    Playing(Seat),
+    SeatsLeft,
+    /// Does `seat` hold this very card?
+    InHand {
+        seat: Seat,
+        card: CardId,
+    },
+    /// The cards of `seat`'s hand the selector picks (face in play).
+    Matching {
+        seat: Seat,
+        selector: Rc<Selector>,
+    },
+    /// The top cards of the draw pile: how many there are of the `count`
+    /// asked for.
+    Peek {
+        count: usize,
+    },
     Playable(CardId),
     MatchesTop(CardId),
     /// How many cards of `seat`'s hand the selector picks (face in play).
@@ -153,6 +179,8 @@ pub enum Answer {
     Name(&'static str),
     Face(Face),
     Id(CardId),
+    Ids(Vec<CardId>),
+    Value(Option<ScriptValue>),
     Penalty(Option<Box<Penalty>>),
 }
 
@@ -173,7 +201,16 @@ fn cards_of<'a>(list: CardList, table: &'a Table, call: &'a CallInfo) -> Result<
             Some(cards) => cards,
             None => return Err("playable cards are only known in can_draw, can_pass and draw_again hooks".into()),
         },
+        // Indexed from the top: see `card_at`.
+        CardList::Draw => &table.draw,
     })
+}
+
+/// The `index`th card of a list (the draw pile counts from its top).
+fn card_at(list: CardList, index: usize, table: &Table, call: &CallInfo) -> Result<CardId, String> {
+    let cards = cards_of(list, table, call)?;
+    let at = if list == CardList::Draw { cards.len().checked_sub(index + 1) } else { Some(index) };
+    at.and_then(|i| cards.get(i)).copied().ok_or_else(|| "the card is gone".into())
 }
 
 impl Read {
@@ -211,8 +248,7 @@ impl Read {
             }
             Read::Cards(list) => Answer::Int(cards_of(*list, table, call)?.len() as i64),
             Read::Prop { source, prop } => {
-                let cards = cards_of(source.list, table, call)?;
-                let id = *cards.get(usize::from(source.index)).ok_or("the card is gone")?;
+                let id = card_at(source.list, usize::from(source.index), table, call)?;
                 prop.answer(id, variant.face(id, table.side), &variant.names)
             }
             Read::DrawSize => Answer::Int(table.draw.len() as i64),
@@ -229,7 +265,21 @@ impl Read {
             Read::LastPlayer => Answer::Seat(table.landing.player()),
             Read::Score(seat) => Answer::Int(table.scores[seat_ok(*seat)?]),
             Read::Points(seat) => Answer::Int(table.hand_points(variant, seat_ok(*seat)?)),
-            Read::Var(name) => Answer::Int(table.vars.get(name).copied().unwrap_or(0)),
+            Read::State { seat: None, name } => Answer::Value(table.state.get(name).cloned()),
+            Read::State { seat: Some(seat), name } => {
+                Answer::Value(table.seat_state[seat_ok(*seat)?].get(name).cloned())
+            }
+            Read::Playing(seat) => Answer::Bool(table.playing[seat_ok(*seat)?]),
+            Read::SeatsLeft => Answer::Int(table.seats_left() as i64),
+            Read::InHand { seat, card } => Answer::Bool(table.hands[seat_ok(*seat)?].contains(card)),
+            Read::Matching { seat, selector } => Answer::Ids(
+                table.hands[seat_ok(*seat)?]
+                    .iter()
+                    .copied()
+                    .filter(|&id| selector.selects(&variant.names, variant.face(id, table.side)))
+                    .collect(),
+            ),
+            Read::Peek { count } => Answer::Int(table.draw.len().min(*count) as i64),
             Read::Playable(id) => Answer::Bool(cards_of(CardList::Playable, table, call)?.contains(id)),
             Read::MatchesTop(id) => Answer::Bool(table.matches(variant, variant.face(*id, table.side), false)),
             Read::Count { seat, selector } | Read::Holds { seat, selector } => {
@@ -256,6 +306,15 @@ impl Read {
     ) -> Result<(Answer, Dynamic), String> {
         let answer = self.answer(table, call, variant)?;
         let value = match self {
+            Read::Peek { count } => {
+                let side = table.side;
+                let cards = (0..table.draw.len().min(*count)).map(|index| {
+                    let id = table.draw[table.draw.len() - 1 - index];
+                    let source = Some(CardSource { list: CardList::Draw, index: index as u16 });
+                    Dynamic::from(ScriptCard { id, side, source })
+                });
+                Dynamic::from(cards.collect::<Array>())
+            }
             Read::Cards(list) => {
                 let side = table.side;
                 let card = |(index, &id): (usize, &CardId)| {
@@ -270,11 +329,21 @@ impl Read {
                     CardList::Hand(_) | CardList::Playable => {
                         Dynamic::from(cards.iter().enumerate().map(card).collect::<Array>())
                     }
+                    CardList::Draw => Dynamic::from(cards.iter().rev().enumerate().map(card).collect::<Array>()),
                 }
             }
             _ => answer.to_dynamic(names, variant),
         };
         Ok((answer, value))
+    }
+}
+
+/// A kept value as the script sees it.
+pub fn script_value(value: &ScriptValue) -> Dynamic {
+    match value {
+        ScriptValue::Int(n) => Dynamic::from(*n),
+        ScriptValue::Text(t) => Dynamic::from(t.clone()),
+        ScriptValue::Bool(b) => Dynamic::from(*b),
     }
 }
 
@@ -316,6 +385,8 @@ impl Answer {
             Answer::Name(name) => Dynamic::from(*name),
             Answer::Face(face) => Dynamic::from(variant.names.format_face(face)),
             Answer::Id(id) => Dynamic::from(variant.card_name(*id)),
+            Answer::Ids(ids) => Dynamic::from(ids.len() as i64),
+            Answer::Value(value) => value.as_ref().map_or(Dynamic::UNIT, script_value),
             Answer::Penalty(p) => {
                 p.as_ref().map_or(Dynamic::UNIT, |p| Dynamic::from(super::convert::penalty_to_map(variant, p)))
             }

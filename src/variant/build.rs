@@ -52,6 +52,7 @@ pub fn build(
 ) -> Option<Variant> {
     let start = problems.len();
     let variant = build_table(&table.file, &table.spec, problems);
+    check_variant_has_no_rule_fields(&table.file, &table.spec, problems);
     let mut layers = vec![build_layer(table, false, problems)];
     for rule in rules {
         check_rule_has_no_table(&rule.file, &rule.spec, problems);
@@ -65,6 +66,12 @@ pub fn build(
     let options = options::merge(all, settings, problems);
     let mut variant = variant?;
     variant.options = options;
+    // A house rule may change the catch penalty; the last one that does wins.
+    if let Some(penalty) = rules.iter().rev().find_map(|rule| rule.spec.uno_penalty) {
+        variant.uno_penalty = penalty;
+    }
+    variant.public_state =
+        std::iter::once(table).chain(rules).flat_map(|input| input.spec.public_state.iter().cloned()).collect();
     if let Some(option) = &table.spec.random_pairing_option {
         match variant.options.get(option).cloned() {
             Some(OptionValue::Int(0)) => {}
@@ -86,8 +93,22 @@ pub fn build(
     (problems.len() == start).then_some(variant)
 }
 
+/// Fields only a house rule may set.
+fn check_variant_has_no_rule_fields(file: &SourceFile, spec: &LayerSpec, problems: &mut Vec<String>) {
+    for (field, present) in [("conflicts", !spec.conflicts.is_empty()), ("inert_in", !spec.inert_in.is_empty())] {
+        if present {
+            problems.push(file.problem_at(
+                &format!("{field}:"),
+                format!("a variant cannot set '{field}'; that belongs to a house rule"),
+            ));
+        }
+    }
+}
+
 fn check_rule_has_no_table(file: &SourceFile, spec: &LayerSpec, problems: &mut Vec<String>) {
     let table_fields = [
+        ("default", spec.default),
+        ("random_pairing_option", spec.random_pairing_option.is_some()),
         ("deck", !spec.deck.is_empty()),
         ("colors", !spec.colors.is_empty()),
         ("dark_colors", !spec.dark_colors.is_empty()),
@@ -141,6 +162,14 @@ fn build_names(file: &SourceFile, spec: &LayerSpec, problems: &mut Vec<String>) 
             }
             taken.push(lower);
         }
+        if !s.names_color && !s.wild {
+            problems.push(file.problem_at(
+                name,
+                format!(
+                    "symbol '{name}' sets names_color: false, which is for wilds (a coloured card names no colour)"
+                ),
+            ));
+        }
         symbols.push(Symbol {
             name: name.to_ascii_lowercase(),
             aliases: s.aliases.iter().map(|a| a.to_ascii_lowercase()).collect(),
@@ -148,6 +177,8 @@ fn build_names(file: &SourceFile, spec: &LayerSpec, problems: &mut Vec<String>) 
             wild: s.wild,
             flex: s.flex,
             restricted: s.restricted,
+            draws: s.draws,
+            names_color: s.names_color,
             group: symbols.len() as SymbolId,
             description: s.description.clone(),
         });
@@ -276,10 +307,13 @@ fn build_table(file: &SourceFile, spec: &LayerSpec, problems: &mut Vec<String>) 
         layers: Vec::new(),
         options: BTreeMap::new(),
         hook_functions: 0,
+        public_state: Default::default(),
+        warnings: Vec::new(),
         card_hooks: Vec::new(),
         global_hooks: Vec::new(),
         targets: Vec::new(),
         plain: Vec::new(),
+        grants: Vec::new(),
         hook_bound: [false; HookKind::ALL.len()],
     })
 }
@@ -302,7 +336,18 @@ fn build_layer(input: &LayerInput, is_rule: bool, problems: &mut Vec<String>) ->
                     file.problem_at(&binding.call, format!("hook '{kind_name}' takes no card, so it has no 'match'")),
                 );
             }
-            hooks.push(Binding { kind, function: binding.call.clone(), selector: binding.selector.clone() });
+            if binding.grants && !kind.can_grant() {
+                problems.push(file.problem_at(
+                    &binding.call,
+                    format!("'grants' is for can_play, can_respond and can_play_out_of_turn, not {kind_name}"),
+                ));
+            }
+            hooks.push(Binding {
+                kind,
+                function: binding.call.clone(),
+                selector: binding.selector.clone(),
+                grants: binding.grants,
+            });
         }
     }
     Layer {
@@ -348,6 +393,7 @@ fn bind_hooks(variant: &mut Variant, layers: &[Layer], problems: &mut Vec<String
     variant.card_hooks = vec![vec![Vec::new(); slots]; HookKind::ALL.len()];
     variant.global_hooks = vec![Vec::new(); HookKind::ALL.len()];
     variant.targets = vec![[TargetNeed::None; 2]; slots];
+    variant.grants = vec![false; slots];
     let mut ids: Vec<(usize, &str, HookKind)> = Vec::new();
     for (layer_index, layer) in layers.iter().enumerate() {
         for binding in &layer.hooks {
@@ -366,6 +412,7 @@ fn bind_hooks(variant: &mut Variant, layers: &[Layer], problems: &mut Vec<String
                 Ok(selector) => {
                     for slot in selected_slots(variant, &selector) {
                         variant.card_hooks[binding.kind as usize][slot].push(fn_ref.clone());
+                        variant.grants[slot] |= binding.grants;
                     }
                 }
                 Err(e) => problems.push(layer.source.problem_at(&binding.function, e)),
@@ -395,6 +442,7 @@ fn bind_hooks(variant: &mut Variant, layers: &[Layer], problems: &mut Vec<String
             !variant.names.has_flex_side(face)
                 && variant.targets[slot] == [TargetNeed::None; 2]
                 && variant.card_hooks[HookKind::CanPlay as usize][slot].is_empty()
+                && !variant.grants[slot]
         })
         .collect();
     for kind in HookKind::ALL {

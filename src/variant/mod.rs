@@ -43,6 +43,27 @@ pub enum HookKind {
     ScoreHand,
     /// `fn() -> seat | [seats] | ()`: who has won the match, if anyone.
     MatchWinner,
+    /// `fn(seat)`: `seat` named the colour in play.
+    OnColor,
+    /// `fn(seat)`: `seat`'s turn begins.
+    OnTurnStart,
+    /// `fn(seat)`: `seat`'s turn is over.
+    OnTurnEnd,
+    /// `fn(seat)`: `seat` drew on its turn.
+    OnDraw,
+    /// `fn(seat)`: `seat` took a penalty (accepted it, or lost a challenge).
+    OnPenaltyTaken,
+    /// `fn(seat)`: `seat` called UNO.
+    OnUno,
+    /// `fn(seat) -> cards`: `seat` was caught without calling UNO; how many
+    /// cards it draws (default: the variant's `uno_penalty`).
+    OnCatch,
+    /// `fn()`: the discard pile was reshuffled into the draw pile.
+    OnReshuffle,
+    /// `fn(winner)`: the hand is over and scored.
+    OnHandEnd,
+    /// `fn(choice)`: a seat chose (`#{seat, tag, value}`).
+    OnChoice,
 }
 
 /// What a hook may do, enforced where the host functions are registered.
@@ -57,7 +78,7 @@ pub enum HookMode {
 }
 
 impl HookKind {
-    pub const ALL: [HookKind; 11] = [
+    pub const ALL: [HookKind; 21] = [
         HookKind::OnPlay,
         HookKind::CanPlay,
         HookKind::FirstDiscard,
@@ -69,6 +90,16 @@ impl HookKind {
         HookKind::CanPass,
         HookKind::ScoreHand,
         HookKind::MatchWinner,
+        HookKind::OnColor,
+        HookKind::OnTurnStart,
+        HookKind::OnTurnEnd,
+        HookKind::OnDraw,
+        HookKind::OnPenaltyTaken,
+        HookKind::OnUno,
+        HookKind::OnCatch,
+        HookKind::OnReshuffle,
+        HookKind::OnHandEnd,
+        HookKind::OnChoice,
     ];
 
     pub fn name(self) -> &'static str {
@@ -84,6 +115,16 @@ impl HookKind {
             HookKind::CanPass => "can_pass",
             HookKind::ScoreHand => "score_hand",
             HookKind::MatchWinner => "match_winner",
+            HookKind::OnColor => "on_color",
+            HookKind::OnTurnStart => "on_turn_start",
+            HookKind::OnTurnEnd => "on_turn_end",
+            HookKind::OnDraw => "on_draw",
+            HookKind::OnPenaltyTaken => "on_penalty_taken",
+            HookKind::OnUno => "on_uno",
+            HookKind::OnCatch => "on_catch",
+            HookKind::OnReshuffle => "on_reshuffle",
+            HookKind::OnHandEnd => "on_hand_end",
+            HookKind::OnChoice => "on_choice",
         }
     }
 
@@ -96,18 +137,38 @@ impl HookKind {
         (self as usize) < 6
     }
 
+    /// Hooks on a moment of the game other than a card's play.
+    pub fn is_moment(self) -> bool {
+        self >= HookKind::OnColor
+    }
+
+    /// Predicates whose hooks may grant a play (`grants: true`, `"allow"`).
+    pub fn can_grant(self) -> bool {
+        matches!(self, HookKind::CanPlay | HookKind::CanRespond | HookKind::CanPlayOutOfTurn)
+    }
+
     /// Arguments the script function takes.
     pub fn arity(self) -> usize {
         match self {
-            HookKind::CanDraw | HookKind::CanPass | HookKind::MatchWinner => 0,
+            HookKind::CanDraw | HookKind::CanPass | HookKind::MatchWinner | HookKind::OnReshuffle => 0,
             _ => 1,
         }
     }
 
     pub fn mode(self) -> HookMode {
         match self {
-            HookKind::OnPlay | HookKind::FirstDiscard => HookMode::Effect,
-            HookKind::OnPenalty | HookKind::ScoreHand => HookMode::Transform,
+            HookKind::OnPlay
+            | HookKind::FirstDiscard
+            | HookKind::OnColor
+            | HookKind::OnTurnStart
+            | HookKind::OnTurnEnd
+            | HookKind::OnDraw
+            | HookKind::OnPenaltyTaken
+            | HookKind::OnUno
+            | HookKind::OnReshuffle
+            | HookKind::OnHandEnd
+            | HookKind::OnChoice => HookMode::Effect,
+            HookKind::OnPenalty | HookKind::ScoreHand | HookKind::OnCatch => HookMode::Transform,
             HookKind::CanPlay
             | HookKind::CanRespond
             | HookKind::CanPlayOutOfTurn
@@ -149,6 +210,8 @@ pub struct Binding {
     pub function: String,
     /// The faces it is bound to (card hooks; `None`: all).
     pub selector: Option<spec::SelectorSpec>,
+    /// Asked about cards that do not match, and may allow them.
+    pub grants: bool,
 }
 
 /// The variant's own rules, or one house rule.
@@ -188,6 +251,11 @@ pub struct Variant {
     pub options: BTreeMap<String, OptionValue>,
     /// How many hook functions are bound (`FnRef::id` counts them).
     pub hook_functions: usize,
+    /// Names of state values every seat may see (`public_state:`).
+    pub public_state: std::collections::BTreeSet<String>,
+    /// What loading found worth saying but not refusing (deprecated
+    /// functions), each with its file, line and column.
+    pub warnings: Vec<String>,
     /// `card_hooks[kind][design * 2 + side]`: functions bound to that face.
     card_hooks: Vec<Vec<Vec<FnRef>>>,
     /// `global_hooks[kind]`: functions of the hooks that take no card.
@@ -197,6 +265,9 @@ pub struct Variant {
     /// `plain[design * 2 + side]`: a play of that face in turn depends on
     /// matching alone (no flex side, no target, no `can_play` hook).
     plain: Vec<bool>,
+    /// `grants[design * 2 + side]`: a hook that may allow the face without
+    /// matching is bound to it.
+    grants: Vec<bool>,
     /// `hook_bound[kind]`: is any function bound to that hook, for any face?
     hook_bound: [bool; HookKind::ALL.len()],
 }
@@ -233,6 +304,12 @@ impl Variant {
         self.hook_bound[kind as usize]
     }
 
+    /// Is any hook bound to a moment of the game other than a card's play
+    /// (a colour named, a turn, a draw, a choice...)?
+    pub fn has_moment_hooks(&self) -> bool {
+        HookKind::ALL.iter().any(|&kind| kind.is_moment() && self.has_hook(kind))
+    }
+
     /// Does a play of this face (on its flex side or not) name a target?
     pub fn target_need(&self, id: CardId, side: Side, as_flex: bool) -> TargetNeed {
         self.targets[slot(id, side)][usize::from(as_flex)]
@@ -242,6 +319,12 @@ impl Variant {
     /// side, no target, no `can_play` hook?
     pub fn plain_play(&self, id: CardId, side: Side) -> bool {
         self.plain[slot(id, side)]
+    }
+
+    /// Is a hook bound to this face that may allow it without matching
+    /// (`grants: true`)?
+    pub fn grants(&self, id: CardId, side: Side) -> bool {
+        self.grants[slot(id, side)]
     }
 
     pub fn global_hook(&self, kind: HookKind) -> &[FnRef] {

@@ -110,6 +110,8 @@ mod tests {
             wild: false,
             flex: false,
             restricted: false,
+            draws: 0,
+            names_color: true,
             group,
             description: String::new(),
         };

@@ -54,6 +54,10 @@ pub struct LayerSpec {
     /// For a house rule: variants (by name) where it can never trigger, with why.
     #[serde(default)]
     pub inert_in: BTreeMap<String, String>,
+    /// Names of state values (`set_state`, `set_seat_state`) every seat may
+    /// see; the rest is hidden from the players' views.
+    #[serde(default)]
+    pub public_state: Vec<String>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -71,6 +75,14 @@ pub struct SymbolSpec {
     /// play (rules.md 1.4); scripts read it as `card.restricted`.
     #[serde(default)]
     pub restricted: bool,
+    /// How many cards a play of it makes someone draw; scripts read it as
+    /// `card.draws` (e.g. to compare draw cards).
+    #[serde(default)]
+    pub draws: u32,
+    /// For a wild: does its player name the colour in play (default true)?
+    /// With `false`, a rule names it (e.g. `ask_color(victim)`).
+    #[serde(default = "yes")]
+    pub names_color: bool,
     /// Matches cards of this other symbol by symbol (e.g. `flex-skip` on `skip`).
     pub matches: Option<String>,
     #[serde(default)]
@@ -91,6 +103,10 @@ pub struct DeckEntry {
 
 fn one() -> u32 {
     1
+}
+
+fn yes() -> bool {
+    true
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -117,6 +133,11 @@ pub struct HookSpec {
     /// them, `a + b` means both.
     #[serde(default, rename = "match")]
     pub selector: Option<SelectorSpec>,
+    /// For `can_play`, `can_respond` and `can_play_out_of_turn`: the hook
+    /// is asked about cards that do not match too, and may answer "allow"
+    /// to make them playable.
+    #[serde(default)]
+    pub grants: bool,
 }
 
 #[derive(Debug, Clone, Deserialize)]

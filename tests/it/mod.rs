@@ -6,6 +6,7 @@ mod cli;
 mod decks;
 mod game;
 mod hidden;
+mod primitives;
 mod properties;
 mod rules;
 mod scenarios;

@@ -174,3 +174,36 @@ fn the_word_check_finds_whole_words_only() {
     assert!(!has_word("expression", "express"));
     assert!(!has_word("classical", "classic"));
 }
+
+#[test]
+fn the_authoring_guide_describes_every_host_function_and_hook() {
+    use std::sync::Arc;
+    use unolab::loader::load;
+    use unolab::ruleset::LoadRequest;
+    use unolab::script::Runtime;
+    use unolab::variant::HookKind;
+
+    let guide = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/authoring.md")).unwrap();
+    let variant = Arc::new(load(&LoadRequest { variant: "classic".into(), ..LoadRequest::default() }).unwrap());
+    let runtime = Runtime::new(variant).unwrap();
+    let mut missing: Vec<String> = runtime
+        .host_signatures()
+        .iter()
+        .filter_map(|signature| {
+            let name = signature.split('(').next()?.rsplit(' ').next()?;
+            // Card properties are described as `card.NAME` or in the list
+            // of a card's properties; functions as `NAME(`.
+            match name.strip_prefix("get$") {
+                Some(property) => (!guide.contains(&format!("`{property}`"))).then(|| format!("card.{property}")),
+                None if matches!(name, "to_string" | "==" | "!=") => None,
+                None => (!guide.contains(&format!("`{name}("))).then(|| format!("{name}()")),
+            }
+        })
+        .collect();
+    missing.extend(
+        HookKind::ALL.iter().map(|k| k.name()).filter(|n| !guide.contains(&format!("| `{n}`"))).map(String::from),
+    );
+    missing.sort();
+    missing.dedup();
+    assert!(missing.is_empty(), "not described in docs/authoring.md: {missing:?}");
+}

@@ -1,0 +1,118 @@
+//! The host primitives rule designers build on, where a scenario file
+//! cannot reach: moment hooks agree with the game log over whole hands,
+//! public state reaches the seats' views, and rule files are checked at
+//! load (refused fields, unknown functions, `grants`, deprecations).
+
+use std::path::Path;
+use std::sync::Arc;
+
+use unolab::bot::{Bot, BotKind};
+use unolab::event::Event;
+use unolab::game::{Action, Game, Record};
+use unolab::loader::load;
+use unolab::ruleset::LoadRequest;
+use unolab::script::Runtime;
+use unolab::sim::{HandResult, play_hand};
+use unolab::turn::ScriptValue;
+use unolab::variant::Variant;
+
+fn host_rule(name: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/variants/host").join(name).display().to_string()
+}
+
+fn with_rule(variant: &str, rule: &str) -> Result<Variant, Vec<String>> {
+    load(&LoadRequest { variant: variant.into(), rules: vec![host_rule(rule)], ..LoadRequest::default() })
+}
+
+fn counted(game: &Game, name: &str) -> i64 {
+    match game.table().state.get(name) {
+        Some(ScriptValue::Int(n)) => *n,
+        None => 0,
+        Some(other) => panic!("{name} = {other:?}"),
+    }
+}
+
+#[test]
+fn moment_hooks_run_once_per_moment_over_whole_hands() {
+    let variant = Arc::new(with_rule("classic", "moments.yaml").unwrap());
+    let mut reshuffled = false;
+    for seed in 0..12 {
+        let mut game = Game::new(Runtime::new(variant.clone()).unwrap(), 4, seed).unwrap();
+        let mut bots: Vec<Bot> = (0..4).map(|s| Bot::new(BotKind::Random, seed, s)).collect();
+        let HandResult::Won { seat, .. } = play_hand(&mut game, &mut bots).unwrap() else { panic!("stuck") };
+        let events = game.events();
+        let count = |f: fn(&Event) -> bool| events.iter().filter(|e| f(e)).count() as i64;
+        let draws = game.history().iter().filter(|r| matches!(r, Record::Act(Action::Draw(_)))).count() as i64;
+        assert_eq!(counted(&game, "uno"), count(|e| matches!(e, Event::UnoCalled { .. })), "seed {seed}");
+        assert_eq!(
+            counted(&game, "color"),
+            count(|e| matches!(e, Event::ColorChosen { .. } | Event::Played { color: Some(_), .. })),
+            "seed {seed}"
+        );
+        assert_eq!(counted(&game, "reshuffle"), count(|e| matches!(e, Event::Reshuffled { .. })), "seed {seed}");
+        assert_eq!(counted(&game, "draw"), draws, "seed {seed}");
+        assert_eq!(counted(&game, "turn_end"), counted(&game, "turn_start") - 1, "seed {seed}");
+        assert_eq!(game.table().state.get("hand_won_by"), Some(&ScriptValue::Int(seat as i64)), "seed {seed}");
+        reshuffled |= counted(&game, "reshuffle") > 0;
+    }
+    assert!(reshuffled, "no seed reshuffled: pick seeds that do");
+}
+
+#[test]
+fn public_state_reaches_every_seat_and_the_rest_stays_hidden() {
+    let variant = Arc::new(with_rule("classic", "tally.yaml").unwrap());
+    let mut game = Game::new(Runtime::new(variant.clone()).unwrap(), 3, 5).unwrap();
+    let mut bots: Vec<Bot> = (0..3).map(|s| Bot::new(BotKind::Random, 5, s)).collect();
+    game.deal().unwrap();
+    while counted(&game, "plays") < 3 {
+        let (_, action) = unolab::bot::next_action(&mut game, &mut bots, None).unwrap().unwrap();
+        game.apply(action).unwrap();
+    }
+    for seat in 0..3 {
+        let view = game.view(seat);
+        let names: Vec<&str> = view.state.iter().map(|(k, _)| k.as_str()).collect();
+        assert_eq!(names, ["plays"], "seat {seat} sees the public value only");
+        for opponent in &view.opponents {
+            let mine = game.table().seat_state[opponent.seat].get("plays");
+            assert_eq!(opponent.state.first().map(|(_, v)| v), mine, "seat {seat} sees {}'s plays", opponent.seat);
+        }
+    }
+}
+
+#[test]
+fn a_rule_file_is_checked_at_load_with_its_places() {
+    let fields = with_rule("classic", "bad-fields.yaml").unwrap_err().join("\n");
+    assert!(fields.contains("bad-fields.yaml:5:1: a house rule cannot set 'hand_size'"), "{fields}");
+    assert!(fields.contains("bad-fields.yaml:6:1: a house rule cannot set 'default'"), "{fields}");
+    let calls = with_rule("flex", "bad-calls.yaml").unwrap_err().join("\n");
+    assert!(calls.contains("bad-calls.rhai:2:5: no function 'frobnicate'"), "{calls}");
+    let grants = with_rule("classic", "bad-grants.yaml").unwrap_err().join("\n");
+    assert!(grants.contains("bad-grants.yaml:7:26: 'grants' is for can_play"), "{grants}");
+    let old = with_rule("classic", "old-state.yaml").unwrap();
+    assert!(
+        old.warnings.iter().any(|w| w.contains("old-state.rhai:2:5") && w.contains("set_state")),
+        "{:?}",
+        old.warnings
+    );
+    let names_color = load(&LoadRequest { variant: host_rule("bad-names-color.yaml"), ..LoadRequest::default() });
+    let names_color = names_color.unwrap_err().join("\n");
+    assert!(names_color.contains("bad-names-color.yaml:8:3: symbol 'hush' sets names_color: false"), "{names_color}");
+    let penalty = with_rule("express", "harsh-catch.yaml").unwrap();
+    assert_eq!(penalty.uno_penalty, 4);
+}
+
+#[test]
+fn a_wrong_answer_names_the_hook_the_script_and_the_line() {
+    let variant = Arc::new(with_rule("classic", "typed-answers.yaml").unwrap());
+    let mut game = Game::new(Runtime::new(variant).unwrap(), 2, 1).unwrap();
+    game.deal().unwrap();
+    let before = game.table().clone();
+    let error = game.apply(Action::Draw(game.to_act())).unwrap_err().to_string();
+    assert!(
+        error.starts_with("script error in typed-answers (can_draw hook nothing, /")
+            && error.contains("typed-answers.rhai:3): it returned nothing"),
+        "{error}"
+    );
+    assert!(error.contains("it must return true, false or a reason why not"), "{error}");
+    assert_eq!(*game.table(), before, "the refused draw changed nothing");
+}
