@@ -173,7 +173,7 @@ pub fn next_action(
     for exposed in (0..players).filter(|&s| game.table().uno[s] == Uno::Exposed) {
         for offset in 0..players {
             let seat = (to_act + offset) % players;
-            if seat != exposed && Some(seat) != human && game.table().playing[seat] && bots[seat].catches() {
+            if seat != exposed && Some(seat) != human && game.table().playing(seat) && bots[seat].catches() {
                 return Ok(Some((seat, Action::Catch { by: seat, target: exposed })));
             }
         }

@@ -12,7 +12,7 @@ use rhai::ImmutableString;
 
 use crate::card::{CardId, Color, Direction, Face, Side};
 use crate::event::{Event, Log, Seat};
-use crate::turn::{Decision, DrawSpec, Landing, Op, Phase, Request, ScriptValue, TurnPlan};
+use crate::turn::{Decision, DrawSpec, HandEnd, Landing, Op, Phase, Request, ScriptValue, TurnPlan};
 use crate::variant::Variant;
 
 /// The one random number generator of a table (and of each bot): every
@@ -60,8 +60,9 @@ pub struct Table {
     pub discard: Vec<CardId>,
     /// Cards a rule put out of play for the rest of the hand.
     pub aside: Vec<CardId>,
-    /// Which seats are still in the hand (a rule may take one out).
-    pub playing: Vec<bool>,
+    /// The seats a rule took out of the hand, one bit per seat (see
+    /// `playing`).
+    left_hand: u32,
     /// Whose turn it is (once any owed decisions are made).
     pub current: Seat,
     pub dealer: Seat,
@@ -106,7 +107,7 @@ impl Clone for Table {
             draw,
             discard,
             aside,
-            playing,
+            left_hand,
             current,
             dealer,
             direction,
@@ -126,13 +127,22 @@ impl Clone for Table {
         self.match_winner = *match_winner;
         self.hand_number = *hand_number;
         self.rng.clone_from(rng);
-        self.state.clone_from(state);
-        self.seat_state.clone_from(seat_state);
+        // A map's clone_from rebuilds it: copy only what differs.
+        let copy = |to: &mut State, from: &State| {
+            if !(to.is_empty() && from.is_empty()) && to != from {
+                to.clone_from(from);
+            }
+        };
+        copy(&mut self.state, state);
+        self.seat_state.resize_with(seat_state.len(), State::new);
+        for (to, from) in self.seat_state.iter_mut().zip(seat_state) {
+            copy(to, from);
+        }
         self.hands.clone_from(hands);
         self.draw.clone_from(draw);
         self.discard.clone_from(discard);
         self.aside.clone_from(aside);
-        self.playing.clone_from(playing);
+        self.left_hand = *left_hand;
         self.current = *current;
         self.dealer = *dealer;
         self.direction = *direction;
@@ -164,7 +174,7 @@ impl Table {
             draw: Vec::new(),
             discard: Vec::new(),
             aside: Vec::new(),
-            playing: vec![true; players],
+            left_hand: 0,
             current: 0,
             dealer: 0,
             direction: Direction::Clockwise,
@@ -197,7 +207,6 @@ impl Table {
             mut draw,
             mut discard,
             mut aside,
-            mut playing,
             mut power,
             mut uno,
             mut owed,
@@ -210,7 +219,6 @@ impl Table {
         draw.clear();
         discard.clear();
         aside.clear();
-        playing.fill(true);
         power.fill(true);
         uno.fill(Uno::None);
         owed.clear();
@@ -225,7 +233,7 @@ impl Table {
             draw,
             discard,
             aside,
-            playing,
+            left_hand: 0,
             current: (dealer + 1) % players,
             dealer,
             direction: Direction::Clockwise,
@@ -289,43 +297,63 @@ impl Table {
 
     /// Moves on to the next owed decision, or to the turn when none is owed.
     pub fn next_decision(&mut self) {
-        self.phase = self.owed.pop_front().map_or(Phase::Turn, Phase::from_decision);
+        if let Some(decision) = self.owed.pop_front() {
+            self.phase = Phase::from_decision(decision);
+        }
     }
 
     /// How many seats are still in the hand.
     pub fn seats_left(&self) -> usize {
-        self.playing.iter().filter(|&&p| p).count()
+        self.players() - self.left_hand.count_ones() as usize
+    }
+
+    /// The seats a rule took out of the hand, one bit per seat.
+    #[inline]
+    pub fn seats_out(&self) -> u32 {
+        self.left_hand
+    }
+
+    /// Is `seat` still in the hand?
+    #[inline]
+    pub fn playing(&self, seat: Seat) -> bool {
+        self.left_hand & (1 << seat) == 0
     }
 
     /// The seat `steps` places from `from` in the direction of play,
     /// counting only seats still in the hand.
+    #[inline]
     pub fn seat_after(&self, from: Seat, steps: usize) -> Seat {
+        if self.left_hand != 0 {
+            return self.seat_after_some_left(from, steps);
+        }
+        let n = self.players();
+        let steps = steps % n;
+        match self.direction {
+            Direction::Clockwise => (from + steps) % n,
+            Direction::Counterclockwise => (from + n - steps) % n,
+        }
+    }
+
+    fn seat_after_some_left(&self, from: Seat, steps: usize) -> Seat {
         let n = self.players();
         let step = |seat: Seat| match self.direction {
             Direction::Clockwise => (seat + 1) % n,
             Direction::Counterclockwise => (seat + n - 1) % n,
         };
         let left = self.seats_left();
-        if left == n {
-            let steps = steps % n;
-            return match self.direction {
-                Direction::Clockwise => (from + steps) % n,
-                Direction::Counterclockwise => (from + n - steps) % n,
-            };
-        }
         if left == 0 {
             return from;
         }
         let next_playing = |mut seat: Seat| {
             seat = step(seat);
-            while !self.playing[seat] {
+            while !self.playing(seat) {
                 seat = step(seat);
             }
             seat
         };
         // From a seat that has left, the first step lands on the next seat
         // still playing (and so does "zero steps": play goes on from there).
-        let (mut seat, rest) = if self.playing[from] {
+        let (mut seat, rest) = if self.playing(from) {
             (from, steps % left)
         } else {
             (next_playing(from), steps.saturating_sub(1) % left)
@@ -423,7 +451,7 @@ impl Table {
     /// Every hand moves one seat in the direction of play (among the seats
     /// still in the hand); every seat starts a new UNO state.
     pub fn pass_hands(&mut self, log: &mut Log) {
-        let seats: Vec<Seat> = (0..self.players()).filter(|&s| self.playing[s]).collect();
+        let seats: Vec<Seat> = (0..self.players()).filter(|&s| self.playing(s)).collect();
         let mut moving: Vec<Vec<CardId>> = seats.iter().map(|&s| std::mem::take(&mut self.hands[s])).collect();
         match self.direction {
             Direction::Clockwise => moving.rotate_right(1),
@@ -444,6 +472,13 @@ impl Table {
             let under = self.discard.len().saturating_sub(1);
             self.discard.insert(under, card);
             log.push(Event::Discarded { seat, card, side: self.side });
+        }
+    }
+
+    /// A seat whose hand a rule emptied goes out: it wins the hand.
+    fn went_out(&self, seat: Seat, plan: &mut TurnPlan) {
+        if self.hands[seat].is_empty() && self.playing(seat) {
+            plan.end_hand.get_or_insert(HandEnd { winner: seat, went_out: true });
         }
     }
 
@@ -470,7 +505,7 @@ impl Table {
     /// `seat` leaves the hand: its cards go under the draw pile, or aside
     /// (out of play) with `aside`; decisions it owed are dropped.
     pub fn leave(&mut self, seat: Seat, aside: bool, log: &mut Log) {
-        if !self.playing[seat] {
+        if !self.playing(seat) {
             return;
         }
         let cards = std::mem::take(&mut self.hands[seat]);
@@ -479,7 +514,7 @@ impl Table {
         } else {
             self.draw.splice(0..0, cards);
         }
-        self.playing[seat] = false;
+        self.left_hand |= 1 << seat;
         self.uno[seat] = Uno::None;
         self.owed.retain(|d| match d {
             Decision::NameColor { chooser } => *chooser != seat,
@@ -536,11 +571,19 @@ impl Table {
                     None => kept.remove(name),
                 };
             }
-            Op::Discard { seat, card } => self.discard_from_hand(*seat, *card, log),
-            Op::Give { from, to, card } => self.give(*from, *to, *card, log),
+            Op::Discard { seat, card } => {
+                self.discard_from_hand(*seat, *card, log);
+                self.went_out(*seat, plan);
+            }
+            Op::Give { from, to, card } => {
+                self.give(*from, *to, *card, log);
+                self.went_out(*from, plan);
+            }
             Op::Shuffle { discard } => self.shuffle_pile(*discard, log),
             Op::Leave { seat, aside } => self.leave(*seat, *aside, log),
-            Op::EndHand { winner } => plan.end_hand = Some(*winner),
+            Op::EndHand { winner } => {
+                plan.end_hand.get_or_insert(HandEnd { winner: *winner, went_out: false });
+            }
             Op::Choose(choice) => plan.requests.push(Request::Choose(choice.clone())),
             Op::FirstDiscard(what) => plan.first_discard = *what,
             Op::Log(text) => log.push(Event::Script { text: text.to_string() }),
@@ -670,12 +713,12 @@ mod tests {
         t.phase = Phase::Over { winner: 1 };
         t.landing = Landing::PlayedBy(1);
         t.hands[0].push(CardId(3));
-        t.playing[1] = false;
+        t.leave(1, false, &mut Log::new(false));
         t.state.insert("x".into(), ScriptValue::Int(4));
         t.start_hand(2);
         assert_eq!((t.scores.clone(), t.hand_number, t.dealer, t.current), (vec![10, 20, 30], 1, 2, 0));
         assert_eq!((t.phase.clone(), t.landing), (Phase::Turn, Landing::Settled));
-        assert!(t.hands.iter().all(Vec::is_empty) && t.playing.iter().all(|&p| p));
+        assert!(t.hands.iter().all(Vec::is_empty) && (0..3).all(|s| t.playing(s)));
         assert_eq!(t.state.get("x"), Some(&ScriptValue::Int(4)), "the rules' state is the match's");
     }
 

@@ -231,6 +231,15 @@ pub struct TurnPlan {
     pub next: Option<Seat>,
     pub requests: Vec<Request>,
     pub first_discard: FirstDiscard,
-    /// A rule ended the hand, won by this seat.
-    pub end_hand: Option<Seat>,
+    /// The hand ends, won by this seat: a rule ended it (`end_hand`), or
+    /// emptied its hand.
+    pub end_hand: Option<HandEnd>,
+}
+
+/// How a hand ends before its winner plays a last card.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HandEnd {
+    pub winner: Seat,
+    /// The winner's hand was emptied (else a rule ended the hand).
+    pub went_out: bool,
 }

@@ -83,6 +83,9 @@ pub struct SeatView {
 /// The values of `state` whose names the rules declare public.
 fn public(state: &State, names: &std::collections::BTreeSet<String>, into: &mut Vec<(ImmutableString, ScriptValue)>) {
     into.clear();
+    if names.is_empty() || state.is_empty() {
+        return;
+    }
     into.extend(state.iter().filter(|(k, _)| names.contains(k.as_str())).map(|(k, v)| (k.clone(), v.clone())));
 }
 
@@ -108,7 +111,7 @@ impl Game {
         view.opponents.resize_with(t.players() - 1, OpponentView::default);
         for (slot, s) in view.opponents.iter_mut().zip((0..t.players()).filter(|&s| s != seat)) {
             slot.seat = s;
-            slot.playing = t.playing[s];
+            slot.playing = t.playing(s);
             slot.cards = t.hands[s].len();
             slot.backs.clear();
             if v.double_sided {

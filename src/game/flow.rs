@@ -7,6 +7,8 @@
 //! ending, the hand's end) run where they happen, and their effects resolve
 //! the same way (see `resolve_moment`).
 
+use smallvec::SmallVec;
+
 use crate::card::CardId;
 use crate::event::{Event, Seat};
 use crate::game::{Action, Game, Play};
@@ -88,16 +90,31 @@ impl Game {
     /// After an action or a deal: the table settles (seats that left, owed
     /// decisions, hands a rule emptied), reshuffles and turn changes are
     /// announced to the rules.
+    #[inline(always)]
     pub(crate) fn after(&mut self, reshuffles: u32) -> Result<(), ScriptFailure> {
-        self.settle()?;
+        if self.variant.has_moment_hooks() || self.table.seats_out() != 0 {
+            return self.after_with_rules(reshuffles);
+        }
+        // Nothing a rule could hook: only an owed decision to take up.
+        if matches!(self.table.phase, Phase::Turn) && !self.table.owed.is_empty() {
+            self.table.next_decision();
+        }
+        Ok(())
+    }
+
+    fn after_with_rules(&mut self, reshuffles: u32) -> Result<(), ScriptFailure> {
+        self.settle();
+        if !self.variant.has_moment_hooks() {
+            return Ok(());
+        }
         for _ in reshuffles..self.table.reshuffles {
             self.moment(HookKind::OnReshuffle, self.table.current, HookArg::None)?;
-            self.settle()?;
+            self.settle();
         }
         // A turn hook may move the turn again; a few rounds settle any
         // sane rule.
         for _ in 0..=4 * self.players() {
-            if self.hand_over() || self.table.phase != Phase::Turn {
+            if self.hand_over() || !matches!(self.table.phase, Phase::Turn) {
                 return Ok(());
             }
             match self.table.turn_of {
@@ -114,26 +131,20 @@ impl Game {
                     self.moment(HookKind::OnTurnStart, started, HookArg::Seat(started))?;
                 }
             }
-            self.settle()?;
+            self.settle();
         }
         Err(ScriptFailure("the turn hooks keep moving the turn on (on_turn_start, on_turn_end)".into()))
     }
 
-    /// Puts the table in order: a seat whose hand a rule emptied goes out,
-    /// the turn passes over a seat that left, decisions owed by seats that
-    /// left are dropped, and the next owed decision is taken up.
-    fn settle(&mut self) -> Result<(), ScriptFailure> {
+    /// Puts the table in order: the turn passes over a seat that left,
+    /// decisions owed by seats that left are dropped, and the next owed
+    /// decision is taken up.
+    #[inline]
+    fn settle(&mut self) {
         if self.hand_over() {
-            return Ok(());
+            return;
         }
-        let players = self.players();
-        let emptied = (0..players)
-            .map(|step| (self.table.current + step) % players)
-            .find(|&seat| self.table.playing[seat] && self.table.hands[seat].is_empty());
-        if let Some(seat) = emptied {
-            return self.end_hand(seat, true);
-        }
-        if !self.table.playing[self.table.current] {
+        if !self.table.playing(self.table.current) {
             self.give_turn(self.table.seat_after(self.table.current, 1));
         }
         let owing = match &self.table.phase {
@@ -142,13 +153,12 @@ impl Game {
             Phase::Choose(c) => Some(c.chooser),
             _ => None,
         };
-        if owing.is_some_and(|seat| !self.table.playing[seat]) {
+        if owing.is_some_and(|seat| !self.table.playing(seat)) {
             self.table.phase = Phase::Turn;
         }
-        if self.table.phase == Phase::Turn {
+        if matches!(self.table.phase, Phase::Turn) {
             self.table.next_decision();
         }
-        Ok(())
     }
 
     /// The turn is `seat`'s now.
@@ -175,7 +185,7 @@ impl Game {
     /// How many cards a caught player draws: the variant's `uno_penalty`,
     /// or what the last `on_catch` hook says.
     fn catch_penalty(&mut self, caught: Seat) -> Result<u32, ScriptFailure> {
-        let expected = "how many cards the caught player draws (0 or more)";
+        let expected = || "how many cards the caught player draws (0 or more)".to_string();
         let count = self.last_global_answer(HookKind::OnCatch, caught, HookArg::Seat(caught), expected, |value| {
             value.as_int().ok().and_then(|n| u32::try_from(n).ok())
         })?;
@@ -227,8 +237,10 @@ impl Game {
         if going_out {
             return self.end_hand(seat, true);
         }
-        let asked = self.table.owed.iter().any(|d| matches!(d, Decision::NameColor { .. }));
-        if self.table.color.is_none() && !asked && !self.hand_over() {
+        if self.table.color.is_none()
+            && !self.hand_over()
+            && !self.table.owed.iter().any(|d| matches!(d, Decision::NameColor { .. }))
+        {
             return Err(ScriptFailure(format!(
                 "{} names no colour (names_color: false) and no rule named one: its on_play must call \
                  ask_color(p) or set_color(colour)",
@@ -257,7 +269,7 @@ impl Game {
         answering: Option<Penalty>,
     ) -> Result<(), ScriptFailure> {
         let players = self.players();
-        let mut taken = Vec::new();
+        let mut taken: SmallVec<[Seat; 2]> = SmallVec::new();
         for request in std::mem::take(&mut plan.requests) {
             let Some(mut penalty) = self.request(request, me, answering.clone())? else { continue };
             if going_out {
@@ -274,8 +286,8 @@ impl Game {
         if going_out {
             return Ok(());
         }
-        if let Some(winner) = plan.end_hand {
-            return self.end_hand(winner, false);
+        if let Some(end) = plan.end_hand {
+            return self.end_hand(end.winner, end.went_out);
         }
         let next = match plan.next {
             Some(seat) => seat,
@@ -350,8 +362,16 @@ impl Game {
     /// once costs its victim the turn if it was theirs; `set_next` and
     /// `skip` move the turn from whoever has it; `end_hand` ends the hand.
     /// At the end of a hand only changes to the table count.
+    #[inline]
     pub(crate) fn moment(&mut self, kind: HookKind, me: Seat, arg: HookArg) -> Result<(), ScriptFailure> {
-        if !self.variant.has_hook(kind) || self.hand_over() && kind != HookKind::OnHandEnd {
+        if !self.variant.has_hook(kind) {
+            return Ok(());
+        }
+        self.nested_moment(kind, me, arg)
+    }
+
+    fn nested_moment(&mut self, kind: HookKind, me: Seat, arg: HookArg) -> Result<(), ScriptFailure> {
+        if self.hand_over() && kind != HookKind::OnHandEnd {
             return Ok(());
         }
         if self.moments_running >= MAX_NESTED_MOMENTS {
@@ -374,7 +394,7 @@ impl Game {
         if self.hand_over() {
             return Ok(());
         }
-        let mut taken = Vec::new();
+        let mut taken: SmallVec<[Seat; 2]> = SmallVec::new();
         for request in std::mem::take(&mut plan.requests) {
             if let Some(penalty) = self.request(request, me, None)?
                 && self.owe_or_draw(penalty.clone())
@@ -383,8 +403,8 @@ impl Game {
                 taken.push(penalty.victim);
             }
         }
-        if let Some(winner) = plan.end_hand {
-            return self.end_hand(winner, false);
+        if let Some(end) = plan.end_hand {
+            return self.end_hand(end.winner, end.went_out);
         }
         if let Some(seat) = plan.next {
             self.give_turn(seat);

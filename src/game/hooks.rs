@@ -14,6 +14,16 @@ use crate::table::Table;
 use crate::turn::{Penalty, TurnPlan};
 use crate::variant::{FnRef, HookKind};
 
+/// How the answers of several predicate hooks combine.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Combine {
+    /// Every hook must say yes: the first no (or reason why not) decides;
+    /// the verdict is "allow" if any allowed.
+    Every,
+    /// One yes is enough: the first that says yes (or "allow") decides.
+    Any,
+}
+
 impl Game {
     /// Runs the hook functions of `kind` (bound to `card`, or taking no
     /// card) in layer order on the game's table, giving each answer to
@@ -36,7 +46,7 @@ impl Game {
         };
         for f in fns {
             debug_assert!(*guarded || !*changing, "a script may fail while the game is half changed: no backup");
-            let answer = runtime.run(f, arg.clone(), call, table, log, plan)?;
+            let answer = runtime.run(f, arg, call, table, log, plan)?;
             if !each(f, answer, runtime, table, arg)? {
                 break;
             }
@@ -45,19 +55,19 @@ impl Game {
     }
 
     /// Asks the predicate hooks of `kind` (taking no card, or bound to
-    /// `card`) in layer order, until one says no. The verdict: no, with the
-    /// first refusal; else allow, if any allowed; else yes (`None`: no hook
-    /// is bound). `reasons`: a text answer says why not.
+    /// `card`) in layer order, combining their answers as `combine` says
+    /// (`None`: no hook is bound).
     fn ask(
         &mut self,
         kind: HookKind,
         card: Option<CardId>,
         mut arg: HookArg,
         mut call: CallInfo,
-        reasons: bool,
+        combine: Combine,
     ) -> Result<Option<Verdict>, ScriptFailure> {
         let mut plan = TurnPlan::default();
         let mut verdict = None;
+        let reasons = combine == Combine::Every;
         let expected = match (kind.can_grant(), reasons) {
             (true, true) => "true, false, \"allow\" or a reason why not",
             (true, false) => "true, false or \"allow\"",
@@ -68,7 +78,10 @@ impl Game {
             let Some(said) = Verdict::read(&value, reasons) else {
                 return Err(runtime.wrong_answer(f, &value, expected));
             };
-            let stop = !said.yes();
+            let stop = match combine {
+                Combine::Every => !said.yes(),
+                Combine::Any => said.yes(),
+            };
             if stop || verdict != Some(Verdict::Allow) {
                 verdict = Some(said);
             }
@@ -89,28 +102,33 @@ impl Game {
     }
 
     /// Asks the hooks of `kind` bound to the played card.
-    fn ask_about_play(&mut self, kind: HookKind, play: &Play, reasons: bool) -> Result<Option<Verdict>, ScriptFailure> {
+    fn ask_about_play(
+        &mut self,
+        kind: HookKind,
+        play: &Play,
+        combine: Combine,
+    ) -> Result<Option<Verdict>, ScriptFailure> {
         if self.variant.card_hook(kind, play.card, self.table.side).is_empty() {
             return Ok(None);
         }
         let call = self.predicate_call(kind, play);
-        self.ask(kind, Some(play.card), HookArg::Card(play.card, self.table.side), call, reasons)
+        self.ask(kind, Some(play.card), HookArg::Card(play.card, self.table.side), call, combine)
     }
 
     /// No hook of `kind` bound to the card may refuse the play; `Ok(true)`
     /// when one allowed it (matching or not).
     pub(crate) fn card_verdicts(&mut self, kind: HookKind, play: &Play) -> Checked<bool> {
-        match self.ask_about_play(kind, play, true)? {
+        match self.ask_about_play(kind, play, Combine::Every)? {
             Some(Verdict::No(reason)) => Err(Stop::Refuse(Refusal::ByRule { what: "this play", reason })),
             verdict => Ok(verdict == Some(Verdict::Allow)),
         }
     }
 
-    /// Does a hook of `kind` bound to the card let the play happen?
-    /// `Some(true)` when one allowed it (matching or not), `None` if none
-    /// said yes.
+    /// Does a hook of `kind` bound to the card let the play happen? The
+    /// first that says yes decides: `Some(true)` when it allowed the play
+    /// (matching or not), `None` if none said yes.
     pub(crate) fn any_card_hook(&mut self, kind: HookKind, play: &Play) -> Checked<Option<bool>> {
-        Ok(match self.ask_about_play(kind, play, false)? {
+        Ok(match self.ask_about_play(kind, play, Combine::Any)? {
             Some(Verdict::Yes) => Some(false),
             Some(Verdict::Allow) => Some(true),
             Some(Verdict::No(_)) | None => None,
@@ -126,7 +144,7 @@ impl Game {
         what: &'static str,
     ) -> Checked<()> {
         let call = CallInfo { prev_color: self.table.color, playable: Some(playable), ..CallInfo::new(kind, seat) };
-        match self.ask(kind, None, HookArg::None, call, true)? {
+        match self.ask(kind, None, HookArg::None, call, Combine::Every)? {
             Some(Verdict::No(reason)) => Err(Stop::Refuse(Refusal::ByRule { what, reason })),
             _ => Ok(()),
         }
@@ -141,7 +159,7 @@ impl Game {
         }
         let playable = if self.can_play_card(seat, card)? { vec![card] } else { Vec::new() };
         let call = CallInfo { card: Some(card), playable: Some(playable), ..CallInfo::new(kind, seat) };
-        let verdict = self.ask(kind, Some(card), HookArg::Card(card, self.table.side), call, false)?;
+        let verdict = self.ask(kind, Some(card), HookArg::Card(card, self.table.side), call, Combine::Any)?;
         Ok(verdict.is_some_and(|v| v.yes()))
     }
 
@@ -182,16 +200,16 @@ impl Game {
         kind: HookKind,
         me: Seat,
         arg: HookArg,
-        expected: &str,
+        expected: impl FnOnce() -> String,
         read: impl FnOnce(&Dynamic) -> Option<T>,
     ) -> Result<Option<T>, ScriptFailure> {
         let variant = self.variant.clone();
         let Some(f) = variant.global_hook(kind).last() else { return Ok(None) };
         let mut call = CallInfo::new(kind, me);
-        let value = self.runtime.run(f, arg, &mut call, &mut self.table, &mut self.log, &mut TurnPlan::default())?;
+        let value = self.runtime.run(f, &arg, &mut call, &mut self.table, &mut self.log, &mut TurnPlan::default())?;
         match read(&value) {
             Some(answer) => Ok(Some(answer)),
-            None => Err(self.runtime.wrong_answer(f, &value, expected)),
+            None => Err(self.runtime.wrong_answer(f, &value, &expected())),
         }
     }
 }

@@ -7,8 +7,6 @@
 
 use std::ops::Range;
 
-use smallvec::SmallVec;
-
 use crate::card::{CardId, Color, Face};
 use crate::event::Seat;
 use crate::game::{Action, Checked, Game, Play, Refusal, Stop};
@@ -151,14 +149,14 @@ impl Game {
     /// while being asked is an error, not a refusal.
     pub fn legal_moves(&mut self, seat: Seat, moves: &mut Moves) -> Result<(), ScriptFailure> {
         moves.reset(seat, self.color_range());
-        if seat >= self.players() || self.table.winner().is_some() || !self.table.playing[seat] {
+        if seat >= self.players() || self.table.winner().is_some() || !self.table.playing(seat) {
             return Ok(());
         }
         let t = &self.table;
         moves.held = t.hands[seat].len();
         moves.drawn = seat == t.current && matches!(t.phase, Phase::Drawn(_));
         moves.call_uno = moves.held == 1 && t.uno[seat] != Uno::Called;
-        moves.catch.extend((0..self.players()).filter(|&s| s != seat && t.uno[s] == Uno::Exposed && t.playing[s]));
+        moves.catch.extend((0..self.players()).filter(|&s| s != seat && t.uno[s] == Uno::Exposed && t.playing(s)));
         match &t.phase {
             Phase::NameColor { chooser } => {
                 if *chooser == seat {
@@ -244,9 +242,10 @@ impl Game {
             }
             let need = self.variant.target_need(card, side, as_flex);
             let untargeted = (need != TargetNeed::Required).then_some(None);
-            let playing = &self.table.playing;
-            let aimed: SmallVec<[Option<Seat>; 16]> =
-                (0..players).filter(|&t| need != TargetNeed::None && t != seat && playing[t]).map(Some).collect();
+            let seats_out = self.table.seats_out();
+            let aimed = (0..players)
+                .filter(move |&t| need != TargetNeed::None && t != seat && seats_out & (1 << t) == 0)
+                .map(Some);
             for target in untargeted.into_iter().chain(aimed) {
                 let color = names_color.then_some(self.color_range().start);
                 let play = Play { seat, card, color, as_flex, target, uno: false };
@@ -297,7 +296,7 @@ impl Game {
         if seat >= self.players() {
             return refuse(Refusal::NoSuchSeat(seat));
         }
-        if !self.table.playing[seat] {
+        if !self.table.playing(seat) {
             return refuse(Refusal::LeftTheHand { seat });
         }
         match *action {
@@ -350,6 +349,7 @@ impl Game {
 
     /// A decision that must be made before anything else happens, as a
     /// refusal of everything else.
+    #[inline(always)]
     fn owed_decision(&self) -> Checked<()> {
         match &self.table.phase {
             Phase::NameColor { chooser } => refuse(Refusal::MustNameColor { chooser: *chooser }),
@@ -369,6 +369,7 @@ impl Game {
     }
 
     /// Is it `seat`'s turn to play, draw or pass?
+    #[inline(always)]
     fn check_turn(&self, seat: Seat) -> Checked<()> {
         self.owed_decision()?;
         if seat != self.table.current {
@@ -378,6 +379,7 @@ impl Game {
     }
 
     /// May `seat` draw now? `plays`: its legal plays, if known.
+    #[inline(always)]
     fn check_draw(&mut self, seat: Seat, plays: Option<&[PlayOption]>) -> Checked<()> {
         self.check_turn(seat)?;
         if self.table.drawn().is_some() {
@@ -390,6 +392,7 @@ impl Game {
     }
 
     /// May `seat` pass now? `plays`: its legal plays, if known.
+    #[inline(always)]
     fn check_pass(&mut self, seat: Seat, plays: Option<&[PlayOption]>) -> Checked<()> {
         self.check_turn(seat)?;
         if self.table.drawn().is_none() && self.table.can_draw() {
@@ -532,7 +535,7 @@ impl Game {
         match (self.variant.target_need(card, self.table.side, play.as_flex), play.target) {
             (TargetNeed::None, Some(_)) => Err(Refusal::TakesNoTarget { card }),
             (TargetNeed::Required, None) => Err(Refusal::NeedsTarget { card }),
-            (_, Some(target)) if target >= self.players() || target == seat || !self.table.playing[target] => {
+            (_, Some(target)) if target >= self.players() || target == seat || !self.table.playing(target) => {
                 Err(Refusal::BadTarget { target })
             }
             _ => Ok(()),
@@ -545,6 +548,7 @@ fn refuse<T>(refusal: Refusal) -> Checked<T> {
 }
 
 /// A check's outcome as a yes or no, keeping script failures.
+#[inline(always)]
 fn ok(result: Checked<()>) -> Result<bool, ScriptFailure> {
     match result {
         Ok(()) => Ok(true),

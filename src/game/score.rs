@@ -36,10 +36,10 @@ impl Game {
         self.table.phase = Phase::Over { winner };
         self.table.owed.clear();
         let players = self.players();
-        let expected = format!("a list of one number per seat ({players} numbers)");
+        let expected = || format!("a list of one number per seat ({players} numbers)");
         let arg = HookArg::Seat(winner);
         let gains =
-            match self.last_global_answer(HookKind::ScoreHand, winner, arg, &expected, |v| seat_numbers(v, players))? {
+            match self.last_global_answer(HookKind::ScoreHand, winner, arg, expected, |v| seat_numbers(v, players))? {
                 Some(gains) => gains,
                 None => {
                     let others: i64 =
@@ -54,9 +54,9 @@ impl Game {
         if self.table.match_winner.is_some() {
             return self.moment(HookKind::OnHandEnd, winner, HookArg::Seat(winner));
         }
-        let expected = format!("a seat (0 to {}), a list of seats, or () while nobody has won", players - 1);
+        let expected = || format!("a seat (0 to {}), a list of seats, or () while nobody has won", players - 1);
         let named = self
-            .last_global_answer(HookKind::MatchWinner, winner, HookArg::None, &expected, |v| named_seats(v, players))?;
+            .last_global_answer(HookKind::MatchWinner, winner, HookArg::None, expected, |v| named_seats(v, players))?;
         let winners = match named {
             Some(seats) => seats,
             None if self.table.scores[winner] >= self.variant.target_score => vec![winner],

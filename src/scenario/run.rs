@@ -151,7 +151,7 @@ fn check_expectations(game: &Game, checks: &[Expect]) -> Option<String> {
                 None => Some(format!("p{seat}'s seat_state / no seat {seat}")),
             }),
             Expect::Playing(seats) => {
-                let found: Vec<Seat> = (0..t.players()).filter(|&s| t.playing[s]).collect();
+                let found: Vec<Seat> = (0..t.players()).filter(|&s| t.playing(s)).collect();
                 let mut expected = seats.clone();
                 expected.sort_unstable();
                 expected.dedup();

@@ -155,6 +155,7 @@ pub enum Verdict {
 impl Verdict {
     /// Reads a predicate's answer: `true`, `false`, `"allow"`, and where
     /// `reasons` a text saying why not. Anything else is `None`.
+    #[inline]
     pub fn read(value: &Dynamic, reasons: bool) -> Option<Verdict> {
         if let Ok(yes) = value.as_bool() {
             return Some(if yes { Verdict::Yes } else { Verdict::No(None) });

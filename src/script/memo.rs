@@ -52,10 +52,10 @@ pub enum HookArg {
 
 /// What a call is about: the function and its argument. Everything else a
 /// call may depend on, it reads.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub struct Key {
+#[derive(Debug, Clone, Copy)]
+pub struct Key<'a> {
     pub function: u32,
-    pub arg: HookArg,
+    pub arg: &'a HookArg,
 }
 
 /// One thing a running call did, in order.
@@ -92,7 +92,7 @@ pub struct Memo {
     card_roots: Vec<u32>,
     slots: usize,
     /// Roots of other calls.
-    roots: FxHashMap<Key, u32>,
+    roots: FxHashMap<(u32, HookArg), u32>,
     nodes: Vec<Node>,
 }
 
@@ -111,8 +111,8 @@ impl Memo {
         self.nodes.clear();
     }
 
-    fn card_slot(&self, key: &Key) -> Option<usize> {
-        match key.arg {
+    fn card_slot(&self, key: Key) -> Option<usize> {
+        match *key.arg {
             HookArg::Card(id, side) => {
                 Some(key.function as usize * self.slots + id.0 as usize * 2 + usize::from(side == Side::Dark))
             }
@@ -120,18 +120,18 @@ impl Memo {
         }
     }
 
-    fn root(&self, key: &Key) -> Option<u32> {
+    fn root(&self, key: Key) -> Option<u32> {
         match self.card_slot(key) {
             Some(slot) => self.card_roots.get(slot).copied().filter(|&id| id != NONE),
-            None => self.roots.get(key).copied(),
+            None => self.roots.get(&(key.function, key.arg.clone())).copied(),
         }
     }
 
-    fn set_root(&mut self, key: &Key, id: u32) {
+    fn set_root(&mut self, key: Key, id: u32) {
         match self.card_slot(key) {
             Some(slot) => self.card_roots[slot] = id,
             None => {
-                self.roots.insert(key.clone(), id);
+                self.roots.insert((key.function, key.arg.clone()), id);
             }
         }
     }
@@ -141,7 +141,7 @@ impl Memo {
     /// (nothing has changed then).
     pub fn replay(
         &self,
-        key: &Key,
+        key: Key,
         table: &mut Table,
         call: &CallInfo,
         variant: &Variant,
@@ -183,7 +183,7 @@ impl Memo {
     }
 
     /// Adds the path of a call that ran: its steps and the value it returned.
-    pub fn record(&mut self, key: &Key, steps: &[Step], value: &Dynamic) {
+    pub fn record(&mut self, key: Key, steps: &[Step], value: &Dynamic) {
         if self.nodes.len() + steps.len() + 1 > MAX_NODES {
             return;
         }
@@ -231,7 +231,7 @@ impl Memo {
         }
     }
 
-    fn attach(&mut self, key: &Key, parent: Parent, node: Node) -> u32 {
+    fn attach(&mut self, key: Key, parent: Parent, node: Node) -> u32 {
         let id = self.nodes.len() as u32;
         self.nodes.push(node);
         match parent {

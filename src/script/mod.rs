@@ -168,7 +168,7 @@ impl Runtime {
     pub fn run(
         &mut self,
         f: &FnRef,
-        arg: HookArg,
+        arg: &HookArg,
         call: &mut CallInfo,
         table: &mut Table,
         log: &mut Log,
@@ -180,11 +180,11 @@ impl Runtime {
             self.memo_players = table.players();
         }
         if self.memoizing
-            && let Some(value) = self.memo.replay(&key, table, call, &self.variant, plan, log)
+            && let Some(value) = self.memo.replay(key, table, call, &self.variant, plan, log)
         {
             return Ok(value);
         }
-        let arg = match &key.arg {
+        let arg = match key.arg {
             HookArg::None => None,
             HookArg::Card(id, side) => Some(Dynamic::from(ScriptCard { id: *id, side: *side, source: None })),
             HookArg::Seat(seat) => Some(Dynamic::from(*seat as i64)),
@@ -208,7 +208,7 @@ impl Runtime {
             && let Ok(value) = &result
             && !holds_asked_card(value)
         {
-            self.memo.record(&key, &self.ctx.borrow().trace, value);
+            self.memo.record(key, &self.ctx.borrow().trace, value);
         }
         result
     }

@@ -269,7 +269,7 @@ impl Read {
             Read::State { seat: Some(seat), name } => {
                 Answer::Value(table.seat_state[seat_ok(*seat)?].get(name).cloned())
             }
-            Read::Playing(seat) => Answer::Bool(table.playing[seat_ok(*seat)?]),
+            Read::Playing(seat) => Answer::Bool(table.playing(seat_ok(*seat)?)),
             Read::SeatsLeft => Answer::Int(table.seats_left() as i64),
             Read::InHand { seat, card } => Answer::Bool(table.hands[seat_ok(*seat)?].contains(card)),
             Read::Matching { seat, selector } => Answer::Ids(

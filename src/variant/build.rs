@@ -315,6 +315,7 @@ fn build_table(file: &SourceFile, spec: &LayerSpec, problems: &mut Vec<String>) 
         plain: Vec::new(),
         grants: Vec::new(),
         hook_bound: [false; HookKind::ALL.len()],
+        moment_hooks: false,
     })
 }
 
@@ -452,4 +453,5 @@ fn bind_hooks(variant: &mut Variant, layers: &[Layer], problems: &mut Vec<String
             !variant.global_hooks[kind as usize].is_empty()
         };
     }
+    variant.moment_hooks = HookKind::ALL.iter().any(|&kind| kind.is_moment() && variant.hook_bound[kind as usize]);
 }

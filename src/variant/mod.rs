@@ -270,6 +270,8 @@ pub struct Variant {
     grants: Vec<bool>,
     /// `hook_bound[kind]`: is any function bound to that hook, for any face?
     hook_bound: [bool; HookKind::ALL.len()],
+    /// Is any hook bound to a moment (`HookKind::is_moment`)?
+    moment_hooks: bool,
 }
 
 /// The slot of a face in the per-face tables.
@@ -307,7 +309,7 @@ impl Variant {
     /// Is any hook bound to a moment of the game other than a card's play
     /// (a colour named, a turn, a draw, a choice...)?
     pub fn has_moment_hooks(&self) -> bool {
-        HookKind::ALL.iter().any(|&kind| kind.is_moment() && self.has_hook(kind))
+        self.moment_hooks
     }
 
     /// Does a play of this face (on its flex side or not) name a target?
