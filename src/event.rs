@@ -132,6 +132,10 @@ pub enum Event {
     MatchWon {
         seat: Seat,
     },
+    /// A rule that ended the hand named its places (the winner first).
+    Ranked {
+        seats: Vec<Seat>,
+    },
 }
 
 /// Lines of `print`/`debug` output kept from hooks that may not log.
@@ -272,6 +276,10 @@ fn describe_all(event: &Event, variant: &Variant) -> String {
             write!(line, "a rule ends the hand: p{seat} wins it and scores {points}")
         }
         Event::MatchWon { seat } => write!(line, "p{seat} wins the match"),
+        Event::Ranked { seats } => {
+            let seats: Vec<String> = seats.iter().map(|s| format!("p{s}")).collect();
+            write!(line, "a rule names the places: {}", seats.join(", "))
+        }
     };
     line
 }

@@ -164,8 +164,12 @@ fn prompt_text(game: &Game) -> String {
         ),
         Phase::Drawn(_) => "play the drawn card or pass".into(),
         Phase::Choose(choice) => {
-            let options: Vec<String> =
-                choice.options.iter().enumerate().map(|(i, o)| format!("{}: {o}", i + 1)).collect();
+            let options: Vec<String> = choice
+                .options
+                .iter()
+                .enumerate()
+                .map(|(i, o)| format!("{}: {}", i + 1, o.name(&game.variant)))
+                .collect();
             format!("choose {} (choose N): {}", choice.tag, options.join(", "))
         }
         Phase::Turn | Phase::Over { .. } => "your turn".into(),

@@ -63,6 +63,8 @@ pub struct Table {
     /// The seats a rule took out of the hand, one bit per seat (see
     /// `playing`).
     left_hand: u32,
+    /// The seats that left the hand, in the order they left.
+    pub departures: Vec<Seat>,
     /// Whose turn it is (once any owed decisions are made).
     pub current: Seat,
     pub dealer: Seat,
@@ -108,6 +110,7 @@ impl Clone for Table {
             discard,
             aside,
             left_hand,
+            departures,
             current,
             dealer,
             direction,
@@ -143,6 +146,7 @@ impl Clone for Table {
         self.discard.clone_from(discard);
         self.aside.clone_from(aside);
         self.left_hand = *left_hand;
+        self.departures.clone_from(departures);
         self.current = *current;
         self.dealer = *dealer;
         self.direction = *direction;
@@ -175,6 +179,7 @@ impl Table {
             discard: Vec::new(),
             aside: Vec::new(),
             left_hand: 0,
+            departures: Vec::new(),
             current: 0,
             dealer: 0,
             direction: Direction::Clockwise,
@@ -234,6 +239,7 @@ impl Table {
             discard,
             aside,
             left_hand: 0,
+            departures: Vec::new(),
             current: (dealer + 1) % players,
             dealer,
             direction: Direction::Clockwise,
@@ -282,7 +288,7 @@ impl Table {
     /// Who went out, once the hand is over.
     pub fn winner(&self) -> Option<Seat> {
         match self.phase {
-            Phase::Over { winner } => Some(winner),
+            Phase::Over { ref ranking } => ranking.first().copied(),
             _ => None,
         }
     }
@@ -477,8 +483,8 @@ impl Table {
 
     /// A seat whose hand a rule emptied goes out: it wins the hand.
     fn went_out(&self, seat: Seat, plan: &mut TurnPlan) {
-        if self.hands[seat].is_empty() && self.playing(seat) {
-            plan.end_hand.get_or_insert(HandEnd { winner: seat, went_out: true });
+        if self.hands[seat].is_empty() && self.playing(seat) && plan.end_hand.is_none() {
+            plan.end_hand = Some(HandEnd { ranking: vec![seat], went_out: true });
         }
     }
 
@@ -515,6 +521,7 @@ impl Table {
             self.draw.splice(0..0, cards);
         }
         self.left_hand |= 1 << seat;
+        self.departures.push(seat);
         self.uno[seat] = Uno::None;
         self.owed.retain(|d| match d {
             Decision::NameColor { chooser } => *chooser != seat,
@@ -581,8 +588,10 @@ impl Table {
             }
             Op::Shuffle { discard } => self.shuffle_pile(*discard, log),
             Op::Leave { seat, aside } => self.leave(*seat, *aside, log),
-            Op::EndHand { winner } => {
-                plan.end_hand.get_or_insert(HandEnd { winner: *winner, went_out: false });
+            Op::EndHand { ranking } => {
+                if plan.end_hand.is_none() {
+                    plan.end_hand = Some(HandEnd { ranking: ranking.clone(), went_out: false });
+                }
             }
             Op::Choose(choice) => plan.requests.push(Request::Choose(choice.clone())),
             Op::FirstDiscard(what) => plan.first_discard = *what,
@@ -710,7 +719,7 @@ mod tests {
     fn a_new_hand_keeps_only_the_match() {
         let mut t = table(3);
         t.scores = vec![10, 20, 30];
-        t.phase = Phase::Over { winner: 1 };
+        t.phase = Phase::Over { ranking: vec![1, 2, 3, 0] };
         t.landing = Landing::PlayedBy(1);
         t.hands[0].push(CardId(3));
         t.leave(1, false, &mut Log::new(false));

@@ -5,8 +5,9 @@
 
 use rhai::ImmutableString;
 
-use crate::card::{CardId, Color};
+use crate::card::{CardId, Color, Side};
 use crate::event::Seat;
+use crate::variant::Variant;
 
 /// How many cards a draw takes: `count` cards, or with `until` one at a time
 /// until a card of that colour (on the face in play) and then `count` more.
@@ -65,7 +66,26 @@ impl std::fmt::Display for ScriptValue {
 pub struct Choice {
     pub chooser: Seat,
     pub tag: ImmutableString,
-    pub options: Vec<ScriptValue>,
+    pub options: Vec<ChoiceOption>,
+}
+
+/// One option of a choice: a value, or a card (seen on the side it was
+/// offered on).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum ChoiceOption {
+    Value(ScriptValue),
+    Card(CardId, Side),
+}
+
+impl ChoiceOption {
+    /// The option as players see and name it: a value, or a card in card
+    /// notation.
+    pub fn name(&self, variant: &Variant) -> String {
+        match self {
+            ChoiceOption::Value(value) => value.to_string(),
+            ChoiceOption::Card(id, side) => variant.face_name(*id, *side),
+        }
+    }
 }
 
 /// A decision the table waits for before play goes on.
@@ -96,8 +116,9 @@ pub enum Phase {
     Answer(Penalty),
     Choose(Choice),
     /// Someone went out (or a rule ended the hand); the hand is scored.
+    /// `ranking` holds every seat once, by place: the winner first.
     Over {
-        winner: Seat,
+        ranking: Vec<Seat>,
     },
 }
 
@@ -206,9 +227,10 @@ pub enum Op {
         seat: Seat,
         aside: bool,
     },
-    /// The hand ends now, won by `winner`.
+    /// The hand ends now: `ranking` is its places from the winner down
+    /// (the seats not named follow, see `Game::end_hand`).
     EndHand {
-        winner: Seat,
+        ranking: Vec<Seat>,
     },
     /// A seat is asked to choose.
     Choose(Choice),
@@ -237,9 +259,10 @@ pub struct TurnPlan {
 }
 
 /// How a hand ends before its winner plays a last card.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct HandEnd {
-    pub winner: Seat,
+    /// The places a rule named, the winner first (at least the winner).
+    pub ranking: Vec<Seat>,
     /// The winner's hand was emptied (else a rule ended the hand).
     pub went_out: bool,
 }

@@ -10,7 +10,7 @@ use crate::game::Game;
 use rhai::ImmutableString;
 
 use crate::table::{State, Uno};
-use crate::turn::{DrawSpec, Phase, ScriptValue};
+use crate::turn::{ChoiceOption, DrawSpec, Phase, ScriptValue};
 
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct OpponentView {
@@ -47,11 +47,21 @@ pub enum PhaseView {
     Choose {
         chooser: Seat,
         tag: ImmutableString,
-        options: Vec<ScriptValue>,
+        options: Vec<OptionView>,
     },
+    /// The hand is over: `ranking` holds every seat by place, the winner
+    /// first.
     Over {
         winner: Seat,
+        ranking: Vec<Seat>,
     },
+}
+
+/// One option of a choice as the seats see it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum OptionView {
+    Value(ScriptValue),
+    Card(Face),
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -135,10 +145,19 @@ impl Game {
             Phase::Answer(p) => {
                 PhaseView::Answer { victim: p.victim, draw: p.draw, challengeable: p.challenge.is_some() }
             }
-            Phase::Choose(choice) => {
-                PhaseView::Choose { chooser: choice.chooser, tag: choice.tag.clone(), options: choice.options.clone() }
-            }
-            Phase::Over { winner } => PhaseView::Over { winner: *winner },
+            Phase::Choose(choice) => PhaseView::Choose {
+                chooser: choice.chooser,
+                tag: choice.tag.clone(),
+                options: choice
+                    .options
+                    .iter()
+                    .map(|option| match option {
+                        ChoiceOption::Value(value) => OptionView::Value(value.clone()),
+                        ChoiceOption::Card(card, side) => OptionView::Card(*v.face(*card, *side)),
+                    })
+                    .collect(),
+            },
+            Phase::Over { ranking } => PhaseView::Over { winner: ranking[0], ranking: ranking.clone() },
         };
         view.draw_size = t.draw.len();
         view.discard_size = t.discard.len();

@@ -105,12 +105,16 @@ impl Game {
                 let index = match choice {
                     ChoiceRef::Place(n) => n.checked_sub(1).filter(|&i| i < owed.options.len()),
                     ChoiceRef::Value(text) => {
-                        owed.options.iter().position(|o| o.to_string().eq_ignore_ascii_case(text.trim()))
+                        owed.options.iter().position(|o| o.name(&self.variant).eq_ignore_ascii_case(text.trim()))
                     }
                 };
                 let index = index.ok_or_else(|| {
-                    let options: Vec<String> =
-                        owed.options.iter().enumerate().map(|(i, o)| format!("{}: {o}", i + 1)).collect();
+                    let options: Vec<String> = owed
+                        .options
+                        .iter()
+                        .enumerate()
+                        .map(|(i, o)| format!("{}: {}", i + 1, o.name(&self.variant)))
+                        .collect();
                     format!("no such option (options: {})", options.join(", "))
                 })?;
                 Action::Choose(actor, index)

@@ -69,7 +69,7 @@ impl Game {
                     unreachable!("a choice was found legal")
                 };
                 let value = choice.options[index].clone();
-                self.log.push(Event::Chose { seat, tag: choice.tag.to_string(), value: value.to_string() });
+                self.log.push(Event::Chose { seat, tag: choice.tag.to_string(), value: value.name(&self.variant) });
                 self.moment(HookKind::OnChoice, seat, HookArg::Chosen { tag: choice.tag, value })?;
             }
             Action::CallUno(seat) => {
@@ -235,7 +235,7 @@ impl Game {
         let plan = self.run_effects(play.card, call)?;
         self.resolve_effects(seat, plan, going_out, answering)?;
         if going_out {
-            return self.end_hand(seat, true);
+            return self.end_hand(vec![seat], true);
         }
         if self.table.color.is_none()
             && !self.hand_over()
@@ -287,7 +287,7 @@ impl Game {
             return Ok(());
         }
         if let Some(end) = plan.end_hand {
-            return self.end_hand(end.winner, end.went_out);
+            return self.end_hand(end.ranking, end.went_out);
         }
         let next = match plan.next {
             Some(seat) => seat,
@@ -325,7 +325,7 @@ impl Game {
         match request {
             Request::AskColor(chooser) => self.table.owed.push_back(Decision::NameColor { chooser }),
             Request::Choose(choice) => {
-                let options = choice.options.iter().map(ToString::to_string).collect();
+                let options = choice.options.iter().map(|o| o.name(&self.variant)).collect();
                 self.log.push(Event::Asked { seat: choice.chooser, tag: choice.tag.to_string(), options });
                 self.table.owed.push_back(Decision::Choose(choice));
             }
@@ -404,7 +404,7 @@ impl Game {
             }
         }
         if let Some(end) = plan.end_hand {
-            return self.end_hand(end.winner, end.went_out);
+            return self.end_hand(end.ranking, end.went_out);
         }
         if let Some(seat) = plan.next {
             self.give_turn(seat);

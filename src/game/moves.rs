@@ -422,7 +422,7 @@ impl Game {
     fn standing(&mut self, seat: Seat) -> Checked<Standing> {
         let in_turn = seat == self.table.current;
         match &self.table.phase {
-            Phase::Over { winner } => refuse(Refusal::HandOver { winner: *winner }),
+            Phase::Over { ranking } => refuse(Refusal::HandOver { winner: ranking[0] }),
             Phase::NameColor { chooser } => refuse(Refusal::MustNameColor { chooser: *chooser }),
             Phase::Choose(choice) => refuse(Refusal::MustChoose { chooser: choice.chooser }),
             Phase::Answer(p) if p.victim == seat => {

@@ -30,10 +30,36 @@ fn named_seats(value: &Dynamic, players: usize) -> Option<Vec<Seat>> {
 }
 
 impl Game {
-    /// `winner` won the hand (`went_out`: by emptying their hand, else a
-    /// rule ended it): the hand is over and scored.
-    pub(crate) fn end_hand(&mut self, winner: Seat, went_out: bool) -> Result<(), ScriptFailure> {
-        self.table.phase = Phase::Over { winner };
+    /// Every seat by place: the seats a rule `named` (the winner first),
+    /// then the seats still in the hand by fewest points (ties in turn
+    /// order from the winner), then the seats that left it, the last to
+    /// leave first.
+    fn ranking(&self, mut ranking: Vec<Seat>) -> Vec<Seat> {
+        let players = self.players();
+        let winner = ranking[0];
+        let mut still: Vec<Seat> = (1..players)
+            .map(|offset| (winner + offset) % players)
+            .filter(|&seat| self.table.playing(seat) && !ranking.contains(&seat))
+            .collect();
+        still.sort_by_key(|&seat| self.table.hand_points(&self.variant, seat));
+        ranking.extend(still);
+        for &seat in self.table.departures.iter().rev() {
+            if !ranking.contains(&seat) {
+                ranking.push(seat);
+            }
+        }
+        ranking
+    }
+
+    /// The hand is won (`went_out`: by emptying a hand, else a rule ended
+    /// it), with the places `named` (at least the winner): it is over and
+    /// scored.
+    pub(crate) fn end_hand(&mut self, named: Vec<Seat>, went_out: bool) -> Result<(), ScriptFailure> {
+        let winner = named[0];
+        if named.len() > 1 {
+            self.log.push(Event::Ranked { seats: named.clone() });
+        }
+        self.table.phase = Phase::Over { ranking: self.ranking(named) };
         self.table.owed.clear();
         let players = self.players();
         let expected = || format!("a list of one number per seat ({players} numbers)");

@@ -20,7 +20,7 @@ use super::memo::Step;
 use super::read::{Answer, CardList, Prop, Read, ScriptNames};
 use super::{HookCtx, ScriptCard};
 use crate::event::Seat;
-use crate::turn::{Choice, DrawSpec, FirstDiscard, Op, Penalty, ScriptValue};
+use crate::turn::{Choice, ChoiceOption, DrawSpec, FirstDiscard, Op, Penalty, ScriptValue};
 use crate::variant::selector::Selector;
 use crate::variant::spec::SelectorSpec;
 use crate::variant::{HookMode, OptionValue, Variant};
@@ -209,7 +209,10 @@ fn state_value(value: &Dynamic) -> HostResult<ScriptValue> {
     } else if let Ok(text) = value.clone().into_immutable_string() {
         Ok(ScriptValue::Text(text))
     } else {
-        Err(script_error(format!("a kept or offered value is a number, text or true/false, not {}", value.type_name())))
+        Err(script_error(format!(
+            "a kept or offered value is a number, text or true/false, not {}",
+            super::kind_of(value)
+        )))
     }
 }
 
@@ -301,6 +304,7 @@ pub fn register(engine: &mut Engine, ctx: &Rc<RefCell<HookCtx>>, variant: &Arc<V
     read!("seat_state", |c, v, p: i64, name: ImmutableString| Read::State { seat: Some(c.seat(p)?), name });
     read!("playing", |c, v, p: i64| Read::Playing(c.seat(p)?));
     read!("seats_left", |c, v| Read::SeatsLeft);
+    read!("ranking", |c, v| Read::Ranking);
     read!("peek", |c, v, n: i64| Read::Peek { count: steps(n, "peek")? });
     read!("playable", |c, v, card: ScriptCard| {
         c.touch(&card, Prop::Id, v);
@@ -426,7 +430,23 @@ pub fn register(engine: &mut Engine, ctx: &Rc<RefCell<HookCtx>>, variant: &Arc<V
     change!("end_hand", |c, v, p: i64| {
         c.may_change("end_hand")?;
         let winner = c.playing_seat(p, v)?;
-        c.change("end_hand", v, Op::EndHand { winner })
+        c.change("end_hand", v, Op::EndHand { ranking: vec![winner] })
+    });
+    change!("end_hand", |c, v, places: Array| {
+        c.may_change("end_hand")?;
+        let mut ranking = Vec::with_capacity(places.len());
+        for place in &places {
+            let p = place.as_int().map_err(|_| script_error("end_hand takes a list of seat numbers"))?;
+            let seat = if ranking.is_empty() { c.playing_seat(p, v)? } else { c.seat(p)? };
+            if ranking.contains(&seat) {
+                return Err(script_error(format!("end_hand names p{seat} twice")));
+            }
+            ranking.push(seat);
+        }
+        if ranking.is_empty() {
+            return Err(script_error("end_hand takes at least the winner"));
+        }
+        c.change("end_hand", v, Op::EndHand { ranking })
     });
     change!("choose", |c, v, p: i64, tag: ImmutableString, options: Array| {
         c.may_change("choose")?;
@@ -434,7 +454,13 @@ pub fn register(engine: &mut Engine, ctx: &Rc<RefCell<HookCtx>>, variant: &Arc<V
         if options.is_empty() || options.len() > MAX_OPTIONS {
             return Err(script_error(format!("choose takes 1 to {MAX_OPTIONS} options")));
         }
-        let options = options.iter().map(state_value).collect::<HostResult<Vec<_>>>()?;
+        let options = options
+            .iter()
+            .map(|option| match option.clone().try_cast::<ScriptCard>() {
+                Some(card) => Ok(ChoiceOption::Card(card.id, card.side)),
+                None => state_value(option).map(ChoiceOption::Value),
+            })
+            .collect::<HostResult<Vec<_>>>()?;
         c.change("choose", v, Op::Choose(Choice { chooser, tag, options }))
     });
     change!("redraw", |c, v| c.change("redraw", v, Op::FirstDiscard(FirstDiscard::Redraw)));

@@ -30,7 +30,7 @@ use crate::event::{Log, Seat};
 use crate::script::CallInfo;
 use crate::script::read::{Answer, Read};
 use crate::table::Table;
-use crate::turn::{Op, Penalty, ScriptValue, TurnPlan};
+use crate::turn::{ChoiceOption, Op, Penalty, TurnPlan};
 use crate::variant::Variant;
 
 /// Nodes one memo holds at most; beyond that, calls simply run.
@@ -46,7 +46,7 @@ pub enum HookArg {
     /// What a seat chose (`on_choice`).
     Chosen {
         tag: ImmutableString,
-        value: ScriptValue,
+        value: ChoiceOption,
     },
 }
 

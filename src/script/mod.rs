@@ -22,7 +22,7 @@ use rhai::{AST, CallFnOptions, Dynamic, Engine, FuncArgs, Scope};
 use crate::card::{CardId, Color, Side};
 use crate::event::{Log, Seat};
 use crate::table::{Table, rng};
-use crate::turn::{Penalty, TurnPlan};
+use crate::turn::{ChoiceOption, Penalty, TurnPlan};
 use crate::variant::{FnRef, HookKind, Variant};
 
 pub use check::check_layer;
@@ -193,7 +193,11 @@ impl Runtime {
                 let mut choice = rhai::Map::new();
                 choice.insert("seat".into(), Dynamic::from(call.me as i64));
                 choice.insert("tag".into(), Dynamic::from(tag.clone()));
-                choice.insert("value".into(), read::script_value(value));
+                let value = match value {
+                    ChoiceOption::Value(value) => read::script_value(value),
+                    ChoiceOption::Card(id, side) => Dynamic::from(ScriptCard { id: *id, side: *side, source: None }),
+                };
+                choice.insert("value".into(), value);
                 Some(Dynamic::from(choice))
             }
         };
@@ -259,7 +263,7 @@ impl Runtime {
         let returned = if value.is_unit() {
             "nothing (the function has no value at its end)".to_string()
         } else {
-            format!("{value} (a {})", value.type_name().rsplit("::").next().unwrap_or("value"))
+            format!("{value} ({})", kind_of(value))
         };
         self.failure(f, format!("it returned {returned}; it must return {expected}"))
     }
@@ -310,5 +314,22 @@ impl HookCtx {
     fn perform(&mut self, variant: &Variant, op: crate::turn::Op) {
         self.table.apply_op(&op, &mut self.plan, variant, &mut self.log);
         self.trace.push(memo::Step::Op(op));
+    }
+}
+
+/// What kind of value a script value is, in the words the docs use.
+pub fn kind_of(value: &Dynamic) -> String {
+    if value.is::<ScriptCard>() {
+        return "a card".into();
+    }
+    match value.type_name() {
+        "i64" => "a number".into(),
+        "f64" => "a decimal number".into(),
+        "bool" => "true/false".into(),
+        "string" | "char" => "text".into(),
+        "map" => "a map".into(),
+        "array" => "an array".into(),
+        "()" => "nothing".into(),
+        other => format!("a {}", other.rsplit("::").next().unwrap_or(other)),
     }
 }

@@ -18,7 +18,7 @@ use crate::event::Seat;
 use crate::notation::Names;
 use crate::script::{CallInfo, ScriptCard};
 use crate::table::Table;
-use crate::turn::{Penalty, ScriptValue};
+use crate::turn::{Penalty, Phase, ScriptValue};
 use crate::variant::Variant;
 use crate::variant::selector::Selector;
 
@@ -138,6 +138,8 @@ pub enum Read {
     /// Is the seat still in the hand?
     Playing(Seat),
     SeatsLeft,
+    /// The places of a hand that is over.
+    Ranking,
     /// Does `seat` hold this very card?
     InHand {
         seat: Seat,
@@ -180,6 +182,7 @@ pub enum Answer {
     Face(Face),
     Id(CardId),
     Ids(Vec<CardId>),
+    Seats(Vec<Seat>),
     Value(Option<ScriptValue>),
     Penalty(Option<Box<Penalty>>),
 }
@@ -271,6 +274,10 @@ impl Read {
             }
             Read::Playing(seat) => Answer::Bool(table.playing(seat_ok(*seat)?)),
             Read::SeatsLeft => Answer::Int(table.seats_left() as i64),
+            Read::Ranking => Answer::Seats(match &table.phase {
+                Phase::Over { ranking } => ranking.clone(),
+                _ => Vec::new(),
+            }),
             Read::InHand { seat, card } => Answer::Bool(table.hands[seat_ok(*seat)?].contains(card)),
             Read::Matching { seat, selector } => Answer::Ids(
                 table.hands[seat_ok(*seat)?]
@@ -380,6 +387,7 @@ impl Answer {
             Answer::Bool(b) => Dynamic::from(*b),
             Answer::Int(n) => Dynamic::from(*n),
             Answer::Seat(seat) => seat.map_or(Dynamic::UNIT, |s| Dynamic::from(s as i64)),
+            Answer::Seats(seats) => Dynamic::from_array(seats.iter().map(|&s| Dynamic::from(s as i64)).collect()),
             Answer::Color(color) => names.color(*color),
             Answer::Symbol(symbol) => names.symbol(*symbol),
             Answer::Name(name) => Dynamic::from(*name),
