@@ -13,6 +13,10 @@ use crate::bot::BotKind;
 use crate::builtin;
 use crate::game::Game;
 use crate::loader::Disk;
+use crate::repl::Session;
+use crate::repl::input::{Piped, Terminal};
+use crate::repl::record::Setup;
+use crate::repl::render::Style;
 use crate::ruleset::{self, LoadRequest};
 use crate::scenario;
 use crate::script::Runtime;
@@ -104,6 +108,44 @@ struct PlayArgs {
     seed: Option<u64>,
     #[arg(long, value_enum, default_value_t = BotKind::Random)]
     bot: BotKind,
+    /// Mark every colour with a glyph, for colour-blind players
+    #[arg(long)]
+    glyphs: bool,
+}
+
+/// The REPL's `new [VARIANT] [-r RULE]... [-p N] [--seed S] [--bot KIND]`.
+#[derive(Parser)]
+#[command(name = "new", no_binary_name = true, disable_help_flag = true, disable_version_flag = true)]
+struct NewArgs {
+    #[command(flatten)]
+    play: PlayArgs,
+}
+
+/// The setup a REPL `new` asks for: what is not given stays as in
+/// `current` (a new seed unless one is given).
+pub fn new_setup(current: &Setup, args: &[String]) -> Result<Setup, String> {
+    let parsed = NewArgs::try_parse_from(args).map_err(|e| e.to_string())?.play;
+    let given = |flag: &[&str]| {
+        args.iter().any(|a| flag.contains(&a.as_str()) || flag.iter().any(|f| a.starts_with(&format!("{f}="))))
+    };
+    let mut setup = current.clone();
+    if let Some(variant) = parsed.ruleset.variant {
+        setup.request = LoadRequest { variant, rules: Vec::new(), settings: Vec::new() };
+    }
+    if given(&["-r", "--rule"]) {
+        setup.request.rules = parsed.ruleset.rules;
+    }
+    if given(&["--set"]) {
+        setup.request.settings = parsed.ruleset.settings;
+    }
+    if given(&["-p", "--players"]) {
+        setup.players = parsed.players;
+    }
+    if given(&["--bot"]) {
+        setup.bot = parsed.bot;
+    }
+    setup.seed = parsed.seed.unwrap_or_else(|| crate::sim::game_seed(current.seed, 1));
+    Ok(setup)
 }
 
 #[derive(Args)]
@@ -146,6 +188,7 @@ pub fn main() -> i32 {
         players: 4,
         seed: None,
         bot: BotKind::Random,
+        glyphs: false,
     }));
     match command {
         Command::Play(args) => play(args),
@@ -157,12 +200,16 @@ pub fn main() -> i32 {
     }
 }
 
-fn load(ruleset: &Ruleset) -> Result<Arc<Variant>, i32> {
+fn request(ruleset: &Ruleset) -> Result<LoadRequest, i32> {
     let Some(name) = ruleset.variant.clone().or_else(|| builtin::default_variant().map(String::from)) else {
         eprintln!("error: name a variant (no built-in variant is marked as the default)");
         return Err(BAD_INPUT);
     };
-    let request = LoadRequest { variant: name, rules: ruleset.rules.clone(), settings: ruleset.settings.clone() };
+    Ok(LoadRequest { variant: name, rules: ruleset.rules.clone(), settings: ruleset.settings.clone() })
+}
+
+fn load(ruleset: &Ruleset) -> Result<Arc<Variant>, i32> {
+    let request = request(ruleset)?;
     match crate::loader::load(&request) {
         Ok(v) => {
             for warning in &v.warnings {
@@ -189,6 +236,7 @@ fn runtime(variant: &Arc<Variant>) -> Result<Runtime, i32> {
 }
 
 fn play(args: PlayArgs) -> i32 {
+    let Ok(request) = request(&args.ruleset) else { return BAD_INPUT };
     let Ok(variant) = load(&args.ruleset) else { return BAD_INPUT };
     let Ok(runtime) = runtime(&variant) else { return BAD_INPUT };
     let seed = args.seed.unwrap_or_else(|| {
@@ -201,13 +249,31 @@ fn play(args: PlayArgs) -> i32 {
             return BAD_INPUT;
         }
     };
-    let stdin = std::io::stdin();
-    if stdin.is_terminal() {
-        say!("seed {seed}");
-    }
-    let mut input = stdin.lock();
+    let setup = Setup { request, players: args.players, seed, bot: args.bot };
+    let terminal = std::io::stdin().is_terminal() && std::io::stdout().is_terminal();
+    let style = Style {
+        color: terminal && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()),
+        glyphs: args.glyphs,
+        width: if terminal { crate::repl::render::terminal_width() } else { 80 },
+    };
+    let load = |request: &LoadRequest| {
+        let variant = crate::loader::load(request)?;
+        Ok(variant)
+    };
+    let mut session = Session::new(setup, game, style, &load);
     let mut out = std::io::stdout().lock();
-    match crate::play::run(game, args.bot, seed, &mut input, &mut out) {
+    let result = if terminal {
+        match Terminal::new(style.color) {
+            Ok(mut input) => session.run(&mut input, &mut out),
+            Err(e) => {
+                eprintln!("error: {e}");
+                return FAILED;
+            }
+        }
+    } else {
+        session.run(&mut Piped::new(std::io::stdin().lock()), &mut out)
+    };
+    match result {
         Ok(()) => SUCCESS,
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => SUCCESS,
         Err(e) => {
@@ -268,15 +334,8 @@ fn deck(ruleset: &Ruleset, as_json: bool) -> i32 {
         say!("{out}");
         return SUCCESS;
     }
-    say!("{}: {}", variant.name, variant.description);
-    for layer in variant.layers.iter().filter(|l| l.is_rule) {
-        say!("  + {}: {}", layer.name, layer.description);
-    }
-    for (name, value) in &variant.options {
-        say!("  option {name} = {value}");
-    }
-    for note in variant.notes() {
-        say!("  note: {note}");
+    for line in variant.summary() {
+        say!("{line}");
     }
     say!("{} cards", variant.total_cards());
     for card in &cards {

@@ -16,7 +16,7 @@ pub mod event;
 pub mod game;
 pub mod loader;
 pub mod notation;
-pub mod play;
+pub mod repl;
 pub mod ruleset;
 pub mod scenario;
 pub mod script;

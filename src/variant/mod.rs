@@ -357,6 +357,23 @@ impl Variant {
             .collect()
     }
 
+    /// What is in play, a line each: the variant and its description, each
+    /// house rule with its description, the options in force and the
+    /// notes (rules that cannot trigger here).
+    pub fn summary(&self) -> Vec<String> {
+        let mut lines = vec![format!("{}: {}", self.name, self.description)];
+        for layer in self.layers.iter().filter(|l| l.is_rule) {
+            lines.push(format!("  + {}: {}", layer.name, layer.description));
+        }
+        for (name, value) in &self.options {
+            lines.push(format!("  option {name} = {value}"));
+        }
+        for note in self.notes() {
+            lines.push(format!("  note: {note}"));
+        }
+        lines
+    }
+
     /// Total cards in the box: the deck plus Power Cards.
     pub fn total_cards(&self) -> usize {
         self.deck.len() + self.power_cards as usize

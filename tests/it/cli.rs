@@ -110,19 +110,6 @@ fn bad_usage_exits_2_without_a_panic() {
 }
 
 #[test]
-fn play_reads_commands_from_stdin() {
-    let output =
-        unolab_with_input(&["play", "classic", "--seed", "5", "-p", "3"], "help\nplay purple 3\nfoo\nhand\nquit\n");
-    assert_eq!(output.status.code(), Some(0));
-    let out = text(&output);
-    assert!(out.contains("you are p0"));
-    assert!(out.contains("commands:"));
-    assert!(out.contains("unknown colour 'purple'"), "{out}");
-    assert!(out.contains("unknown command 'foo'"));
-    assert!(out.contains("your hand:"));
-}
-
-#[test]
 fn play_finishes_a_match_when_bots_play_every_seat_but_input_ends() {
     let output =
         Command::new(env!("CARGO_BIN_EXE_unolab")).args(["play", "--seed", "1"]).stdin(Stdio::null()).output().unwrap();
@@ -173,32 +160,19 @@ fn the_rule_sheet_says_when_a_rule_cannot_trigger() {
 }
 
 #[test]
-fn play_takes_flex_sides_targets_and_colours() {
-    let commands = "play wild-target-draw2 blue flex\nplay wild-target-draw2 blue flex target 0\nplay 4 blue flex target 2\nquit\n";
-    let out = text(&unolab_with_input(&["play", "flex", "--seed", "4", "-p", "3"], commands));
-    assert!(
-        out.contains(
-            "your hand: 1:yellow 3*  2:green draw2  3:blue 2  4:wild-target-draw2  5:green/blue 8  6:green 3  7:blue reverse"
-        ),
-        "{out}"
-    );
-    assert!(out.contains("refused: wild-target-draw2 needs a target player"), "{out}");
-    assert!(out.contains("refused: target p0 must be another player at the table"), "{out}");
-    assert!(out.contains("p0 plays wild-target-draw2 as flex naming blue at p2\np2 draws"), "{out}");
-    assert!(out.contains("p0's Power Card turns red"), "{out}");
-}
-
-#[test]
 fn play_shows_each_event_as_the_human_seat_may_see_it() {
-    let commands = "draw\npass\ndraw\npass\ndraw\npass\ndraw\npass\nquit\n";
-    let flip = text(&unolab_with_input(&["play", "flip", "--seed", "5", "-p", "3"], commands));
+    let commands = "auto\n".repeat(12) + "quit\n";
+    let flip = text(&unolab_with_input(&["play", "flip", "--seed", "5", "-p", "3"], &commands));
     assert!(!flip.contains(" // "), "no card is shown with both faces:\n{flip}");
-    assert!(flip.contains("p0 draws red 6"), "{flip}");
-    assert!(flip.contains("p1 draws a card (its back: orange flip)"), "{flip}");
-    let classic = text(&unolab_with_input(&["play", "classic", "--seed", "2", "-p", "3"], commands));
-    assert!(classic.contains("p2 draws a card\n"), "{classic}");
-    let others_cards = classic
-        .lines()
-        .filter(|l| (l.starts_with("p1 draws") || l.starts_with("p2 draws")) && !l.ends_with("draws a card"));
+    let others = |text: &str| -> Vec<String> {
+        text.lines().filter(|l| l.starts_with("p1 draws") || l.starts_with("p2 draws")).map(String::from).collect()
+    };
+    assert!(flip.lines().any(|l| l.starts_with("p0 draws ") && !l.starts_with("p0 draws a card")), "{flip}");
+    assert!(!others(&flip).is_empty(), "{flip}");
+    assert!(others(&flip).iter().all(|l| l.contains("draws a card (its back: ")), "{flip}");
+    let classic = text(&unolab_with_input(&["play", "classic", "--seed", "2", "-p", "3"], &commands));
+    assert!(!others(&classic).is_empty(), "{classic}");
+    let others_cards =
+        others(&classic).into_iter().filter(|l| !l.starts_with("p1 draws a card") && !l.starts_with("p2 draws a card"));
     assert_eq!(others_cards.count(), 0, "{classic}");
 }

@@ -10,5 +10,7 @@ mod primitives;
 mod properties;
 mod rules;
 mod scenarios;
+mod sessions;
+mod terminal;
 mod tidy;
 mod transcripts;

@@ -116,3 +116,16 @@ fn a_wrong_answer_names_the_hook_the_script_and_the_line() {
     assert!(error.contains("it must return true, false or a reason why not"), "{error}");
     assert_eq!(*game.table(), before, "the refused draw changed nothing");
 }
+
+#[test]
+fn rule_state_is_rebuilt_when_a_saved_game_is_replayed() {
+    let variant = Arc::new(with_rule("classic", "tally.yaml").unwrap());
+    let mut game = Game::new(Runtime::new(variant.clone()).unwrap(), 3, 11).unwrap();
+    let mut bots: Vec<Bot> = (0..3).map(|s| Bot::new(BotKind::Random, 11, s)).collect();
+    play_hand(&mut game, &mut bots).unwrap();
+    play_hand(&mut game, &mut bots).unwrap();
+    assert!(counted(&game, "plays") > 0);
+    let again = Game::replay(Runtime::new(variant).unwrap(), 3, 11, game.history()).unwrap();
+    assert_eq!(again.table().state, game.table().state);
+    assert_eq!(again.table().seat_state, game.table().seat_state);
+}

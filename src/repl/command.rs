@@ -1,0 +1,406 @@
+//! The REPL's command language: game moves in the scenario steps' words
+//! (`play red 5`, `draw`, `catch 2`) with short forms and colour initials
+//! (`p r5`, `d`, `c p2`, `color b`), the session's own commands (`undo`,
+//! `save FILE`, `rules`...), help for each, and "did you mean" on typos.
+//! Case does not matter, except in file names.
+
+use std::ops::Range;
+
+use crate::card::{Color, Face, Value};
+use crate::game::command::{CardRef, ChoiceRef, Command, PlayCommand};
+use crate::notation::{CardPattern, Names};
+
+/// What a line of input asks for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Input {
+    /// A move of seat 0. A hand position in a play counts in the order the
+    /// hand is shown.
+    Move(Command),
+    /// An empty line: let play go on (or show the table again).
+    GoOn,
+    Help(Option<String>),
+    Hand,
+    Table,
+    Auto,
+    Log(usize),
+    Rules,
+    Undo,
+    Save(String),
+    Load(String),
+    New(Vec<String>),
+    Reload,
+    Quit,
+}
+
+/// One command: its name, short forms, arguments and what it does.
+pub struct CommandInfo {
+    pub name: &'static str,
+    pub short: &'static [&'static str],
+    pub usage: &'static str,
+    pub help: &'static str,
+}
+
+pub const COMMANDS: &[CommandInfo] = &[
+    CommandInfo {
+        name: "play",
+        short: &["p"],
+        usage: "play CARD|N [COLOUR] [flex] [target P] [uno]",
+        help: "Play a card, named ('play red 5', 'p r5', 'play +2', 'play wild blue') or by its number in your hand \
+               ('play 3'). Name the colour for a wild; 'flex' plays a Flex card's flex side; 'target 2' aims it at p2; \
+               'uno' calls UNO with your second-to-last card.",
+    },
+    CommandInfo { name: "draw", short: &["d"], usage: "draw", help: "Draw a card (or the cards a penalty owes)." },
+    CommandInfo {
+        name: "pass",
+        short: &[],
+        usage: "pass",
+        help: "Keep the card you drew and end your turn (or pass when there is nothing to draw).",
+    },
+    CommandInfo {
+        name: "uno",
+        short: &["u"],
+        usage: "uno",
+        help: "Call UNO: you hold one card. Call it before the next player acts, or you can be caught.",
+    },
+    CommandInfo {
+        name: "catch",
+        short: &["c"],
+        usage: "catch P",
+        help: "Catch player P ('catch 2' or 'catch p2'), who holds one card and did not call UNO in time: they draw.",
+    },
+    CommandInfo {
+        name: "challenge",
+        short: &[],
+        usage: "challenge",
+        help: "Challenge the draw card played on you: if its player broke its rule, they draw; if not, you draw more.",
+    },
+    CommandInfo { name: "accept", short: &["a"], usage: "accept", help: "Take the penalty waiting on you." },
+    CommandInfo {
+        name: "color",
+        short: &["colour"],
+        usage: "color COLOUR",
+        help: "Name the colour in play after a wild ('color blue', 'color b').",
+    },
+    CommandInfo {
+        name: "choose",
+        short: &[],
+        usage: "choose N|VALUE",
+        help: "Answer a choice a rule asks of you, by the option's number or its value.",
+    },
+    CommandInfo { name: "hand", short: &["h"], usage: "hand", help: "Show the table and your hand." },
+    CommandInfo { name: "table", short: &["t"], usage: "table", help: "Show the table and your hand." },
+    CommandInfo { name: "auto", short: &[], usage: "auto", help: "Let a bot make this decision for you." },
+    CommandInfo { name: "log", short: &["l"], usage: "log [N]", help: "The last N events of the game (default 20)." },
+    CommandInfo {
+        name: "rules",
+        short: &[],
+        usage: "rules",
+        help: "The rule sheet: the variant, the house rules and options in force, and what each card does.",
+    },
+    CommandInfo {
+        name: "undo",
+        short: &[],
+        usage: "undo",
+        help: "Go back to before your previous decision (repeat to go further back).",
+    },
+    CommandInfo {
+        name: "save",
+        short: &[],
+        usage: "save FILE",
+        help: "Save the game (its rules, seed and every move) to FILE.",
+    },
+    CommandInfo {
+        name: "load",
+        short: &[],
+        usage: "load FILE",
+        help: "Load a saved game and play on from where it was saved.",
+    },
+    CommandInfo {
+        name: "new",
+        short: &[],
+        usage: "new [VARIANT] [OPTIONS]",
+        help: "Start a new match: by default with the same variant, rules and players, and a new seed. \
+               Options as for 'unolab play': -r RULE (repeat), --set K=V, -p N, --seed S, --bot KIND.",
+    },
+    CommandInfo {
+        name: "reload",
+        short: &[],
+        usage: "reload",
+        help: "Read the variant and rule files again from disk and replay the game so far with them.",
+    },
+    CommandInfo { name: "help", short: &["?"], usage: "help [COMMAND]", help: "The commands, or one in detail." },
+    CommandInfo { name: "quit", short: &["q", "exit"], usage: "quit", help: "Leave, with a summary of the match." },
+];
+
+/// The command a word names: its full name, a short form, or a prefix of
+/// only one name.
+pub fn command_named(word: &str) -> Result<&'static CommandInfo, String> {
+    let word = word.to_ascii_lowercase();
+    if let Some(info) = COMMANDS.iter().find(|c| c.name == word || c.short.contains(&word.as_str())) {
+        return Ok(info);
+    }
+    let prefixed: Vec<&CommandInfo> = COMMANDS.iter().filter(|c| c.name.starts_with(&word)).collect();
+    match prefixed.as_slice() {
+        [one] => Ok(one),
+        [] => {
+            let closest = COMMANDS
+                .iter()
+                .map(|c| (strsim::damerau_levenshtein(&word, c.name), c.name))
+                .filter(|&(distance, _)| distance <= 1 || (distance == 2 && word.len() >= 5))
+                .min();
+            match closest {
+                Some((_, name)) => Err(format!("unknown command '{word}': did you mean '{name}'? (type 'help')")),
+                None => Err(format!("unknown command '{word}' (type 'help')")),
+            }
+        }
+        many => {
+            let names: Vec<&str> = many.iter().map(|c| c.name).collect();
+            Err(format!("'{word}' could be {}", names.join(" or ")))
+        }
+    }
+}
+
+/// The help text: every command, or one in detail.
+pub fn help(topic: Option<&str>) -> Result<String, String> {
+    match topic {
+        Some(word) => {
+            let info = command_named(word)?;
+            let short = if info.short.is_empty() { String::new() } else { format!(" (or {})", info.short.join(", ")) };
+            Ok(format!("{}{short}\n  {}", info.usage, info.help))
+        }
+        None => {
+            let mut text = String::from("commands (short forms in brackets; 'help COMMAND' for more):\n");
+            for info in COMMANDS {
+                let short = if info.short.is_empty() { String::new() } else { format!(" [{}]", info.short.join(", ")) };
+                text += &format!("  {:<48} {}\n", format!("{}{short}", info.usage), first_sentence(info.help));
+            }
+            text += "cards: 'red 5', 'r5', 'blue skip', '+2', 'wild'; colours by initial ('b' for blue)";
+            Ok(text)
+        }
+    }
+}
+
+fn first_sentence(text: &str) -> &str {
+    text.split_once(". ").map_or(text, |(first, _)| first)
+}
+
+/// What a line is read against: the colours of the side in play (which
+/// initials stand for) and the faces seat 0 sees in its hand (which a
+/// symbol alone, `+2`, may stand for).
+pub struct Context<'a> {
+    pub names: &'a Names,
+    pub colors: Range<Color>,
+    pub hand: &'a [Face],
+}
+
+/// Parses a line.
+pub fn parse(context: &Context, line: &str) -> Result<Input, String> {
+    let Context { names, colors, .. } = context;
+    let colors = colors.clone();
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let Some((&first, rest)) = words.split_first() else { return Ok(Input::GoOn) };
+    let info = command_named(first)?;
+    let lowered: Vec<String> = rest.iter().map(|w| w.to_ascii_lowercase()).collect();
+    let args: Vec<&str> = lowered.iter().map(String::as_str).collect();
+    let none = |input: Input| {
+        if args.is_empty() {
+            Ok(input)
+        } else {
+            Err(format!("'{}' takes no arguments (usage: {})", info.name, info.usage))
+        }
+    };
+    let color = |word: &str| expand_color(names, colors.clone(), word);
+    match info.name {
+        "play" => parse_play(context, &args).map(|p| Input::Move(Command::Play(p))),
+        "draw" => none(Input::Move(Command::Draw)),
+        "pass" => none(Input::Move(Command::Pass)),
+        "uno" => none(Input::Move(Command::Uno(None))),
+        "challenge" => none(Input::Move(Command::Challenge)),
+        "accept" => none(Input::Move(Command::Accept)),
+        "catch" => match args.as_slice() {
+            [seat] => seat_number(seat).map(|s| Input::Move(Command::Catch(s))),
+            _ => Err("catch whom? e.g. 'catch 2' or 'catch p2'".into()),
+        },
+        "color" => match args.as_slice() {
+            [word] => color(word).map(|c| Input::Move(Command::Color(c))),
+            _ => Err(format!("name one colour: {}", color_list(names, colors))),
+        },
+        "choose" => {
+            if args.is_empty() {
+                return Err("choose which option? e.g. 'choose 1'".into());
+            }
+            let text = args.join(" ");
+            let choice = match text.parse::<usize>() {
+                Ok(n) if text.bytes().all(|b| b.is_ascii_digit()) => ChoiceRef::Place(n),
+                _ => ChoiceRef::Value(text),
+            };
+            Ok(Input::Move(Command::Choose(choice)))
+        }
+        "hand" => none(Input::Hand),
+        "table" => none(Input::Table),
+        "auto" => none(Input::Auto),
+        "log" => match args.as_slice() {
+            [] => Ok(Input::Log(20)),
+            [n] => n.parse().map(Input::Log).map_err(|_| format!("'{n}' is not a number of events")),
+            _ => Err("usage: log [N]".into()),
+        },
+        "rules" => none(Input::Rules),
+        "undo" => none(Input::Undo),
+        "save" | "load" => {
+            let path = line.trim_start()[first.len()..].trim();
+            if path.is_empty() {
+                return Err(format!("usage: {}", info.usage));
+            }
+            Ok(if info.name == "save" { Input::Save(path.into()) } else { Input::Load(path.into()) })
+        }
+        "new" => Ok(Input::New(rest.iter().map(|w| w.to_string()).collect())),
+        "reload" => none(Input::Reload),
+        "help" => match args.as_slice() {
+            [] => Ok(Input::Help(None)),
+            [topic] => Ok(Input::Help(Some(topic.to_string()))),
+            _ => Err("usage: help [COMMAND]".into()),
+        },
+        "quit" => none(Input::Quit),
+        other => unreachable!("command '{other}' has no parser"),
+    }
+}
+
+/// A seat: `2` or `p2`.
+fn seat_number(word: &str) -> Result<usize, String> {
+    let digits = word.strip_prefix('p').unwrap_or(word);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(format!("'{word}' is not a player (e.g. 2 or p2)"));
+    }
+    digits.parse().map_err(|_| format!("'{word}' is not a player (e.g. 2 or p2)"))
+}
+
+fn color_list(names: &Names, colors: Range<Color>) -> String {
+    colors.map(|c| names.color_name(c).to_string()).collect::<Vec<_>>().join(", ")
+}
+
+/// A colour by name, or by the start of the name of one colour in play
+/// (`b` for blue).
+fn expand_color(names: &Names, colors: Range<Color>, word: &str) -> Result<Color, String> {
+    if let Some(color) = names.color(word) {
+        return Ok(color);
+    }
+    let starting: Vec<Color> =
+        colors.clone().filter(|&c| names.color_name(c).to_ascii_lowercase().starts_with(word)).collect();
+    match starting.as_slice() {
+        [one] => Ok(*one),
+        [] => Err(format!("'{word}' is not a colour (colours: {})", color_list(names, colors))),
+        many => {
+            let names: Vec<&str> = many.iter().map(|&c| names.color_name(c)).collect();
+            Err(format!("'{word}' could be {}", names.join(" or ")))
+        }
+    }
+}
+
+/// Card words with colour initials written out: `r` is `red`, `r5` is
+/// `red 5`, `b+2` is `blue +2`. A word that is already a colour, a symbol
+/// or a number stays as it is.
+fn expand_card_words(names: &Names, colors: Range<Color>, words: &[&str]) -> Vec<String> {
+    let mut out = Vec::new();
+    for &word in words {
+        let known = names.color(word).is_some()
+            || names.symbol(word).is_some()
+            || word.bytes().all(|b| b.is_ascii_digit())
+            || word.contains('/');
+        if known {
+            out.push(word.to_string());
+            continue;
+        }
+        let letters = word.bytes().take_while(u8::is_ascii_alphabetic).count();
+        let (initial, value) = word.split_at(letters);
+        match expand_color(names, colors.clone(), initial) {
+            Ok(color) if !initial.is_empty() => {
+                out.push(names.color_name(color).to_ascii_lowercase());
+                if !value.is_empty() {
+                    out.push(value.to_string());
+                }
+            }
+            _ => out.push(word.to_string()),
+        }
+    }
+    out
+}
+
+fn parse_play(context: &Context, words: &[&str]) -> Result<PlayCommand, String> {
+    let (names, colors) = (context.names, context.colors.clone());
+    let mut card_words = Vec::new();
+    let (mut color, mut as_flex, mut target, mut uno) = (None, false, None, false);
+    let mut i = 0;
+    while i < words.len() {
+        match words[i] {
+            "flex" => as_flex = true,
+            "uno" => uno = true,
+            "target" | "at" => {
+                i += 1;
+                target = Some(seat_number(words.get(i).ok_or("target needs a player, e.g. 'target 2'")?)?);
+            }
+            word => card_words.push(word),
+        }
+        i += 1;
+    }
+    if card_words.is_empty() {
+        return Err("play which card? e.g. 'play red 5', 'p r5' or 'play 3' (the 3rd card of your hand)".into());
+    }
+    // A number is a place in the hand only when it is the whole card and
+    // has no sign: `+2` is a card.
+    // `play 7 blue`: the 7th card, naming blue.
+    if let [n, named] = card_words.as_slice()
+        && n.bytes().all(|b| b.is_ascii_digit())
+    {
+        color = Some(expand_color(names, colors.clone(), named)?);
+        card_words.pop();
+    }
+    if let [n] = card_words.as_slice()
+        && n.bytes().all(|b| b.is_ascii_digit())
+    {
+        let place = n.parse().map_err(|_| format!("'{n}' is not a place in your hand"))?;
+        return Ok(PlayCommand { card: CardRef::Position(place), player: None, color, as_flex, target, uno });
+    }
+    let mut expanded = expand_card_words(names, colors.clone(), &card_words);
+    // A coloured symbol alone (`+2`, `skip`) stands for the one such card in
+    // the hand.
+    if let [word] = expanded.as_slice()
+        && let Some(symbol) = names.symbol(word)
+        && !names.symbol_info(symbol).wild
+    {
+        let mut held: Vec<Face> = context.hand.iter().copied().filter(|f| f.value == Value::Symbol(symbol)).collect();
+        held.sort_by_key(|f| (f.color, f.flex));
+        held.dedup();
+        return match held.as_slice() {
+            [face] => Ok(PlayCommand {
+                card: CardRef::Named(CardPattern::Face(*face)),
+                player: None,
+                color,
+                as_flex,
+                target,
+                uno,
+            }),
+            [] => Err(format!("you hold no {}", names.symbol_info(symbol).name)),
+            many => {
+                let faces: Vec<String> = many.iter().map(|f| names.format_face(f)).collect();
+                Err(format!("'{word}' could be {}: name the colour", faces.join(" or ")))
+            }
+        };
+    }
+    // A last word that is a colour after a whole card names the colour for
+    // a wild: `play wild blue`, `play wild b`.
+    if expanded.len() > 1 {
+        let (card, last) = expanded.split_at(expanded.len() - 1);
+        if names.parse_pattern(&card.join(" ")).is_ok() {
+            match expand_color(names, colors.clone(), &last[0]) {
+                Ok(c) => {
+                    color = Some(c);
+                    expanded.pop();
+                }
+                Err(e) if names.parse_pattern(&expanded.join(" ")).is_err() => return Err(e),
+                Err(_) => {}
+            }
+        }
+    }
+    let pattern = names.parse_pattern(&expanded.join(" "))?;
+    Ok(PlayCommand { card: CardRef::Named(pattern), player: None, color, as_flex, target, uno })
+}

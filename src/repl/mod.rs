@@ -1,0 +1,648 @@
+//! The REPL: a match against bots with seat 0 at the keyboard, and the
+//! workbench a rule designer uses mid-game (`undo`, `save`/`load`,
+//! `reload`, `rules`, `log`). Bots wait while seat 0 has a move on the
+//! same event (a catch, a jump-in, an UNO call): the prompt offers it
+//! first. Input comes from a `LineSource` (a terminal or a pipe); nothing
+//! typed can end the session except `quit` or the end of input.
+
+pub mod command;
+pub mod input;
+pub mod record;
+pub mod render;
+
+use std::io::Write;
+use std::path::Path;
+use std::sync::Arc;
+
+use crate::bot::{self, Bot};
+use crate::card::Face;
+use crate::event::{Event, describe_for};
+use crate::game::command::{CardRef, Command, Sight};
+use crate::game::{Game, Moves, Record};
+use crate::script::Runtime;
+use crate::turn::Phase;
+use crate::variant::Variant;
+use command::Input;
+use input::{Line, LineSource, Vocabulary};
+use record::{SavedGame, Setup};
+use render::Style;
+
+/// The seat at the keyboard.
+pub const HUMAN: usize = 0;
+
+/// Loads a ruleset from disk (the CLI's loader, so that `reload` and `new`
+/// read the same files `play` did). The warnings are printed by the caller.
+pub type LoadFn = dyn Fn(&crate::ruleset::LoadRequest) -> Result<Variant, Vec<String>>;
+
+/// A game in progress with its bots, and what has been shown of it.
+pub struct Session<'a> {
+    setup: Setup,
+    game: Game,
+    bots: Vec<Bot>,
+    /// Events printed so far.
+    shown: usize,
+    /// The history length at which seat 0 last let an out-of-turn chance
+    /// pass (so it is not offered again until something happens).
+    passed_at: Option<usize>,
+    /// The table was shown since the last event.
+    table_shown: bool,
+    /// The match end was announced.
+    announced: bool,
+    /// Scores when the current hand started, for the hand's summary.
+    scores_at_deal: Vec<i64>,
+    style: Style,
+    load: &'a LoadFn,
+    moves: Moves,
+}
+
+/// What happened to a line.
+enum Flow {
+    Continue,
+    Quit,
+}
+
+fn new_bots(setup: &Setup, records: usize) -> Vec<Bot> {
+    let seed = crate::sim::game_seed(setup.seed, records as u64);
+    (0..setup.players).map(|seat| Bot::new(setup.bot, seed, seat as u64)).collect()
+}
+
+/// Starts a game of `setup`.
+fn start(setup: &Setup, load: &LoadFn) -> Result<(Arc<Variant>, Game), Vec<String>> {
+    let variant = Arc::new(load(&setup.request)?);
+    let runtime = Runtime::new(variant.clone())?;
+    let game = Game::new(runtime, setup.players, setup.seed).map_err(|e| vec![e])?;
+    Ok((variant, game))
+}
+
+impl<'a> Session<'a> {
+    pub fn new(setup: Setup, game: Game, style: Style, load: &'a LoadFn) -> Session<'a> {
+        let bots = new_bots(&setup, 0);
+        let players = setup.players;
+        Session {
+            setup,
+            game,
+            bots,
+            shown: 0,
+            passed_at: None,
+            table_shown: false,
+            announced: false,
+            scores_at_deal: vec![0; players],
+            style,
+            load,
+            moves: Moves::default(),
+        }
+    }
+
+    /// Plays until `quit` or the end of input.
+    pub fn run(&mut self, input: &mut dyn LineSource, out: &mut dyn Write) -> std::io::Result<()> {
+        self.opening(out)?;
+        loop {
+            if input.interactive() {
+                // The terminal may have been resized.
+                self.style.width = render::terminal_width();
+            }
+            if let Err(e) = self.advance(out) {
+                writeln!(out, "error: {e}")?;
+                writeln!(out, "the game cannot go on; 'undo', 'reload' after fixing the rules, 'new' or 'quit'")?;
+            }
+            self.refresh_moves();
+            if !self.table_shown {
+                self.show_table(out)?;
+            }
+            input.set_vocabulary(self.vocabulary());
+            let prompt = self.prompt();
+            if !input.interactive() {
+                // Without prompts, a chance out of turn is still announced:
+                // it changes what the next line means.
+                if self.in_window() && self.has_chance() {
+                    writeln!(out, "{prompt}")?;
+                }
+                out.flush()?;
+            }
+            let line = match input.read_line(&format!("{prompt}> "))? {
+                Line::Text(text) => text,
+                Line::Cancelled => continue,
+                Line::Unreadable => {
+                    writeln!(out, "that line is not text this game can read (UTF-8, at most 4096 bytes); ignored")?;
+                    continue;
+                }
+                Line::End => {
+                    writeln!(out, "input ended")?;
+                    self.summary(out)?;
+                    return Ok(());
+                }
+            };
+            if !input.interactive() && !line.trim().is_empty() {
+                writeln!(out, "> {}", line.trim())?;
+            }
+            match self.handle(&line, out)? {
+                Flow::Continue => {}
+                Flow::Quit => {
+                    self.summary(out)?;
+                    return Ok(());
+                }
+            }
+        }
+    }
+
+    fn opening(&mut self, out: &mut dyn Write) -> std::io::Result<()> {
+        let variant = &self.game.variant;
+        let mut what = variant.name.clone();
+        for layer in variant.layers.iter().filter(|l| l.is_rule) {
+            what += &format!(" + {}", layer.name);
+        }
+        writeln!(
+            out,
+            "unolab: {what}, {} players, seed {}; you are p{HUMAN}. Type 'help' for commands.",
+            self.setup.players, self.setup.seed
+        )?;
+        for (name, value) in &variant.options {
+            writeln!(out, "option {name} = {value}")?;
+        }
+        for note in variant.notes() {
+            writeln!(out, "note: {note}")?;
+        }
+        for warning in &variant.warnings {
+            writeln!(out, "warning: {warning}")?;
+        }
+        Ok(())
+    }
+
+    /// Prints the events not yet shown, one line each; a line repeated at
+    /// once is shown once with a count.
+    fn show_events(&mut self, out: &mut dyn Write) -> std::io::Result<()> {
+        let events = &self.game.events()[self.shown..];
+        let mut last: Option<(String, usize)> = None;
+        let flush = |last: &mut Option<(String, usize)>, out: &mut dyn Write| -> std::io::Result<()> {
+            if let Some((line, count)) = last.take() {
+                match count {
+                    1 => writeln!(out, "{line}")?,
+                    n => writeln!(out, "{line} (x{n})")?,
+                }
+            }
+            Ok(())
+        };
+        for event in events {
+            if matches!(event, Event::HandStarted { .. }) {
+                flush(&mut last, out)?;
+                writeln!(out)?;
+            }
+            let line = describe_for(event, &self.game.variant, Some(HUMAN));
+            match &mut last {
+                Some((previous, count)) if *previous == line => *count += 1,
+                _ => {
+                    flush(&mut last, out)?;
+                    last = Some((line, 1));
+                }
+            }
+        }
+        flush(&mut last, out)?;
+        if !events.is_empty() {
+            self.table_shown = false;
+        }
+        self.shown = self.game.events().len();
+        Ok(())
+    }
+
+    /// Plays the bots' moves until seat 0 has something to decide: its
+    /// turn or decision, or a chance out of turn it has not let pass.
+    fn advance(&mut self, out: &mut dyn Write) -> Result<(), String> {
+        loop {
+            self.show_events(out).map_err(|e| e.to_string())?;
+            if self.game.table().match_winner.is_some() {
+                if !self.announced {
+                    self.announced = true;
+                    self.hand_summary(out).map_err(|e| e.to_string())?;
+                    let winner = self.game.table().match_winner.unwrap_or_default();
+                    let _ = writeln!(
+                        out,
+                        "match over: p{winner} wins with {} points. 'new' starts another match.",
+                        self.game.table().scores[winner]
+                    );
+                }
+                return Ok(());
+            }
+            if self.game.table().hand_number == 0 || self.game.hand_over() {
+                if self.game.hand_over() {
+                    self.hand_summary(out).map_err(|e| e.to_string())?;
+                }
+                self.scores_at_deal = self.game.table().scores.clone();
+                self.game.deal().map_err(|e| e.to_string())?;
+                continue;
+            }
+            self.refresh_moves();
+            let to_act = self.game.to_act();
+            if to_act == HUMAN && self.moves.has_turn_action() {
+                return Ok(());
+            }
+            if self.has_chance() && self.passed_at != Some(self.game.history().len()) {
+                return Ok(());
+            }
+            match bot::next_action(&mut self.game, &mut self.bots, Some(HUMAN)).map_err(|e| e.to_string())? {
+                Some((seat, action)) => {
+                    self.game.apply(action).map_err(|e| format!("p{seat} could not act: {e}"))?;
+                }
+                None => return Ok(()),
+            }
+        }
+    }
+
+    /// Seat 0 may do something now that is not a turn: play out of turn,
+    /// catch someone, or call UNO.
+    fn has_chance(&self) -> bool {
+        !self.moves.plays.is_empty() || !self.moves.catch.is_empty() || self.moves.call_uno
+    }
+
+    /// Seat 0 is not deciding a turn, but may be offered a chance.
+    fn in_window(&self) -> bool {
+        self.game.to_act() != HUMAN || !self.moves.has_turn_action()
+    }
+
+    fn refresh_moves(&mut self) {
+        let mut moves = std::mem::take(&mut self.moves);
+        if self.game.legal_moves(HUMAN, &mut moves).is_err() {
+            moves = Moves::default();
+        }
+        self.moves = moves;
+    }
+
+    /// The hand's end: what each seat scored, and the cards that were left.
+    fn hand_summary(&mut self, out: &mut dyn Write) -> std::io::Result<()> {
+        let table = self.game.table();
+        let names = &self.game.variant.names;
+        let mut parts = Vec::new();
+        for seat in 0..self.game.players() {
+            let gained = table.scores[seat] - self.scores_at_deal.get(seat).copied().unwrap_or(0);
+            let held = &table.hands[seat];
+            let cards: Vec<String> =
+                held.iter().map(|&c| names.format_face(self.game.variant.face(c, table.side))).collect();
+            let left = if held.is_empty() {
+                String::new()
+            } else {
+                format!(" (held {} = {} points)", cards.join(", "), table.hand_points(&self.game.variant, seat))
+            };
+            parts.push(format!("  p{seat}: +{gained}, total {}{left}", table.scores[seat]));
+        }
+        writeln!(out, "hand {} over; target {}:", table.hand_number, self.game.variant.target_score)?;
+        for part in parts {
+            writeln!(out, "{part}")?;
+        }
+        self.scores_at_deal = table.scores.clone();
+        Ok(())
+    }
+
+    fn summary(&self, out: &mut dyn Write) -> std::io::Result<()> {
+        let table = self.game.table();
+        let scores: Vec<String> = table.scores.iter().enumerate().map(|(s, p)| format!("p{s} {p}")).collect();
+        writeln!(
+            out,
+            "{} hand(s) played; scores: {}; seed {} (replay with 'unolab play --seed {}')",
+            table.hand_number,
+            scores.join(", "),
+            self.setup.seed,
+            self.setup.seed
+        )
+    }
+
+    /// The order seat 0's hand is shown in: indices into the hand.
+    fn hand_order(&self) -> Vec<usize> {
+        let table = self.game.table();
+        let hand = &table.hands[HUMAN];
+        let mut order: Vec<usize> = (0..hand.len()).collect();
+        order.sort_by_key(|&i| render::sort_key(self.game.variant.face(hand[i], table.side)));
+        order
+    }
+
+    fn show_table(&mut self, out: &mut dyn Write) -> std::io::Result<()> {
+        let view = self.game.view(HUMAN);
+        let next = (!self.game.hand_over()).then(|| self.game.table().seat_after(self.game.table().current, 1));
+        let order = self.hand_order();
+        write!(out, "{}", render::table(&self.game.variant.names, &view, &order, &self.moves, next, self.style))?;
+        self.table_shown = true;
+        Ok(())
+    }
+
+    fn prompt(&self) -> String {
+        let names = &self.game.variant.names;
+        if self.game.table().match_winner.is_some() {
+            return "match over".into();
+        }
+        if self.in_window() {
+            let mut offers = Vec::new();
+            if !self.moves.plays.is_empty() {
+                offers.push("play out of turn".to_string());
+            }
+            for seat in &self.moves.catch {
+                offers.push(format!("catch {seat}"));
+            }
+            if self.moves.call_uno {
+                offers.push("uno".into());
+            }
+            if offers.is_empty() {
+                return "waiting".into();
+            }
+            return format!("you may {} (Enter: let play go on)", offers.join(", "));
+        }
+        let uno = if self.moves.call_uno { " (you hold one card: uno)" } else { "" };
+        let text = match &self.game.table().phase {
+            Phase::NameColor { .. } => "name a colour (color C)".to_string(),
+            Phase::Answer(p) => format!(
+                "you face drawing {}: accept{}{}",
+                p.draw.count,
+                if p.challenge.is_some() { ", challenge" } else { "" },
+                if self.moves.plays.is_empty() { "" } else { " or play" }
+            ),
+            Phase::Drawn(_) => "play the drawn card or pass".into(),
+            Phase::Choose(choice) => {
+                let options: Vec<String> = choice
+                    .options
+                    .iter()
+                    .enumerate()
+                    .map(|(i, o)| format!("{}: {}", i + 1, o.name(&self.game.variant)))
+                    .collect();
+                format!("choose {} (choose N): {}", choice.tag, options.join(", "))
+            }
+            Phase::Turn | Phase::Over { .. } => {
+                let top = self.game.view(HUMAN).top.map(|f| names.format_face(&f)).unwrap_or_default();
+                format!("your turn on {top}")
+            }
+        };
+        format!("{text}{uno}")
+    }
+
+    fn vocabulary(&self) -> Vocabulary {
+        let table = self.game.table();
+        let variant = &self.game.variant;
+        let mut cards: Vec<String> = table.hands[HUMAN]
+            .iter()
+            .map(|&c| variant.names.format_face(variant.face(c, table.side)).to_ascii_lowercase())
+            .collect();
+        cards.sort();
+        cards.dedup();
+        Vocabulary {
+            cards,
+            colors: variant.colors_of(table.side).map(|c| variant.names.color_name(c).to_ascii_lowercase()).collect(),
+            seats: (0..self.game.players()).filter(|&s| s != HUMAN).map(|s| format!("p{s}")).collect(),
+        }
+    }
+
+    /// Carries out one line of input.
+    fn handle(&mut self, line: &str, out: &mut dyn Write) -> std::io::Result<Flow> {
+        let table = self.game.table();
+        let hand: Vec<Face> = table.hands[HUMAN].iter().map(|&c| *self.game.variant.face(c, table.side)).collect();
+        let context = command::Context {
+            names: &self.game.variant.names,
+            colors: self.game.variant.colors_of(table.side),
+            hand: &hand,
+        };
+        let input = match command::parse(&context, line) {
+            Ok(input) => input,
+            Err(e) => {
+                writeln!(out, "{e}")?;
+                return Ok(Flow::Continue);
+            }
+        };
+        match input {
+            Input::GoOn => {
+                if self.has_chance() && self.in_window() {
+                    self.passed_at = Some(self.game.history().len());
+                } else {
+                    self.table_shown = false;
+                }
+            }
+            Input::Move(command) => self.make_move(command, out)?,
+            Input::Help(topic) => match command::help(topic.as_deref()) {
+                Ok(text) if topic.is_some() => writeln!(out, "{}", render::wrap_text(&text, 2, self.style))?,
+                Ok(text) => writeln!(out, "{text}")?,
+                Err(e) => writeln!(out, "{e}")?,
+            },
+            Input::Hand | Input::Table => self.table_shown = false,
+            Input::Auto => self.auto(out)?,
+            Input::Log(n) => {
+                let events = self.game.events();
+                for event in &events[events.len().saturating_sub(n)..] {
+                    writeln!(out, "  {}", describe_for(event, &self.game.variant, Some(HUMAN)))?;
+                }
+            }
+            Input::Rules => self.rules(out)?,
+            Input::Undo => self.undo(out)?,
+            Input::Save(path) => match SavedGame::of(&self.setup, &self.game).write(Path::new(&path)) {
+                Ok(()) => writeln!(out, "saved to {path}")?,
+                Err(e) => writeln!(out, "not saved: {e}")?,
+            },
+            Input::Load(path) => self.load_file(&path, out)?,
+            Input::New(args) => self.new_match(&args, out)?,
+            Input::Reload => self.reload(out)?,
+            Input::Quit => return Ok(Flow::Quit),
+        }
+        Ok(Flow::Continue)
+    }
+
+    fn make_move(&mut self, mut command: Command, out: &mut dyn Write) -> std::io::Result<()> {
+        if self.game.table().match_winner.is_some() {
+            writeln!(out, "the match is over: 'new' starts another, 'undo' goes back")?;
+            return Ok(());
+        }
+        // A number counts in the order the hand is shown.
+        if let Command::Play(play) = &mut command
+            && let CardRef::Position(n) = play.card
+        {
+            let order = self.hand_order();
+            match n.checked_sub(1).and_then(|i| order.get(i)) {
+                Some(&index) => play.card = CardRef::Position(index + 1),
+                None => {
+                    writeln!(out, "you hold {} cards: there is no card {n}", order.len())?;
+                    return Ok(());
+                }
+            }
+        }
+        let result = self
+            .game
+            .resolve(&command, HUMAN, Sight::Seat)
+            .and_then(|action| self.game.apply(action).map_err(|e| e.to_string()));
+        if let Err(e) = result {
+            writeln!(out, "{e}")?;
+        }
+        Ok(())
+    }
+
+    /// A bot decides for seat 0: its turn, or whether to take a chance
+    /// out of turn.
+    fn auto(&mut self, out: &mut dyn Write) -> std::io::Result<()> {
+        if self.game.table().match_winner.is_some() {
+            writeln!(out, "the match is over: 'new' starts another, 'undo' goes back")?;
+            return Ok(());
+        }
+        if self.in_window() {
+            let taken = if self.moves.call_uno {
+                Ok(Some(crate::game::Action::CallUno(HUMAN)))
+            } else {
+                self.bots[HUMAN].out_of_turn(&mut self.game, HUMAN).map_err(|e| e.to_string())
+            };
+            match taken {
+                Ok(Some(action)) => {
+                    if let Err(e) = self.game.apply(action) {
+                        writeln!(out, "{e}")?;
+                    }
+                }
+                Ok(None) => self.passed_at = Some(self.game.history().len()),
+                Err(e) => writeln!(out, "{e}")?,
+            }
+            return Ok(());
+        }
+        let result = self.bots[HUMAN]
+            .choose(&mut self.game, HUMAN)
+            .map_err(|e| e.to_string())
+            .and_then(|action| self.game.apply(action).map_err(|e| e.to_string()));
+        if let Err(e) = result {
+            writeln!(out, "{e}")?;
+        }
+        Ok(())
+    }
+
+    fn rules(&self, out: &mut dyn Write) -> std::io::Result<()> {
+        let variant = &self.game.variant;
+        for line in variant.summary() {
+            writeln!(out, "{line}")?;
+        }
+        writeln!(
+            out,
+            "  {} players, {} cards each, first to {} points wins the match",
+            self.game.players(),
+            variant.hand_size,
+            variant.target_score
+        )?;
+        writeln!(out, "cards:")?;
+        writeln!(out, "  numbers: play on the same colour or the same number")?;
+        for symbol in &variant.names.symbols {
+            let description = if symbol.description.is_empty() { "(no description)" } else { &symbol.description };
+            writeln!(out, "  {}: {description} ({} points)", symbol.name, symbol.points)?;
+        }
+        Ok(())
+    }
+
+    /// Back to before seat 0's last decision: the game is replayed up to
+    /// it.
+    fn undo(&mut self, out: &mut dyn Write) -> std::io::Result<()> {
+        let history = self.game.history();
+        let Some(at) = history.iter().rposition(|r| matches!(r, Record::Act(a) if a.seat() == HUMAN)) else {
+            writeln!(out, "nothing to undo: you have not decided anything yet")?;
+            return Ok(());
+        };
+        let undone = match history[at] {
+            Record::Act(action) => action.describe(&self.game.variant, self.game.table().side),
+            Record::Deal => unreachable!("a deal has no seat"),
+        };
+        let records = history[..at].to_vec();
+        let replayed = Runtime::new(self.game.variant.clone())
+            .map_err(|problems| problems.join("; "))
+            .and_then(|runtime| Game::replay(runtime, self.setup.players, self.setup.seed, &records));
+        match replayed {
+            Ok(game) => {
+                self.replace_game(game, records.len());
+                writeln!(out, "undone: {undone}")?;
+            }
+            Err(e) => writeln!(out, "cannot undo: {e}")?,
+        }
+        Ok(())
+    }
+
+    /// Puts `game` in play (after `records` history entries), with bots
+    /// seeded from the seed and that point, and shows the table anew.
+    fn replace_game(&mut self, game: Game, records: usize) {
+        self.game = game;
+        self.bots = new_bots(&self.setup, records);
+        self.shown = self.game.events().len();
+        self.passed_at = None;
+        self.table_shown = false;
+        self.announced = self.game.table().match_winner.is_some();
+        let hand_start = self.game.table().scores.clone();
+        self.scores_at_deal = hand_start;
+    }
+
+    /// Plays the lines of a history on a new game of `setup`; stops at the
+    /// first line the rules refuse, keeping the game before it.
+    fn rebuild(&self, setup: &Setup, lines: &[String]) -> Result<(Game, Option<String>), Vec<String>> {
+        let (_, mut game) = start(setup, self.load)?;
+        for (index, line) in lines.iter().enumerate() {
+            if let Err(e) = record::replay_line(&mut game, line) {
+                return Ok((game, Some(format!("move {} ('{line}'): {e}", index + 1))));
+            }
+        }
+        Ok((game, None))
+    }
+
+    fn load_file(&mut self, path: &str, out: &mut dyn Write) -> std::io::Result<()> {
+        let saved = match SavedGame::read(Path::new(path)).and_then(|saved| Ok((saved.setup()?, saved))) {
+            Ok(found) => found,
+            Err(e) => {
+                writeln!(out, "not loaded: {e}")?;
+                return Ok(());
+            }
+        };
+        let (setup, saved) = saved;
+        match self.rebuild(&setup, &saved.history) {
+            Ok((_, Some(problem))) => writeln!(out, "not loaded: {path}: {problem}")?,
+            Ok((game, None)) => {
+                let records = game.history().len();
+                self.setup = setup;
+                self.replace_game(game, records);
+                writeln!(out, "loaded {path}: {} moves replayed", saved.history.len())?;
+                self.opening(out)?;
+            }
+            Err(problems) => {
+                writeln!(out, "not loaded: {path}:")?;
+                for p in problems {
+                    writeln!(out, "  {p}")?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn reload(&mut self, out: &mut dyn Write) -> std::io::Result<()> {
+        let lines = record::history_text(&self.game, self.game.history());
+        match self.rebuild(&self.setup.clone(), &lines) {
+            Ok((game, problem)) => {
+                let records = game.history().len();
+                self.replace_game(game, records);
+                writeln!(out, "reloaded {}: {records} of {} moves replayed", self.setup.request.variant, lines.len())?;
+                if let Some(problem) = problem {
+                    writeln!(out, "{problem}; staying at the last good point")?;
+                }
+            }
+            Err(problems) => {
+                writeln!(out, "not reloaded (the game goes on as it was):")?;
+                for p in problems {
+                    writeln!(out, "  {p}")?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn new_match(&mut self, args: &[String], out: &mut dyn Write) -> std::io::Result<()> {
+        let setup = match crate::cli::new_setup(&self.setup, args) {
+            Ok(setup) => setup,
+            Err(e) => {
+                writeln!(out, "{}", e.trim_end())?;
+                return Ok(());
+            }
+        };
+        match start(&setup, self.load) {
+            Ok((_, game)) => {
+                self.setup = setup;
+                self.replace_game(game, 0);
+                self.announced = false;
+                self.opening(out)?;
+            }
+            Err(problems) => {
+                writeln!(out, "no new match:")?;
+                for p in problems {
+                    writeln!(out, "  {p}")?;
+                }
+            }
+        }
+        Ok(())
+    }
+}

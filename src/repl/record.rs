@@ -1,0 +1,197 @@
+//! A game as text: its rules, seed and every move, each move a line in card
+//! notation (`p1 play red 5 // pink 3 color blue`), so that a saved game
+//! reads like a log, survives a change of deck order, and is replayed on
+//! load or `reload` through the same legality checks as live play.
+
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use crate::bot::BotKind;
+use crate::game::command::{CardRef, ChoiceRef, Command, PlayCommand, Sight};
+use crate::game::{Action, Game, Record};
+use crate::ruleset::LoadRequest;
+
+/// What a session was started with.
+#[derive(Debug, Clone)]
+pub struct Setup {
+    pub request: LoadRequest,
+    pub players: usize,
+    pub seed: u64,
+    pub bot: BotKind,
+}
+
+/// A saved game on disk.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SavedGame {
+    /// The format's version.
+    pub unolab_save: u32,
+    pub variant: String,
+    #[serde(default)]
+    pub rules: Vec<String>,
+    #[serde(default)]
+    pub settings: Vec<String>,
+    pub players: usize,
+    pub seed: u64,
+    pub bot: String,
+    /// `deal`, or a seat's move.
+    pub history: Vec<String>,
+}
+
+pub const SAVE_VERSION: u32 = 1;
+
+/// A move as a line of text.
+pub fn action_text(game: &Game, action: &Action) -> String {
+    let variant = &game.variant;
+    let names = &variant.names;
+    let seat = action.seat();
+    let what = match *action {
+        Action::Play(play) => {
+            let mut text = format!("play {}", names.format_card(variant.design(play.card)));
+            if let Some(c) = play.color {
+                text += &format!(" color {}", names.color_name(c));
+            }
+            if play.as_flex {
+                text += " flex";
+            }
+            if let Some(t) = play.target {
+                text += &format!(" target {t}");
+            }
+            if play.uno {
+                text += " uno";
+            }
+            text
+        }
+        Action::Draw(_) => "draw".into(),
+        Action::Pass(_) => "pass".into(),
+        Action::Accept(_) => "accept".into(),
+        Action::Challenge(_) => "challenge".into(),
+        Action::NameColor(_, c) => format!("color {}", names.color_name(c)),
+        Action::Choose(_, index) => format!("choose {}", index + 1),
+        Action::CallUno(_) => "uno".into(),
+        Action::Catch { target, .. } => format!("catch {target}"),
+    };
+    format!("p{seat} {what}")
+}
+
+/// The history of `game` as lines.
+pub fn history_text(game: &Game, history: &[Record]) -> Vec<String> {
+    history
+        .iter()
+        .map(|record| match record {
+            Record::Deal => "deal".to_string(),
+            Record::Act(action) => action_text(game, action),
+        })
+        .collect()
+}
+
+/// Carries out one line of a history on `game`: a deal, or a move resolved
+/// against the table (the card by its full notation, so the very card).
+pub fn replay_line(game: &mut Game, line: &str) -> Result<(), String> {
+    let line = line.trim();
+    if line == "deal" {
+        return game.deal().map_err(|e| e.to_string());
+    }
+    let (seat, what) = line.split_once(' ').ok_or_else(|| format!("'{line}' is not a move"))?;
+    let seat: usize = seat
+        .strip_prefix('p')
+        .and_then(|s| s.parse().ok())
+        .ok_or_else(|| format!("'{line}' does not start with a seat (p0, p1...)"))?;
+    let (verb, rest) = what.split_once(' ').unwrap_or((what, ""));
+    let names = &game.variant.names;
+    let command = match verb {
+        "play" => {
+            let mut words: Vec<&str> = rest.split_whitespace().collect();
+            let mut play = PlayCommand::of(CardRef::Position(0));
+            play.player = Some(seat);
+            loop {
+                match words.as_slice() {
+                    [.., "uno"] => play.uno = true,
+                    [.., "flex"] => play.as_flex = true,
+                    [.., "target", t] => {
+                        play.target = Some(t.parse().map_err(|_| format!("'{t}' is not a seat"))?);
+                        words.pop();
+                    }
+                    [.., "color", c] => {
+                        play.color = Some(names.color(c).ok_or_else(|| format!("unknown colour '{c}'"))?);
+                        words.pop();
+                    }
+                    _ => break,
+                }
+                words.pop();
+            }
+            play.card = CardRef::Named(names.parse_pattern(&words.join(" "))?);
+            Command::Play(play)
+        }
+        "draw" => Command::Draw,
+        "pass" => Command::Pass,
+        "accept" => Command::Accept,
+        "challenge" => Command::Challenge,
+        "uno" => Command::Uno(None),
+        "color" => Command::Color(names.color(rest).ok_or_else(|| format!("unknown colour '{rest}'"))?),
+        "choose" => Command::Choose(ChoiceRef::Place(rest.parse().map_err(|_| format!("'{rest}' is not an option"))?)),
+        "catch" => Command::Catch(rest.parse().map_err(|_| format!("'{rest}' is not a seat"))?),
+        other => return Err(format!("unknown move '{other}'")),
+    };
+    let action = game.resolve(&command, seat, Sight::All)?;
+    game.apply(action).map_err(|e| e.to_string())
+}
+
+impl SavedGame {
+    pub fn of(setup: &Setup, game: &Game) -> SavedGame {
+        use clap::ValueEnum;
+        SavedGame {
+            unolab_save: SAVE_VERSION,
+            variant: setup.request.variant.clone(),
+            rules: setup.request.rules.clone(),
+            settings: setup.request.settings.iter().map(|(k, v)| format!("{k}={v}")).collect(),
+            players: setup.players,
+            seed: setup.seed,
+            bot: setup.bot.to_possible_value().map_or_else(String::new, |v| v.get_name().to_string()),
+            history: history_text(game, game.history()),
+        }
+    }
+
+    /// Reads a saved game: YAML, with the place of any problem.
+    pub fn read(path: &Path) -> Result<SavedGame, String> {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let saved: SavedGame = serde_yaml::from_str(&text).map_err(|e| match e.location() {
+            Some(at) => format!("{}:{}:{}: {e}", path.display(), at.line(), at.column()),
+            None => format!("{}: {e}", path.display()),
+        })?;
+        if saved.unolab_save != SAVE_VERSION {
+            return Err(format!(
+                "{}: saved by another version of unolab (format {}, this one reads {SAVE_VERSION})",
+                path.display(),
+                saved.unolab_save
+            ));
+        }
+        Ok(saved)
+    }
+
+    pub fn setup(&self) -> Result<Setup, String> {
+        use clap::ValueEnum;
+        let settings = self
+            .settings
+            .iter()
+            .map(|s| {
+                s.split_once('=')
+                    .map(|(k, v)| (k.to_string(), v.to_string()))
+                    .ok_or_else(|| format!("setting '{s}' is not KEY=VALUE"))
+            })
+            .collect::<Result<Vec<_>, String>>()?;
+        Ok(Setup {
+            request: LoadRequest { variant: self.variant.clone(), rules: self.rules.clone(), settings },
+            players: self.players,
+            seed: self.seed,
+            bot: BotKind::from_str(&self.bot, true).map_err(|_| format!("unknown bot '{}'", self.bot))?,
+        })
+    }
+
+    pub fn write(&self, path: &Path) -> Result<(), String> {
+        let text = serde_yaml::to_string(self).map_err(|e| e.to_string())?;
+        let text = format!("# unolab saved game: load it with 'load FILE' in 'unolab play'\n{text}");
+        std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))
+    }
+}

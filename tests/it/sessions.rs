@@ -1,0 +1,86 @@
+//! Scripted REPL sessions, snapshotted: each file in `tests/sessions/`
+//! holds the command line (`args: ...`) and the lines typed, and its
+//! snapshot is everything the player saw. A new session is one new file.
+//! They run in a fresh directory each, so `save` and `load` stay there.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+/// A directory of its own for one session's files.
+fn scratch_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("unolab-session-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn scripted_sessions() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    insta::glob!("../sessions", "*.session", |path| {
+        let text = std::fs::read_to_string(path).unwrap();
+        let mut lines = text.lines().filter(|l| !l.starts_with('#'));
+        let args = lines.next().and_then(|l| l.strip_prefix("args: ")).expect("a first line 'args: ...'");
+        let args: Vec<String> = args.split_whitespace().map(|a| a.replace("{root}", root)).collect();
+        let input: String = lines.map(|l| format!("{l}\n")).collect();
+        let name = path.file_stem().unwrap().to_string_lossy().to_string();
+        let mut child = Command::new(env!("CARGO_BIN_EXE_unolab"))
+            .args(&args)
+            .current_dir(scratch_dir(&name))
+            .env("NO_COLOR", "1")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+        let output = child.wait_with_output().unwrap();
+        let mut seen = String::from_utf8(output.stdout).unwrap();
+        let errors = String::from_utf8(output.stderr).unwrap();
+        if !errors.is_empty() {
+            seen += &format!("--- stderr\n{errors}");
+        }
+        seen += &format!("--- exit {}\n", output.status.code().unwrap_or(-1));
+        insta::assert_snapshot!(seen.replace(root, "{root}"));
+    });
+}
+
+/// `reload` after a rule file changed mid-game: the game is replayed under
+/// the new rule, and the first move it refuses is named, the game staying
+/// just before it. A rule that no longer loads changes nothing.
+#[test]
+fn reload_replays_under_the_edited_rules_and_stops_at_the_first_refused_move() {
+    use std::sync::Arc;
+    use unolab::bot::BotKind;
+    use unolab::repl::Session;
+    use unolab::repl::input::Piped;
+    use unolab::repl::record::Setup;
+    use unolab::repl::render::Style;
+    use unolab::ruleset::LoadRequest;
+
+    let dir = scratch_dir("reload");
+    let rule = dir.join("house.yaml");
+    std::fs::write(&rule, "name: house\ndescription: Nothing yet.\n").unwrap();
+    std::fs::write(dir.join("no-reds.rhai"), "fn no_reds(card) { \"no red cards\" }\n").unwrap();
+    let request =
+        LoadRequest { variant: "classic".into(), rules: vec![rule.display().to_string()], ..LoadRequest::default() };
+    let load = |request: &LoadRequest| unolab::loader::load(request);
+    let variant = Arc::new(load(&request).unwrap());
+    let game = unolab::game::Game::new(unolab::script::Runtime::new(variant).unwrap(), 3, 8).unwrap();
+    let setup = Setup { request, players: 3, seed: 8, bot: BotKind::Random };
+    let mut session = Session::new(setup, game, Style::plain(), &load);
+    let mut out = Vec::new();
+    // Seed 8: p0 holds red 9 and red draw2 on a red 1.
+    session.run(&mut Piped::new(&b"play red 9\n"[..]), &mut out).unwrap();
+    std::fs::write(&rule, "name: house\ndescription: No reds.\nscripts: [no-reds.rhai]\nhooks:\n  can_play:\n    - {match: red, call: no_reds}\n  bogus: 1\n").unwrap();
+    session.run(&mut Piped::new(&b"reload\n"[..]), &mut out).unwrap();
+    std::fs::write(&rule, "name: house\ndescription: No reds.\nscripts: [no-reds.rhai]\nhooks:\n  can_play:\n    - {match: red, call: no_reds}\n").unwrap();
+    session.run(&mut Piped::new(&b"reload\nlog 1\n"[..]), &mut out).unwrap();
+    let out = String::from_utf8(out).unwrap();
+    assert!(out.contains("p0 plays red 9"), "{out}");
+    assert!(out.contains("not reloaded (the game goes on as it was):"), "{out}");
+    assert!(out.contains("bogus"), "{out}");
+    // The first red card of the game was a bot's, right after the deal.
+    assert!(out.contains("reloaded classic: 1 of 7 moves replayed\nmove 2 ('p2 play red skip'): refused: no red cards; staying at the last good point"), "{out}");
+    assert!(!out.ends_with("p0 plays red 9\n"), "{out}");
+}

@@ -1,0 +1,103 @@
+//! The REPL in a real terminal (a pty), as a person sees it: each file in
+//! `tests/sessions/terminal/` gives the command line and the keys typed
+//! (`keys: ...`, with `<Tab>`, `<Enter>`, `<Up>`, `<Left>`, `<C-a>`,
+//! `<C-c>`, `<C-d>`...), and `screen` lines take what the screen (80x30,
+//! or `size: COLSxROWS` after the command line) shows then. The snapshot
+//! is those screens, in order.
+
+use std::io::{Read, Write};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use expectrl::Session;
+
+/// The bytes a key name stands for.
+fn keys(text: &str) -> Vec<u8> {
+    let mut bytes = Vec::new();
+    let mut rest = text;
+    while let Some(start) = rest.find('<') {
+        bytes.extend(&rest.as_bytes()[..start]);
+        let end = rest[start..].find('>').map(|e| start + e).expect("a key name ends with '>'");
+        let key: &[u8] = match &rest[start + 1..end] {
+            "Tab" => b"\t",
+            "Enter" => b"\r",
+            "Up" => b"\x1b[A",
+            "Down" => b"\x1b[B",
+            "Left" => b"\x1b[D",
+            "Right" => b"\x1b[C",
+            "Backspace" => b"\x7f",
+            "C-a" => b"\x01",
+            "C-c" => b"\x03",
+            "C-d" => b"\x04",
+            "C-l" => b"\x0c",
+            other => panic!("unknown key <{other}>"),
+        };
+        bytes.extend(key);
+        rest = &rest[end + 1..];
+    }
+    bytes.extend(rest.as_bytes());
+    bytes
+}
+
+/// Reads what the program writes until it has been quiet for a while.
+fn settle(session: &mut expectrl::session::OsSession, screen: &mut vt100::Parser) {
+    let start = Instant::now();
+    let mut quiet_since = Instant::now();
+    let mut buffer = [0u8; 4096];
+    while start.elapsed() < Duration::from_secs(20) && quiet_since.elapsed() < Duration::from_millis(400) {
+        match session.try_read(&mut buffer) {
+            Ok(0) => break,
+            Ok(n) => {
+                screen.process(&buffer[..n]);
+                quiet_since = Instant::now();
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => std::thread::sleep(Duration::from_millis(20)),
+            Err(_) => break,
+        }
+    }
+}
+
+#[test]
+fn terminal_sessions() {
+    insta::glob!("../sessions/terminal", "*.keys", |path| {
+        let text = std::fs::read_to_string(path).unwrap();
+        let mut lines = text.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()).peekable();
+        let args = lines.next().and_then(|l| l.strip_prefix("args: ")).expect("a first line 'args: ...'");
+        let (cols, rows) = match lines.peek().and_then(|l| l.strip_prefix("size: ")) {
+            Some(size) => {
+                let (cols, rows) = size.split_once('x').expect("size: COLSxROWS");
+                lines.next();
+                (cols.parse::<u16>().unwrap(), rows.parse::<u16>().unwrap())
+            }
+            None => (80, 30),
+        };
+        let history = std::env::temp_dir().join(format!("unolab-history-{}.txt", std::process::id()));
+        let _ = std::fs::remove_file(&history);
+        let mut command = Command::new(env!("CARGO_BIN_EXE_unolab"));
+        command.args(args.split_whitespace()).env("UNOLAB_HISTORY", &history).env("TERM", "xterm-256color");
+        command.env_remove("NO_COLOR").env("COLUMNS", cols.to_string());
+        let mut session = Session::spawn(command).unwrap();
+        session.get_process_mut().set_window_size(cols, rows).unwrap();
+        let size = |n: u16| std::num::NonZero::new(n).unwrap();
+        let mut screen = vt100::Parser::new(size(rows), size(cols), 0);
+        settle(&mut session, &mut screen);
+        let mut seen = String::new();
+        for line in lines {
+            if line == "screen" {
+                let contents = screen.screen().contents();
+                let rows: Vec<&str> = contents.lines().map(str::trim_end).collect();
+                seen += &format!("--- screen\n{}\n", rows.join("\n").trim_end());
+            } else if let Some(typed) = line.strip_prefix("keys: ") {
+                session.write_all(&keys(typed)).unwrap();
+                session.flush().unwrap();
+                settle(&mut session, &mut screen);
+            } else {
+                panic!("a line is 'keys: ...' or 'screen', not '{line}'");
+            }
+        }
+        let mut rest = Vec::new();
+        let _ = session.read_to_end(&mut rest);
+        let _ = std::fs::remove_file(&history);
+        insta::assert_snapshot!(seen);
+    });
+}
