@@ -171,6 +171,12 @@ struct SimArgs {
     /// scripts and timing them)
     #[arg(long, alias = "no-effect-cache")]
     no_memo: bool,
+    /// Print the transcript of game I of this run (same seed and options)
+    #[arg(long, value_name = "I")]
+    show: Option<u64>,
+    /// Write a row per game to FILE (.csv, else JSON lines)
+    #[arg(long, value_name = "FILE")]
+    games_out: Option<PathBuf>,
 }
 
 /// Runs the command line; returns the exit code.
@@ -389,15 +395,18 @@ fn check(targets: &[String]) -> i32 {
                 threads: 1,
                 // A check runs every script every time.
                 memo: false,
+                rows: false,
             };
-            match sim::run(&config) {
+            match sim::run(&config, &sim::Progress::default()) {
                 Ok(stats) => {
-                    failures.extend(stats.errors.iter().map(|(i, e)| format!("{players} players, game {i}: {e}")));
-                    if stats.stuck > 0 {
+                    let command = format!("unolab sim {target} -p {players} -n {}", CHECK_GAMES / 2);
+                    for f in stats.failures.iter().chain(&stats.stuck) {
                         failures.push(format!(
-                            "{players} players: {} game(s) did not end within {} actions",
-                            stats.stuck,
-                            sim::ACTION_LIMIT
+                            "{players} players, game {} (seed {:#x}): {}; see it: {}",
+                            f.index,
+                            f.seed,
+                            f.message,
+                            sim::report::show_command(&config, &command, f.index)
                         ));
                     }
                 }
@@ -460,60 +469,99 @@ fn simulate(args: SimArgs) -> i32 {
         bot: args.bot,
         threads: args.threads,
         memo: !args.no_memo,
+        rows: args.games_out.is_some(),
     };
-    let stats = match sim::run(&config) {
+    if let Some(index) = args.show {
+        return match sim::show(&config, index) {
+            Ok(text) => {
+                say!("{}", text.trim_end());
+                SUCCESS
+            }
+            Err(e) => {
+                eprintln!("error: {e}");
+                BAD_INPUT
+            }
+        };
+    }
+    let progress = Arc::new(sim::Progress::default());
+    let watcher = Arc::clone(&progress);
+    // Ctrl-C stops the run; what was gathered is reported, marked partial.
+    // (A second handler cannot be installed; then Ctrl-C simply ends.)
+    let _ = ctrlc::set_handler(move || watcher.stop.store(true, std::sync::atomic::Ordering::Relaxed));
+    let bar = progress_bar(args.games);
+    let stats = std::thread::scope(|scope| {
+        let ticker = bar.as_ref().map(|bar| {
+            let progress = &progress;
+            scope.spawn(move || {
+                while !progress.stop.load(std::sync::atomic::Ordering::Relaxed) {
+                    let done = progress.done.load(std::sync::atomic::Ordering::Relaxed);
+                    bar.set_position(done);
+                    if done >= args.games {
+                        break;
+                    }
+                    std::thread::sleep(std::time::Duration::from_millis(100));
+                }
+            })
+        });
+        let stats = sim::run(&config, &progress);
+        if ticker.is_some() {
+            progress.done.store(args.games, std::sync::atomic::Ordering::Relaxed);
+        }
+        stats
+    });
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
+    let stats = match stats {
         Ok(s) => s,
         Err(e) => {
             eprintln!("error: {e}");
             return BAD_INPUT;
         }
     };
-    if args.json {
-        let out = json!({
-            "variant": variant.name,
-            "rules": variant.rule_names(),
-            "players": args.players,
-            "games": stats.games,
-            "seed": args.seed,
-            "bot": format!("{:?}", args.bot).to_lowercase(),
-            "turns_mean": stats.turns_mean(),
-            "turns_max": stats.turns_max,
-            "wins": stats.wins,
-            "stuck": stats.stuck,
-            "errors": stats.errors.iter().map(|(i, e)| json!({"game": i, "error": e})).collect::<Vec<_>>(),
-            "points_mean": if stats.games > 0 { stats.points_total as f64 / stats.games as f64 } else { 0.0 },
-            "elapsed_s": stats.elapsed_s,
-            "games_per_s": stats.games_per_s(),
-        });
-        say!("{out}");
-    } else {
-        let rules = variant.rule_names();
-        say!(
-            "{} {}with {} players, {} hands, seed {}, {:?} bots",
-            variant.name,
-            if rules.is_empty() { String::new() } else { format!("+ {} ", rules.join(" + ")) },
-            args.players,
-            stats.games,
-            args.seed,
-            args.bot
-        );
-        for note in variant.notes() {
-            say!("  note: {note}");
+    if let Some(path) = &args.games_out {
+        let csv = path.extension().is_some_and(|e| e.eq_ignore_ascii_case("csv"));
+        if let Err(e) = std::fs::write(path, sim::report::rows(&stats.rows, csv)) {
+            eprintln!("error: {}: {e}", path.display());
+            return BAD_INPUT;
         }
-        say!("  actions per hand: mean {:.1}, max {}", stats.turns_mean(), stats.turns_max);
-        if stats.games > 0 {
-            say!("  points per hand: mean {:.1}", stats.points_total as f64 / stats.games as f64);
-        }
-        for (seat, wins) in stats.wins.iter().enumerate() {
-            say!("  p{seat} won {wins} ({:.1}%)", 100.0 * *wins as f64 / stats.games.max(1) as f64);
-        }
-        if stats.stuck > 0 {
-            say!("  {} hands did not end within {} actions", stats.stuck, sim::ACTION_LIMIT);
-        }
-        for (index, e) in &stats.errors {
-            say!("  game {index} failed: {e}");
-        }
-        say!("  {:.2}s, {:.0} hands/s", stats.elapsed_s, stats.games_per_s());
     }
-    if stats.errors.is_empty() { SUCCESS } else { FAILED }
+    if args.json {
+        say!("{}", sim::report::json(&config, &stats));
+    } else {
+        let command = sim_command(&args);
+        say!("{}", sim::report::text(&config, &stats, &command).trim_end());
+    }
+    if stats.failures.is_empty() && stats.stuck.is_empty() { SUCCESS } else { FAILED }
+}
+
+/// A progress bar with rate and ETA on stderr, when it is a terminal.
+fn progress_bar(games: u64) -> Option<indicatif::ProgressBar> {
+    if !std::io::stderr().is_terminal() {
+        return None;
+    }
+    let bar = indicatif::ProgressBar::new(games);
+    let style = indicatif::ProgressStyle::with_template(
+        "{bar:40} {pos}/{len} hands, {per_sec}, ETA {eta} (Ctrl-C: stop and report)",
+    )
+    .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar());
+    bar.set_style(style);
+    Some(bar)
+}
+
+/// The `unolab sim ...` command line of a run, without its seed.
+fn sim_command(args: &SimArgs) -> String {
+    let mut words = vec!["unolab sim".to_string()];
+    words.extend(args.ruleset.variant.clone());
+    for rule in &args.ruleset.rules {
+        words.push(format!("-r {rule}"));
+    }
+    for (k, v) in &args.ruleset.settings {
+        words.push(format!("--set {k}={v}"));
+    }
+    words.push(format!("-p {}", args.players));
+    if args.bot != BotKind::Random {
+        words.push(format!("--bot {}", format!("{:?}", args.bot).to_lowercase()));
+    }
+    words.join(" ")
 }

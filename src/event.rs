@@ -144,23 +144,137 @@ pub const MAX_OUTPUT: usize = 1_000;
 /// Events, and whether they are kept (simulations switch the log off); and
 /// the `print` output of predicate and transform hooks, which may not change
 /// the log, kept apart.
+/// The kinds of event, by name: what simulation statistics count. A
+/// played card counts as `played`, or `played_out_of_turn`; a challenge as
+/// `challenge_won` (the offender was guilty) or `challenge_lost`.
+pub const EVENT_KINDS: [&str; 32] = [
+    "hand_started",
+    "dealt",
+    "turned_up",
+    "buried",
+    "played",
+    "played_out_of_turn",
+    "color_chosen",
+    "drew",
+    "passed",
+    "skipped",
+    "reversed",
+    "reshuffled",
+    "penalty",
+    "accepted",
+    "challenge_won",
+    "challenge_lost",
+    "uno_called",
+    "caught",
+    "power",
+    "hands_swapped",
+    "hands_passed",
+    "flipped",
+    "script_log",
+    "discarded",
+    "given",
+    "shuffled",
+    "left",
+    "asked",
+    "chose",
+    "hand_won",
+    "match_won",
+    "ranked",
+];
+
+impl Event {
+    /// The event's kind, an index into `EVENT_KINDS`.
+    pub fn kind(&self) -> usize {
+        match self {
+            Event::HandStarted { .. } => 0,
+            Event::Dealt { .. } => 1,
+            Event::TurnedUp { .. } => 2,
+            Event::Buried { .. } => 3,
+            Event::Played { out_of_turn: false, .. } => 4,
+            Event::Played { out_of_turn: true, .. } => 5,
+            Event::ColorChosen { .. } => 6,
+            Event::Drew { .. } => 7,
+            Event::Passed { .. } => 8,
+            Event::Skipped { .. } => 9,
+            Event::Reversed { .. } => 10,
+            Event::Reshuffled { .. } => 11,
+            Event::PenaltyPending { .. } => 12,
+            Event::Accepted { .. } => 13,
+            Event::Challenged { guilty: true, .. } => 14,
+            Event::Challenged { guilty: false, .. } => 15,
+            Event::UnoCalled { .. } => 16,
+            Event::Caught { .. } => 17,
+            Event::Power { .. } => 18,
+            Event::HandsSwapped { .. } => 19,
+            Event::HandsPassed { .. } => 20,
+            Event::Flipped { .. } => 21,
+            Event::Script { .. } => 22,
+            Event::Discarded { .. } => 23,
+            Event::Given { .. } => 24,
+            Event::Shuffled { .. } => 25,
+            Event::Left { .. } => 26,
+            Event::Asked { .. } => 27,
+            Event::Chose { .. } => 28,
+            Event::HandWon { .. } => 29,
+            Event::MatchWon { .. } => 30,
+            Event::Ranked { .. } => 31,
+        }
+    }
+
+    /// How big the event is, where it has a size: the cards a penalty
+    /// makes its victim draw, the cards a reshuffle turns over.
+    pub fn amount(&self) -> u64 {
+        match self {
+            Event::PenaltyPending { count, .. } => u64::from(*count),
+            Event::Reshuffled { cards } => *cards as u64,
+            _ => 0,
+        }
+    }
+}
+
+/// What happened in a game: its events (when the log is enabled), and
+/// always how many of each kind and the counters scripts keep (`count`),
+/// for statistics.
 #[derive(Debug, Clone, Default)]
 pub struct Log {
     pub events: Vec<Event>,
     pub enabled: bool,
     pub output: Vec<String>,
+    /// Events of each kind (`EVENT_KINDS`), and their amounts.
+    pub counts: [u32; EVENT_KINDS.len()],
+    pub amounts: [u64; EVENT_KINDS.len()],
+    /// Counters scripts add to, by name.
+    pub counters: Vec<(rhai::ImmutableString, u64)>,
 }
 
 impl Log {
     pub fn new(enabled: bool) -> Log {
-        Log { events: Vec::new(), enabled, output: Vec::new() }
+        Log { events: Vec::new(), enabled, ..Log::default() }
     }
 
     #[inline]
     pub fn push(&mut self, event: Event) {
+        let kind = event.kind();
+        self.counts[kind] += 1;
+        self.amounts[kind] += event.amount();
         if self.enabled {
             self.events.push(event);
         }
+    }
+
+    /// Adds one to a script's counter.
+    pub fn count(&mut self, name: &rhai::ImmutableString) {
+        match self.counters.iter_mut().find(|(n, _)| n == name) {
+            Some((_, n)) => *n += 1,
+            None => self.counters.push((name.clone(), 1)),
+        }
+    }
+
+    /// Forgets the counts (a new game).
+    pub fn clear_counts(&mut self) {
+        self.counts = [0; EVENT_KINDS.len()];
+        self.amounts = [0; EVENT_KINDS.len()];
+        self.counters.clear();
     }
 
     /// Keeps a line a predicate or transform hook printed (up to `MAX_OUTPUT`).

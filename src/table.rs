@@ -596,6 +596,7 @@ impl Table {
             Op::Choose(choice) => plan.requests.push(Request::Choose(choice.clone())),
             Op::FirstDiscard(what) => plan.first_discard = *what,
             Op::Log(text) => log.push(Event::Script { text: text.to_string() }),
+            Op::Count(name) => log.count(name),
         }
     }
 

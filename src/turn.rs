@@ -236,6 +236,8 @@ pub enum Op {
     Choose(Choice),
     FirstDiscard(FirstDiscard),
     Log(ImmutableString),
+    /// One more for a script's counter (simulation statistics).
+    Count(ImmutableString),
 }
 
 /// A decision an effect asked for, in the order the effects asked.

@@ -91,6 +91,7 @@ impl Game {
         self.table.restart(rng(seed));
         self.log.events.clear();
         self.log.output.clear();
+        self.log.clear_counts();
         self.history.clear();
     }
 
@@ -106,6 +107,11 @@ impl Game {
 
     pub fn table(&self) -> &Table {
         &self.table
+    }
+
+    /// The log: events (when enabled), counts of each kind, script counters.
+    pub fn log(&self) -> &crate::event::Log {
+        &self.log
     }
 
     pub fn events(&self) -> &[Event] {

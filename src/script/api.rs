@@ -466,6 +466,7 @@ pub fn register(engine: &mut Engine, ctx: &Rc<RefCell<HookCtx>>, variant: &Arc<V
     change!("redraw", |c, v| c.change("redraw", v, Op::FirstDiscard(FirstDiscard::Redraw)));
     change!("turn_next", |c, v| c.change("turn_next", v, Op::FirstDiscard(FirstDiscard::TurnNext)));
     change!("log", |c, v, text: ImmutableString| c.change("log", v, Op::Log(text)));
+    change!("count", |c, v, name: ImmutableString| c.change("count", v, Op::Count(name)));
 }
 
 fn register_card_type(engine: &mut Engine, ctx: &Rc<RefCell<HookCtx>>, api: &Rc<Api>) {

@@ -11,6 +11,7 @@ mod properties;
 mod rules;
 mod scenarios;
 mod sessions;
+mod sim;
 mod terminal;
 mod tidy;
 mod transcripts;

@@ -8,7 +8,7 @@ use unolab::bot::BotKind;
 use unolab::builtin;
 use unolab::loader::load;
 use unolab::ruleset::LoadRequest;
-use unolab::sim::{SimConfig, run};
+use unolab::sim::{Progress, SimConfig, run};
 
 #[test]
 fn every_combination_of_variant_and_house_rules_plays_to_the_end() {
@@ -39,10 +39,11 @@ fn every_combination_of_variant_and_house_rules_plays_to_the_end() {
                         bot: BotKind::Random,
                         threads: 1,
                         memo: true,
+                        rows: false,
                     };
-                    let stats = run(&config).unwrap();
-                    assert!(stats.errors.is_empty(), "{variant} {chosen:?}: {:?}", stats.errors);
-                    assert_eq!(stats.stuck, 0, "{variant} {chosen:?}: a hand did not end");
+                    let stats = run(&config, &Progress::default()).unwrap();
+                    assert!(stats.failures.is_empty(), "{variant} {chosen:?}: {:?}", stats.failures);
+                    assert!(stats.stuck.is_empty(), "{variant} {chosen:?}: a hand did not end");
                 }
             });
         }
@@ -62,10 +63,11 @@ fn plays_to_the_end(request: &LoadRequest, players: usize, games: u64) {
             bot: BotKind::Random,
             threads: 1,
             memo: true,
+            rows: false,
         };
-        let stats = run(&config).unwrap();
-        assert!(stats.errors.is_empty(), "{what}, {players} players: {:?}", stats.errors);
-        assert_eq!(stats.stuck, 0, "{what}, {players} players: a hand did not end");
+        let stats = run(&config, &Progress::default()).unwrap();
+        assert!(stats.failures.is_empty(), "{what}, {players} players: {:?}", stats.failures);
+        assert!(stats.stuck.is_empty(), "{what}, {players} players: a hand did not end");
         assert_eq!(stats.wins.iter().sum::<u64>(), games, "{what}: every hand has a winner");
     }
 }

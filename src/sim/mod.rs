@@ -1,0 +1,329 @@
+//! Bot-vs-bot simulation: many seeded hands, spread over threads, with
+//! statistics gathered off the hot path (from the log's counts once a hand
+//! is over). Game `i` is seeded from (seed, i) alone, so results are the
+//! same for any thread count. Each thread compiles its own scripts once.
+//! `report` turns the figures into intervals and tables.
+
+pub mod report;
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use crate::bot::{Bot, BotKind};
+use crate::event::EVENT_KINDS;
+use crate::game::Game;
+use crate::script::Runtime;
+use crate::variant::Variant;
+
+/// Actions after which a hand that has not ended counts as stuck.
+pub const ACTION_LIMIT: u64 = 20_000;
+
+#[derive(Debug, Clone)]
+pub struct SimConfig {
+    pub variant: Arc<Variant>,
+    pub players: usize,
+    pub games: u64,
+    pub seed: u64,
+    pub bot: BotKind,
+    pub threads: usize,
+    /// Reuse the outcome of script calls that read the same (same results).
+    pub memo: bool,
+    /// Keep a row per game (`--games-out`).
+    pub rows: bool,
+}
+
+/// A game that did not finish: a script failed, or it hit the action limit.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Failure {
+    pub index: u64,
+    pub seed: u64,
+    pub message: String,
+}
+
+/// One game of a run, for `--games-out`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GameRow {
+    pub index: u64,
+    pub seed: u64,
+    pub dealer: usize,
+    /// The winner and their position from the dealer (0: first to play).
+    pub winner: Option<(usize, usize)>,
+    pub turns: u64,
+    pub points: i64,
+    /// How it ended, if not with a winner: "stuck" or "failed".
+    pub failed: Option<&'static str>,
+    pub counters: Vec<(String, u64)>,
+}
+
+/// What a run gathered. Every figure is a sum or a list over games, so
+/// shares of a run merge into the same figures whatever the thread count.
+#[derive(Debug, Clone, Default)]
+pub struct SimStats {
+    pub games: u64,
+    /// Hands won, by seat.
+    pub wins: Vec<u64>,
+    /// Hands won, by position from the dealer (0: the first to play).
+    pub wins_by_position: Vec<u64>,
+    /// Turns of each finished hand (a turn: a seat's time to act, from the
+    /// turn passing to it to its play, its draw that ends it, or its pass).
+    pub turns: Vec<u32>,
+    pub points_total: i64,
+    /// Events of each kind (`EVENT_KINDS`), their amounts, and in how many
+    /// hands each kind happened at all.
+    pub events: Vec<u64>,
+    pub amounts: Vec<u64>,
+    pub hands_with: Vec<u64>,
+    /// Script counters (`count(name)`), summed.
+    pub counters: std::collections::BTreeMap<String, u64>,
+    /// Hands that hit the action limit, and games a script failed in.
+    pub stuck: Vec<Failure>,
+    pub failures: Vec<Failure>,
+    pub rows: Vec<GameRow>,
+    pub elapsed_s: f64,
+    /// Stopped before every game was played (Ctrl-C).
+    pub partial: bool,
+}
+
+/// The seed of game `index`: SplitMix64 of the run's seed and the index.
+pub fn game_seed(seed: u64, index: u64) -> u64 {
+    let mut z = seed ^ index.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// The result of one hand.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum HandResult {
+    Won { seat: usize, points: i64, actions: u64 },
+    Stuck { actions: u64 },
+}
+
+/// Deals and plays one hand with bots in every seat.
+pub fn play_hand(game: &mut Game, bots: &mut [Bot]) -> Result<HandResult, String> {
+    game.deal().map_err(|e| e.to_string())?;
+    let before = game.table().scores.clone();
+    let mut actions = 0;
+    while !game.hand_over() {
+        if actions >= ACTION_LIMIT {
+            return Ok(HandResult::Stuck { actions });
+        }
+        let hand = game.table().hand_number;
+        let next = crate::bot::next_action(game, bots, None).map_err(|e| format!("hand {hand}: {e}"))?;
+        let Some((_, action)) = next else { unreachable!("bots play every seat") };
+        if let Err(e) = game.apply_unchecked(action) {
+            return Err(format!("hand {hand}, {}: {e}", action.describe(&game.variant, game.table().side)));
+        }
+        actions += 1;
+    }
+    let seat = game.table().winner().expect("hand over");
+    let points = game.table().scores[seat] - before[seat];
+    Ok(HandResult::Won { seat, points, actions })
+}
+
+/// Sets `game` and `bots` up for game `index` of a run.
+fn prepare(config: &SimConfig, game: &mut Game, index: u64) -> (u64, Vec<Bot>) {
+    let seed = game_seed(config.seed, index);
+    game.restart(seed);
+    (seed, (0..config.players).map(|s| Bot::new(config.bot, seed, s as u64)).collect())
+}
+
+impl SimStats {
+    fn new(players: usize) -> SimStats {
+        let kinds = EVENT_KINDS.len();
+        SimStats {
+            wins: vec![0; players],
+            wins_by_position: vec![0; players],
+            events: vec![0; kinds],
+            amounts: vec![0; kinds],
+            hands_with: vec![0; kinds],
+            ..SimStats::default()
+        }
+    }
+
+    pub fn games_per_s(&self) -> f64 {
+        if self.elapsed_s > 0.0 { self.games as f64 / self.elapsed_s } else { 0.0 }
+    }
+
+    /// Hands that ended with a winner.
+    pub fn finished(&self) -> u64 {
+        self.turns.len() as u64
+    }
+
+    /// Adds game `index`, just played on `game`.
+    fn add(&mut self, config: &SimConfig, index: u64, seed: u64, game: &Game, result: Result<HandResult, String>) {
+        self.games += 1;
+        let log = game.log();
+        for kind in 0..EVENT_KINDS.len() {
+            self.events[kind] += u64::from(log.counts[kind]);
+            self.amounts[kind] += log.amounts[kind];
+            self.hands_with[kind] += u64::from(log.counts[kind] > 0);
+        }
+        for (name, n) in &log.counters {
+            *self.counters.entry(name.to_string()).or_default() += n;
+        }
+        let table = game.table();
+        let players = config.players;
+        let turns = table.turns + 1;
+        let mut row = GameRow {
+            index,
+            seed,
+            dealer: table.dealer,
+            winner: None,
+            turns,
+            points: 0,
+            failed: None,
+            counters: if config.rows {
+                log.counters.iter().map(|(n, c)| (n.to_string(), *c)).collect()
+            } else {
+                Vec::new()
+            },
+        };
+        match result {
+            Ok(HandResult::Won { seat, points, .. }) => {
+                let position = (seat + players - table.dealer - 1) % players;
+                self.wins[seat] += 1;
+                self.wins_by_position[position] += 1;
+                self.turns.push(u32::try_from(turns).unwrap_or(u32::MAX));
+                self.points_total += points;
+                (row.winner, row.points) = (Some((seat, position)), points);
+            }
+            Ok(HandResult::Stuck { actions }) => {
+                let message = format!("did not end within {actions} actions");
+                self.stuck.push(Failure { index, seed, message });
+                row.failed = Some("stuck");
+            }
+            Err(message) => {
+                self.failures.push(Failure { index, seed, message });
+                row.failed = Some("failed");
+            }
+        }
+        if config.rows {
+            self.rows.push(row);
+        }
+    }
+
+    fn merge(&mut self, share: SimStats) {
+        self.games += share.games;
+        let add = |to: &mut Vec<u64>, from: &[u64]| to.iter_mut().zip(from).for_each(|(t, f)| *t += f);
+        add(&mut self.wins, &share.wins);
+        add(&mut self.wins_by_position, &share.wins_by_position);
+        add(&mut self.events, &share.events);
+        add(&mut self.amounts, &share.amounts);
+        add(&mut self.hands_with, &share.hands_with);
+        self.turns.extend(share.turns);
+        self.points_total += share.points_total;
+        for (name, n) in share.counters {
+            *self.counters.entry(name).or_default() += n;
+        }
+        self.stuck.extend(share.stuck);
+        self.failures.extend(share.failures);
+        self.rows.extend(share.rows);
+        self.partial |= share.partial;
+    }
+}
+
+fn run_share(config: &SimConfig, worker: usize, progress: &Progress) -> Result<SimStats, String> {
+    let runtime = Runtime::new(config.variant.clone()).map_err(|p| p.join("\n"))?;
+    let mut game = Game::new(runtime, config.players, config.seed)?;
+    game.set_logging(false);
+    game.set_memo(config.memo);
+    let mut stats = SimStats::new(config.players);
+    let mut index = worker as u64;
+    while index < config.games {
+        if progress.stopped() {
+            stats.partial = true;
+            break;
+        }
+        let (seed, mut bots) = prepare(config, &mut game, index);
+        let result = play_hand(&mut game, &mut bots);
+        stats.add(config, index, seed, &game, result);
+        progress.advance();
+        index += config.threads as u64;
+    }
+    Ok(stats)
+}
+
+/// How far a run is, shared by its threads: games done, and whether it was
+/// asked to stop.
+#[derive(Debug, Default)]
+pub struct Progress {
+    pub done: std::sync::atomic::AtomicU64,
+    pub stop: std::sync::atomic::AtomicBool,
+}
+
+impl Progress {
+    fn advance(&self) {
+        self.done.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    fn stopped(&self) -> bool {
+        self.stop.load(std::sync::atomic::Ordering::Relaxed)
+    }
+}
+
+/// Runs the simulation on `config.threads` threads; `progress` counts the
+/// games done and stops the run when asked.
+pub fn run(config: &SimConfig, progress: &Progress) -> Result<SimStats, String> {
+    let start = Instant::now();
+    let threads = config.threads.max(1);
+    let config = SimConfig { threads, ..config.clone() };
+    let shares: Vec<Result<SimStats, String>> = std::thread::scope(|scope| {
+        let mut handles = Vec::new();
+        for w in 0..threads {
+            let config = &config;
+            let spawned = std::thread::Builder::new().spawn_scoped(scope, move || run_share(config, w, progress));
+            match spawned {
+                Ok(handle) => handles.push(handle),
+                Err(e) => {
+                    progress.stop.store(true, std::sync::atomic::Ordering::Relaxed);
+                    return vec![Err(format!("cannot start simulation thread {}: {e}", w + 1))];
+                }
+            }
+        }
+        handles.into_iter().map(|h| h.join().unwrap_or_else(|_| Err("a simulation thread panicked".into()))).collect()
+    });
+    let mut total = SimStats::new(config.players);
+    for share in shares {
+        total.merge(share?);
+    }
+    total.stuck.sort();
+    total.failures.sort();
+    total.rows.sort_by_key(|r| r.index);
+    total.elapsed_s = start.elapsed().as_secs_f64();
+    Ok(total)
+}
+
+/// The transcript of game `index` of a run: what `sim --show` prints.
+pub fn show(config: &SimConfig, index: u64) -> Result<String, String> {
+    let runtime = Runtime::new(config.variant.clone()).map_err(|p| p.join("\n"))?;
+    let mut game = Game::new(runtime, config.players, config.seed)?;
+    game.set_memo(config.memo);
+    let (seed, mut bots) = prepare(config, &mut game, index);
+    let result = play_hand(&mut game, &mut bots);
+    let mut text = format!("game {index} (seed {seed:#x}):\n");
+    for event in game.events() {
+        text += &crate::event::describe(event, &config.variant);
+        text.push('\n');
+    }
+    match result {
+        Ok(HandResult::Won { .. }) => {}
+        Ok(HandResult::Stuck { actions }) => text += &format!("stuck: no end within {actions} actions\n"),
+        Err(e) => text += &format!("failed: {e}\n"),
+    }
+    Ok(text)
+}
+
+/// The full transcript of one seeded hand with bots: one line per event.
+pub fn transcript(variant: Arc<Variant>, players: usize, seed: u64, bot: BotKind) -> Result<String, String> {
+    let runtime = Runtime::new(variant.clone()).map_err(|p| p.join("\n"))?;
+    let mut game = Game::new(runtime, players, seed)?;
+    let mut bots: Vec<Bot> = (0..players).map(|s| Bot::new(bot, seed, s as u64)).collect();
+    let result = play_hand(&mut game, &mut bots)?;
+    let mut text: String =
+        game.events().iter().map(|e| crate::event::describe(e, &variant)).collect::<Vec<_>>().join("\n");
+    if let HandResult::Stuck { actions } = result {
+        text += &format!("\nstuck after {actions} actions");
+    }
+    Ok(text)
+}

@@ -1,0 +1,282 @@
+//! A run's figures as a rule designer reads them: means with 95%
+//! confidence intervals, median, p90 and max of hand length, win rates by
+//! seat and by position from the dealer with Wilson 95% intervals, events
+//! per hand by kind, script counters; as text, JSON, or a row per game.
+
+use serde_json::{Value, json};
+
+use super::{GameRow, SimConfig, SimStats};
+use crate::event::EVENT_KINDS;
+
+/// z for a two-sided 95% interval.
+const Z95: f64 = 1.959_963_984_540_054;
+
+/// A mean with its 95% confidence interval (normal approximation).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Mean {
+    pub mean: f64,
+    pub low: f64,
+    pub high: f64,
+}
+
+pub fn mean_ci(values: &[f64]) -> Mean {
+    let n = values.len() as f64;
+    if values.is_empty() {
+        return Mean { mean: 0.0, low: 0.0, high: 0.0 };
+    }
+    let mean = values.iter().sum::<f64>() / n;
+    let variance =
+        if values.len() > 1 { values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (n - 1.0) } else { 0.0 };
+    let half = Z95 * (variance / n).sqrt();
+    Mean { mean, low: mean - half, high: mean + half }
+}
+
+/// The Wilson 95% interval of `k` successes in `n` trials.
+pub fn wilson(k: u64, n: u64) -> (f64, f64) {
+    if n == 0 {
+        return (0.0, 1.0);
+    }
+    let (k, n) = (k as f64, n as f64);
+    let p = k / n;
+    let z2 = Z95 * Z95;
+    let center = (p + z2 / (2.0 * n)) / (1.0 + z2 / n);
+    let half = Z95 / (1.0 + z2 / n) * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt();
+    ((center - half).max(0.0), (center + half).min(1.0))
+}
+
+/// The `q`-quantile (0 to 1) of sorted values, nearest rank.
+pub fn quantile(sorted: &[u32], q: f64) -> u32 {
+    if sorted.is_empty() {
+        return 0;
+    }
+    let rank = (q * sorted.len() as f64).ceil() as usize;
+    sorted[rank.clamp(1, sorted.len()) - 1]
+}
+
+/// Hand length: turns per finished hand.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Turns {
+    pub mean: Mean,
+    pub median: u32,
+    pub p90: u32,
+    pub max: u32,
+}
+
+pub fn turns(stats: &SimStats) -> Turns {
+    let mut sorted = stats.turns.clone();
+    sorted.sort_unstable();
+    let values: Vec<f64> = sorted.iter().map(|&t| f64::from(t)).collect();
+    Turns {
+        mean: mean_ci(&values),
+        median: quantile(&sorted, 0.5),
+        p90: quantile(&sorted, 0.9),
+        max: sorted.last().copied().unwrap_or(0),
+    }
+}
+
+fn ordinal(n: usize) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (1, 11) | (2, 12) | (3, 13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
+}
+
+/// The options in force, as `name=value`.
+pub fn options(config: &SimConfig) -> Vec<String> {
+    config.variant.options.iter().map(|(name, value)| format!("{name}={value}")).collect()
+}
+
+fn rate(k: u64, n: u64) -> String {
+    let (low, high) = wilson(k, n);
+    format!("{:.1}% ({:.1}-{:.1})", 100.0 * k as f64 / n.max(1) as f64, 100.0 * low, 100.0 * high)
+}
+
+/// The command that prints game `index`'s transcript.
+pub fn show_command(config: &SimConfig, command: &str, index: u64) -> String {
+    format!("{command} --seed {} --show {index}", config.seed)
+}
+
+/// The readable report. `command` is the `unolab sim ...` that ran (for
+/// the replay hint).
+pub fn text(config: &SimConfig, stats: &SimStats, command: &str) -> String {
+    let variant = &config.variant;
+    let mut out = String::new();
+    let rules = variant.rule_names();
+    let with = if rules.is_empty() { String::new() } else { format!(" + {}", rules.join(" + ")) };
+    out += &format!(
+        "{}{with}, {} players, {} hands, seed {}, {:?} bots{}\n",
+        variant.name,
+        config.players,
+        stats.games,
+        config.seed,
+        config.bot,
+        if stats.partial { " (PARTIAL: stopped early)" } else { "" }
+    );
+    let options = options(config);
+    if !options.is_empty() {
+        out += &format!("  options: {}\n", options.join(", "));
+    }
+    for note in variant.notes() {
+        out += &format!("  note: {note}\n");
+    }
+    let finished = stats.finished();
+    let t = turns(stats);
+    out += &format!(
+        "turns per hand: mean {:.1} (95% CI {:.1}-{:.1}), median {}, p90 {}, max {}\n",
+        t.mean.mean, t.mean.low, t.mean.high, t.median, t.p90, t.max
+    );
+    out += &format!("points per hand: mean {:.1}\n", stats.points_total as f64 / finished.max(1) as f64);
+    out += "wins by seat (95% interval):\n";
+    for (seat, &wins) in stats.wins.iter().enumerate() {
+        out += &format!("  p{seat}  {}\n", rate(wins, finished));
+    }
+    out += "wins by position from the dealer (1st = first to play):\n";
+    for (position, &wins) in stats.wins_by_position.iter().enumerate() {
+        out += &format!("  {:<4} {}\n", ordinal(position + 1), rate(wins, finished));
+    }
+    out += "events per hand (share of hands with any):\n";
+    let games = stats.games.max(1) as f64;
+    for (kind, name) in EVENT_KINDS.iter().enumerate() {
+        if stats.events[kind] == 0 || matches!(*name, "hand_started" | "dealt" | "hand_won") {
+            continue;
+        }
+        let mut line = format!(
+            "  {name:<20} {:>8.2}  ({:.0}%)",
+            stats.events[kind] as f64 / games,
+            100.0 * stats.hands_with[kind] as f64 / games
+        );
+        if stats.amounts[kind] > 0 {
+            line += &format!("  mean size {:.2}", stats.amounts[kind] as f64 / stats.events[kind] as f64);
+        }
+        out += &line;
+        out.push('\n');
+    }
+    if !stats.counters.is_empty() {
+        out += "script counters per hand:\n";
+        for (name, n) in &stats.counters {
+            out += &format!("  {name:<20} {:>8.2}\n", *n as f64 / games);
+        }
+    }
+    let failed = stats.stuck.len() + stats.failures.len();
+    if failed > 0 {
+        out += &format!(
+            "{failed} of {} games did not finish ({} stuck, {} script failures); first ones:\n",
+            stats.games,
+            stats.stuck.len(),
+            stats.failures.len()
+        );
+        for f in stats.failures.iter().chain(&stats.stuck).take(5) {
+            out += &format!("  game {} (seed {:#x}): {}\n", f.index, f.seed, f.message);
+            out += &format!("    see it: {}\n", show_command(config, command, f.index));
+        }
+    }
+    out += &format!("{:.2}s, {:.0} hands/s\n", stats.elapsed_s, stats.games_per_s());
+    out
+}
+
+/// Every figure as one JSON object (the cli.md fields among them).
+pub fn json(config: &SimConfig, stats: &SimStats) -> Value {
+    let finished = stats.finished();
+    let t = turns(stats);
+    let interval = |k: u64| {
+        let (low, high) = wilson(k, finished);
+        json!({"wins": k, "rate": k as f64 / finished.max(1) as f64, "low": low, "high": high})
+    };
+    let games = stats.games.max(1) as f64;
+    let events: serde_json::Map<String, Value> = EVENT_KINDS
+        .iter()
+        .enumerate()
+        .filter(|&(kind, _)| stats.events[kind] > 0)
+        .map(|(kind, name)| {
+            let count = stats.events[kind];
+            let mut entry = json!({
+                "total": count,
+                "per_hand": count as f64 / games,
+                "hands_with": stats.hands_with[kind],
+            });
+            if stats.amounts[kind] > 0 {
+                entry["mean_size"] = json!(stats.amounts[kind] as f64 / count as f64);
+            }
+            (name.to_string(), entry)
+        })
+        .collect();
+    let failure = |f: &super::Failure| json!({"game": f.index, "seed": f.seed, "error": f.message});
+    json!({
+        "variant": config.variant.name,
+        "rules": config.variant.rule_names(),
+        "options": config.variant.options.iter().map(|(k, v)| (k.clone(), json!(v.to_string()))).collect::<serde_json::Map<_, _>>(),
+        "players": config.players,
+        "games": stats.games,
+        "finished": finished,
+        "partial": stats.partial,
+        "seed": config.seed,
+        "bot": format!("{:?}", config.bot).to_lowercase(),
+        "turns_mean": t.mean.mean,
+        "turns_ci95": [t.mean.low, t.mean.high],
+        "turns_median": t.median,
+        "turns_p90": t.p90,
+        "turns_max": t.max,
+        "wins": stats.wins,
+        "wins_by_seat": stats.wins.iter().map(|&k| interval(k)).collect::<Vec<_>>(),
+        "wins_by_position": stats.wins_by_position.iter().map(|&k| interval(k)).collect::<Vec<_>>(),
+        "points_mean": stats.points_total as f64 / finished.max(1) as f64,
+        "events": events,
+        "counters": stats.counters.iter().map(|(k, &n)| (k.clone(), json!({"total": n, "per_hand": n as f64 / games}))).collect::<serde_json::Map<_, _>>(),
+        "stuck": stats.stuck.len(),
+        "stuck_games": stats.stuck.iter().map(failure).collect::<Vec<_>>(),
+        "errors": stats.failures.iter().map(failure).collect::<Vec<_>>(),
+        "elapsed_s": stats.elapsed_s,
+        "games_per_s": stats.games_per_s(),
+    })
+}
+
+/// Per-game rows: CSV (`.csv`) or JSON lines (anything else).
+pub fn rows(rows: &[GameRow], csv: bool) -> String {
+    let mut names: Vec<&str> = rows.iter().flat_map(|r| r.counters.iter().map(|(n, _)| n.as_str())).collect();
+    names.sort_unstable();
+    names.dedup();
+    let mut out = String::new();
+    if csv {
+        out += "game,seed,dealer,winner,position,turns,points,outcome";
+        for name in &names {
+            out += &format!(",{name}");
+        }
+        out.push('\n');
+    }
+    for row in rows {
+        let count = |name: &str| row.counters.iter().find(|(n, _)| n == name).map_or(0, |(_, c)| *c);
+        let outcome = row.failed.unwrap_or("won");
+        if csv {
+            let (winner, position) =
+                row.winner.map_or((String::new(), String::new()), |(w, p)| (w.to_string(), (p + 1).to_string()));
+            out += &format!(
+                "{},{},{},{winner},{position},{},{},{outcome}",
+                row.index, row.seed, row.dealer, row.turns, row.points
+            );
+            for name in &names {
+                out += &format!(",{}", count(name));
+            }
+            out.push('\n');
+        } else {
+            let counters: serde_json::Map<String, Value> =
+                names.iter().map(|n| (n.to_string(), json!(count(n)))).collect();
+            let line = json!({
+                "game": row.index,
+                "seed": row.seed,
+                "dealer": row.dealer,
+                "winner": row.winner.map(|(w, _)| w),
+                "position": row.winner.map(|(_, p)| p + 1),
+                "turns": row.turns,
+                "points": row.points,
+                "outcome": outcome,
+                "counters": counters,
+            });
+            out += &format!("{line}\n");
+        }
+    }
+    out
+}

@@ -1,0 +1,125 @@
+//! Simulation statistics: the interval formulas against hand-computed
+//! values, a run's figures against its own per-game rows, the merge of
+//! thread shares against one thread, `--show` against the run, and the
+//! report's text snapshotted.
+
+use std::sync::Arc;
+
+use unolab::bot::BotKind;
+use unolab::loader::load;
+use unolab::ruleset::LoadRequest;
+use unolab::sim::report::{self, mean_ci, quantile, wilson};
+use unolab::sim::{Progress, SimConfig, SimStats, run, show};
+
+fn config(variant: &str, rules: &[&str], games: u64, threads: usize) -> SimConfig {
+    let request = LoadRequest {
+        variant: variant.into(),
+        rules: rules.iter().map(|r| r.to_string()).collect(),
+        ..LoadRequest::default()
+    };
+    SimConfig {
+        variant: Arc::new(load(&request).unwrap()),
+        players: 4,
+        games,
+        seed: 3,
+        bot: BotKind::Random,
+        threads,
+        memo: true,
+        rows: true,
+    }
+}
+
+fn close(a: f64, b: f64) -> bool {
+    (a - b).abs() < 1e-4
+}
+
+#[test]
+fn interval_formulas_match_hand_computed_values() {
+    // Wilson 95% for 7 of 10: 0.3968 to 0.8922 (Newcombe 1998, table I).
+    let (low, high) = wilson(7, 10);
+    assert!(close(low, 0.39678) && close(high, 0.89221), "{low} {high}");
+    let (low, high) = wilson(0, 10);
+    assert!(close(low, 0.0) && close(high, 0.27753), "{low} {high}");
+    // Mean of 2, 4, 4, 4, 5, 5, 7, 9 = 5, sample sd 2.138: 5 +- 1.96 * 2.138 / sqrt 8.
+    let m = mean_ci(&[2.0, 4.0, 4.0, 4.0, 5.0, 5.0, 7.0, 9.0]);
+    assert!(close(m.mean, 5.0) && close(m.high - m.mean, 1.959_964 * 2.138_090 / 8f64.sqrt()), "{m:?}");
+    let sorted = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
+    assert_eq!((quantile(&sorted, 0.5), quantile(&sorted, 0.9), quantile(&sorted, 1.0)), (5, 9, 10));
+}
+
+#[test]
+fn a_runs_figures_are_its_games_added_up() {
+    let config = config("classic", &["stacking"], 40, 1);
+    let stats = run(&config, &Progress::default()).unwrap();
+    assert_eq!(stats.rows.len(), 40);
+    let won: Vec<_> = stats.rows.iter().filter(|r| r.winner.is_some()).collect();
+    assert_eq!(stats.finished(), won.len() as u64);
+    let turns: u64 = won.iter().map(|r| r.turns).sum();
+    let summary = report::turns(&stats);
+    assert!(close(summary.mean.mean, turns as f64 / won.len() as f64));
+    assert_eq!(u64::from(summary.max), won.iter().map(|r| r.turns).max().unwrap());
+    for position in 0..4 {
+        let by_rows = won.iter().filter(|r| r.winner.unwrap().1 == position).count() as u64;
+        assert_eq!(stats.wins_by_position[position], by_rows, "position {position}");
+    }
+    for row in &won {
+        let (seat, position) = row.winner.unwrap();
+        assert_eq!(position, (seat + 4 - row.dealer - 1) % 4, "game {}", row.index);
+    }
+    assert_eq!(stats.points_total, won.iter().map(|r| r.points).sum::<i64>());
+    let kind = |name: &str| unolab::event::EVENT_KINDS.iter().position(|k| *k == name).unwrap();
+    assert_eq!(stats.events[kind("hand_won")], won.len() as u64, "one hand_won event per finished hand");
+    assert!(stats.events[kind("penalty")] > 0 && stats.amounts[kind("penalty")] >= 2 * stats.events[kind("penalty")]);
+}
+
+fn same(a: &SimStats, b: &SimStats) {
+    let mut turns = (a.turns.clone(), b.turns.clone());
+    turns.0.sort_unstable();
+    turns.1.sort_unstable();
+    assert_eq!(turns.0, turns.1);
+    assert_eq!(a.wins, b.wins);
+    assert_eq!(a.wins_by_position, b.wins_by_position);
+    assert_eq!((&a.events, &a.amounts, &a.hands_with), (&b.events, &b.amounts, &b.hands_with));
+    assert_eq!(a.counters, b.counters);
+    assert_eq!(a.rows, b.rows);
+    assert_eq!((&a.stuck, &a.failures), (&b.stuck, &b.failures));
+}
+
+#[test]
+fn thread_shares_merge_into_the_single_thread_figures() {
+    let one = run(&config("flex", &["seven-o"], 30, 1), &Progress::default()).unwrap();
+    let three = run(&config("flex", &["seven-o"], 30, 3), &Progress::default()).unwrap();
+    same(&one, &three);
+}
+
+#[test]
+fn show_prints_the_very_game_the_run_played() {
+    let config = config("classic", &[], 12, 2);
+    let stats = run(&config, &Progress::default()).unwrap();
+    for row in &stats.rows {
+        let text = show(&config, row.index).unwrap();
+        let (seat, _) = row.winner.unwrap();
+        assert!(text.contains(&format!("p{seat} goes out and scores {}", row.points)), "game {}:\n{text}", row.index);
+    }
+}
+
+#[test]
+fn script_counters_are_counted_per_game() {
+    let rule = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/variants/host/tally.yaml");
+    let mut config = config("classic", &[], 10, 1);
+    let request =
+        LoadRequest { variant: "classic".into(), rules: vec![rule.display().to_string()], ..LoadRequest::default() };
+    config.variant = Arc::new(load(&request).unwrap());
+    let stats = run(&config, &Progress::default()).unwrap();
+    let played = unolab::event::EVENT_KINDS.iter().position(|k| *k == "played").unwrap();
+    assert_eq!(stats.counters.get("plays"), Some(&stats.events[played]), "{:?}", stats.counters);
+}
+
+#[test]
+fn the_report_reads_as_a_table() {
+    let config = config("classic", &["stacking"], 60, 2);
+    let stats = run(&config, &Progress::default()).unwrap();
+    let text = report::text(&config, &stats, "unolab sim classic -r stacking -p 4");
+    let without_timing: Vec<&str> = text.lines().filter(|l| !l.ends_with("hands/s")).collect();
+    insta::assert_snapshot!(without_timing.join("\n"));
+}
