@@ -61,6 +61,15 @@ enum Flow {
     Quit,
 }
 
+/// A heading and the problems under it, one a line.
+fn list_problems(out: &mut dyn Write, heading: &str, problems: &[String]) -> std::io::Result<()> {
+    writeln!(out, "{heading}")?;
+    for p in problems {
+        writeln!(out, "  {p}")?;
+    }
+    Ok(())
+}
+
 fn new_bots(setup: &Setup, records: usize) -> Vec<Bot> {
     let seed = crate::sim::game_seed(setup.seed, records as u64);
     (0..setup.players).map(|seat| Bot::new(setup.bot, seed, seat as u64)).collect()
@@ -590,12 +599,7 @@ impl<'a> Session<'a> {
                 writeln!(out, "loaded {path}: {} moves replayed", saved.history.len())?;
                 self.opening(out)?;
             }
-            Err(problems) => {
-                writeln!(out, "not loaded: {path}:")?;
-                for p in problems {
-                    writeln!(out, "  {p}")?;
-                }
-            }
+            Err(problems) => list_problems(out, &format!("not loaded: {path}:"), &problems)?,
         }
         Ok(())
     }
@@ -611,12 +615,7 @@ impl<'a> Session<'a> {
                     writeln!(out, "{problem}; staying at the last good point")?;
                 }
             }
-            Err(problems) => {
-                writeln!(out, "not reloaded (the game goes on as it was):")?;
-                for p in problems {
-                    writeln!(out, "  {p}")?;
-                }
-            }
+            Err(problems) => list_problems(out, "not reloaded (the game goes on as it was):", &problems)?,
         }
         Ok(())
     }
@@ -636,12 +635,7 @@ impl<'a> Session<'a> {
                 self.announced = false;
                 self.opening(out)?;
             }
-            Err(problems) => {
-                writeln!(out, "no new match:")?;
-                for p in problems {
-                    writeln!(out, "  {p}")?;
-                }
-            }
+            Err(problems) => list_problems(out, "no new match:", &problems)?,
         }
         Ok(())
     }

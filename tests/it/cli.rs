@@ -12,17 +12,16 @@ fn unolab(args: &[&str]) -> Output {
         .expect("the binary runs")
 }
 
-/// Runs `unolab ARGS` with `input` on standard input.
-fn unolab_with_input(args: &[&str], input: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_unolab"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+/// Runs `command` with `input` on standard input.
+pub(super) fn with_input(command: &mut Command, input: &str) -> Output {
+    let mut child = command.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
     child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
     child.wait_with_output().unwrap()
+}
+
+/// Runs `unolab ARGS` with `input` on standard input.
+fn unolab_with_input(args: &[&str], input: &str) -> Output {
+    with_input(Command::new(env!("CARGO_BIN_EXE_unolab")).args(args), input)
 }
 
 fn text(output: &Output) -> String {

@@ -3,8 +3,7 @@
 //! snapshot is everything the player saw. A new session is one new file.
 //! They run in a fresh directory each, so `save` and `load` stay there.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 /// A directory of its own for one session's files.
 fn scratch_dir(name: &str) -> std::path::PathBuf {
@@ -24,17 +23,9 @@ fn scripted_sessions() {
         let args: Vec<String> = args.split_whitespace().map(|a| a.replace("{root}", root)).collect();
         let input: String = lines.map(|l| format!("{l}\n")).collect();
         let name = path.file_stem().unwrap().to_string_lossy().to_string();
-        let mut child = Command::new(env!("CARGO_BIN_EXE_unolab"))
-            .args(&args)
-            .current_dir(scratch_dir(&name))
-            .env("NO_COLOR", "1")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
-        let output = child.wait_with_output().unwrap();
+        let mut command = Command::new(env!("CARGO_BIN_EXE_unolab"));
+        command.args(&args).current_dir(scratch_dir(&name)).env("NO_COLOR", "1");
+        let output = super::cli::with_input(&mut command, &input);
         let mut seen = String::from_utf8(output.stdout).unwrap();
         let errors = String::from_utf8(output.stderr).unwrap();
         if !errors.is_empty() {
