@@ -134,6 +134,8 @@ pub fn new_setup(current: &Setup, args: &[String]) -> Result<Setup, String> {
     }
     if given(&["-r", "--rule"]) {
         setup.request.rules = parsed.ruleset.rules;
+        // Settings belong to the rules they were given with.
+        setup.request.settings.clear();
     }
     if given(&["--set"]) {
         setup.request.settings = parsed.ruleset.settings;

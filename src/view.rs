@@ -85,6 +85,8 @@ pub struct SeatView {
     pub draw_top_back: Option<Face>,
     pub power: Option<bool>,
     pub score: i64,
+    /// This seat called UNO for the card it holds.
+    pub called_uno: bool,
     /// The rules' public state: of the table, and of this seat.
     pub state: Vec<(ImmutableString, ScriptValue)>,
     pub own_state: Vec<(ImmutableString, ScriptValue)>,
@@ -164,6 +166,7 @@ impl Game {
         view.draw_top_back = t.draw.last().filter(|_| v.double_sided).map(|&c| *v.face(c, hidden));
         view.power = t.power.get(seat).copied();
         view.score = t.scores[seat];
+        view.called_uno = t.uno[seat] == Uno::Called;
         public(&t.state, &v.public_state, &mut view.state);
         public(&t.seat_state[seat], &v.public_state, &mut view.own_state);
     }

@@ -49,7 +49,12 @@ pub const COMMANDS: &[CommandInfo] = &[
                ('play 3'). Name the colour for a wild; 'flex' plays a Flex card's flex side; 'target 2' aims it at p2; \
                'uno' calls UNO with your second-to-last card.",
     },
-    CommandInfo { name: "draw", short: &["d"], usage: "draw", help: "Draw a card (or the cards a penalty owes)." },
+    CommandInfo {
+        name: "draw",
+        short: &["d"],
+        usage: "draw",
+        help: "Draw a card. Facing a penalty, 'draw' accepts it: you draw what it owes.",
+    },
     CommandInfo {
         name: "pass",
         short: &[],
@@ -172,7 +177,7 @@ pub fn help(topic: Option<&str>) -> Result<String, String> {
             let mut text = String::from("commands (short forms in brackets; 'help COMMAND' for more):\n");
             for info in COMMANDS {
                 let short = if info.short.is_empty() { String::new() } else { format!(" [{}]", info.short.join(", ")) };
-                text += &format!("  {:<48} {}\n", format!("{}{short}", info.usage), first_sentence(info.help));
+                text += &format!("  {}{short}\n      {}\n", info.usage, first_sentence(info.help));
             }
             text += "cards: 'red 5', 'r5', 'blue skip', '+2', 'wild'; colours by initial ('b' for blue)";
             Ok(text)
@@ -401,6 +406,14 @@ fn parse_play(context: &Context, words: &[&str]) -> Result<PlayCommand, String> 
             }
         }
     }
-    let pattern = names.parse_pattern(&expanded.join(" "))?;
+    let mut pattern = names.parse_pattern(&expanded.join(" "))?;
+    // `r6` for the red 6* held (a number with a mark), when no plain one is.
+    if let CardPattern::Face(face) = &mut pattern
+        && !face.marked
+        && !context.hand.contains(face)
+        && context.hand.contains(&Face { marked: true, ..*face })
+    {
+        face.marked = true;
+    }
     Ok(PlayCommand { card: CardRef::Named(pattern), player: None, color, as_flex, target, uno })
 }

@@ -112,7 +112,7 @@ impl<'a> Session<'a> {
             }
             if let Err(e) = self.advance(out) {
                 writeln!(out, "error: {e}")?;
-                writeln!(out, "the game cannot go on; 'undo', 'reload' after fixing the rules, 'new' or 'quit'")?;
+                writeln!(out, "that move was not made: fix the rules and 'reload', or 'undo', 'new' or 'quit'")?;
             }
             self.refresh_moves();
             if !self.table_shown {
@@ -136,7 +136,9 @@ impl<'a> Session<'a> {
                     continue;
                 }
                 Line::End => {
-                    writeln!(out, "input ended")?;
+                    if !input.interactive() {
+                        writeln!(out, "input ended")?;
+                    }
                     self.summary(out)?;
                     return Ok(());
                 }
@@ -303,13 +305,13 @@ impl<'a> Session<'a> {
     fn summary(&self, out: &mut dyn Write) -> std::io::Result<()> {
         let table = self.game.table();
         let scores: Vec<String> = table.scores.iter().enumerate().map(|(s, p)| format!("p{s} {p}")).collect();
+        let finished = table.hand_number.saturating_sub(u32::from(!self.game.hand_over()));
+        let winner = table.match_winner.map_or(String::new(), |w| format!("p{w} won the match; "));
         writeln!(
             out,
-            "{} hand(s) played; scores: {}; seed {} (replay with 'unolab play --seed {}')",
-            table.hand_number,
+            "{winner}{finished} hand(s) finished; scores: {}. Play it again: {}",
             scores.join(", "),
-            self.setup.seed,
-            self.setup.seed
+            self.setup.command()
         )
     }
 
@@ -342,10 +344,10 @@ impl<'a> Session<'a> {
                 offers.push("play out of turn".to_string());
             }
             for seat in &self.moves.catch {
-                offers.push(format!("catch {seat}"));
+                offers.push(format!("catch p{seat}"));
             }
             if self.moves.call_uno {
-                offers.push("uno".into());
+                offers.push("call uno".into());
             }
             if offers.is_empty() {
                 return "waiting".into();
@@ -357,7 +359,10 @@ impl<'a> Session<'a> {
             Phase::NameColor { .. } => "name a colour (color C)".to_string(),
             Phase::Answer(p) => format!(
                 "you face drawing {}: accept{}{}",
-                p.draw.count,
+                match p.draw.until {
+                    Some(color) => format!("until {}", names.color_name(color)),
+                    None => p.draw.count.to_string(),
+                },
                 if p.challenge.is_some() { ", challenge" } else { "" },
                 if self.moves.plays.is_empty() { "" } else { " or play" }
             ),
@@ -421,8 +426,7 @@ impl<'a> Session<'a> {
             }
             Input::Move(command) => self.make_move(command, out)?,
             Input::Help(topic) => match command::help(topic.as_deref()) {
-                Ok(text) if topic.is_some() => writeln!(out, "{}", render::wrap_text(&text, 2, self.style))?,
-                Ok(text) => writeln!(out, "{text}")?,
+                Ok(text) => writeln!(out, "{}", render::wrap_text(&text, 2, self.style))?,
                 Err(e) => writeln!(out, "{e}")?,
             },
             Input::Hand | Input::Table => self.table_shown = false,
@@ -451,6 +455,10 @@ impl<'a> Session<'a> {
         if self.game.table().match_winner.is_some() {
             writeln!(out, "the match is over: 'new' starts another, 'undo' goes back")?;
             return Ok(());
+        }
+        // Drawing the cards a penalty owes is accepting it.
+        if command == Command::Draw && self.moves.accept {
+            command = Command::Accept;
         }
         // A number counts in the order the hand is shown.
         if let Command::Play(play) = &mut command

@@ -138,13 +138,40 @@ pub fn replay_line(game: &mut Game, line: &str) -> Result<(), String> {
     game.apply(action).map_err(|e| e.to_string())
 }
 
+impl Setup {
+    /// The `unolab play` command line that starts this match again.
+    pub fn command(&self) -> String {
+        let mut words = vec![format!("unolab play {}", self.request.variant)];
+        words.extend(self.request.rules.iter().map(|r| format!("-r {r}")));
+        words.extend(self.request.settings.iter().map(|(k, v)| format!("--set {k}={v}")));
+        words.push(format!("-p {} --seed {}", self.players, self.seed));
+        use clap::ValueEnum;
+        if let Some(bot) = self.bot.to_possible_value().filter(|_| self.bot != BotKind::Random) {
+            words.push(format!("--bot {}", bot.get_name()));
+        }
+        words.join(" ")
+    }
+}
+
+/// A variant or rule as a saved game names it: a built-in name as it is, a
+/// file by its absolute path, so the save loads from anywhere.
+fn lasting(reference: &str) -> String {
+    let path = Path::new(reference);
+    if path.is_file()
+        && let Ok(absolute) = path.canonicalize()
+    {
+        return absolute.display().to_string();
+    }
+    reference.to_string()
+}
+
 impl SavedGame {
     pub fn of(setup: &Setup, game: &Game) -> SavedGame {
         use clap::ValueEnum;
         SavedGame {
             unolab_save: SAVE_VERSION,
-            variant: setup.request.variant.clone(),
-            rules: setup.request.rules.clone(),
+            variant: lasting(&setup.request.variant),
+            rules: setup.request.rules.iter().map(|r| lasting(r)).collect(),
             settings: setup.request.settings.iter().map(|(k, v)| format!("{k}={v}")).collect(),
             players: setup.players,
             seed: setup.seed,

@@ -236,7 +236,7 @@ pub fn table(
             (o.seat, line)
         })
         .collect();
-    let mut own = seat_line(view.seat, view.hand.len(), view.score, view.power, false, true);
+    let mut own = seat_line(view.seat, view.hand.len(), view.score, view.power, view.called_uno, true);
     if !view.own_state.is_empty() {
         own += &format!("; {}", state_words(&view.own_state));
     }
