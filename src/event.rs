@@ -72,8 +72,10 @@ pub enum Event {
     UnoCalled {
         seat: Seat,
     },
+    /// `seat` is caught by `by`.
     Caught {
         seat: Seat,
+        by: Seat,
     },
     Power {
         seat: Seat,
@@ -364,7 +366,7 @@ fn describe_all(event: &Event, variant: &Variant) -> String {
             if *guilty { "the challenge succeeds" } else { "the challenge fails" }
         ),
         Event::UnoCalled { seat } => write!(line, "p{seat} calls UNO"),
-        Event::Caught { seat } => write!(line, "p{seat} is caught without calling UNO"),
+        Event::Caught { seat, by } => write!(line, "p{by} catches p{seat} without an UNO call"),
         Event::Power { seat, green } => {
             write!(line, "p{seat}'s Power Card turns {}", if *green { "green" } else { "red" })
         }

@@ -77,8 +77,8 @@ impl Game {
                 self.log.push(Event::UnoCalled { seat });
                 self.moment(HookKind::OnUno, seat, HookArg::Seat(seat))?;
             }
-            Action::Catch { target, .. } => {
-                self.log.push(Event::Caught { seat: target });
+            Action::Catch { by, target } => {
+                self.log.push(Event::Caught { seat: target, by });
                 let count = self.catch_penalty(target)?;
                 self.table.draw_cards(&self.variant, target, DrawSpec { count, until: None }, &mut self.log);
             }

@@ -33,6 +33,9 @@ pub enum Line {
 pub struct Vocabulary {
     /// Card names in the hand (faces in play).
     pub cards: Vec<String>,
+    /// The words a play may add (`uno`, and `flex`, `target` where a card
+    /// takes them).
+    pub keywords: Vec<String>,
     pub colors: Vec<String>,
     pub seats: Vec<String>,
 }
@@ -84,6 +87,8 @@ impl<R: BufRead> LineSource for Piped<R> {
 pub struct ReplHelper {
     pub vocabulary: Vocabulary,
     pub color: bool,
+    /// File names, for `save` and `load`.
+    files: rustyline::completion::FilenameCompleter,
 }
 
 impl ReplHelper {
@@ -94,7 +99,7 @@ impl ReplHelper {
         match info.name {
             "play" => {
                 let mut words = v.cards.clone();
-                words.extend(["flex", "target", "uno"].map(String::from));
+                words.extend(v.keywords.iter().cloned());
                 words.extend(v.colors.iter().cloned());
                 words
             }
@@ -109,8 +114,13 @@ impl ReplHelper {
 impl Completer for ReplHelper {
     type Candidate = Pair;
 
-    fn complete(&self, line: &str, pos: usize, _: &Context<'_>) -> rustyline::Result<(usize, Vec<Pair>)> {
+    fn complete(&self, line: &str, pos: usize, context: &Context<'_>) -> rustyline::Result<(usize, Vec<Pair>)> {
         let before = &line[..pos];
+        if let Some((command, _)) = before.split_once(char::is_whitespace)
+            && command_named(command).is_ok_and(|c| c.name == "save" || c.name == "load")
+        {
+            return self.files.complete(line, pos, context);
+        }
         let pair = |text: &str| Pair { display: text.to_string(), replacement: text.to_string() };
         let Some(space) = before.find(char::is_whitespace) else {
             let lower = before.to_ascii_lowercase();
@@ -183,7 +193,8 @@ impl Terminal {
             .completion_type(rustyline::CompletionType::List)
             .build();
         let mut editor = Editor::with_config(config).map_err(|e| format!("the terminal: {e}"))?;
-        editor.set_helper(Some(ReplHelper { vocabulary: Vocabulary::default(), color }));
+        let files = rustyline::completion::FilenameCompleter::new();
+        editor.set_helper(Some(ReplHelper { vocabulary: Vocabulary::default(), color, files }));
         let history = history_path();
         if let Some(path) = &history {
             // A missing history is a first session.

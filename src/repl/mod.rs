@@ -61,6 +61,14 @@ enum Flow {
     Quit,
 }
 
+/// A path with a leading `~/` in the home directory.
+fn home(path: &str) -> String {
+    match (path.strip_prefix("~/"), dirs::home_dir()) {
+        (Some(rest), Some(home)) => home.join(rest).display().to_string(),
+        _ => path.to_string(),
+    }
+}
+
 /// A heading and the problems under it, one a line.
 fn list_problems(out: &mut dyn Write, heading: &str, problems: &[String]) -> std::io::Result<()> {
     writeln!(out, "{heading}")?;
@@ -341,7 +349,10 @@ impl<'a> Session<'a> {
         if self.in_window() {
             let mut offers = Vec::new();
             if !self.moves.plays.is_empty() {
-                offers.push("play out of turn".to_string());
+                let names = &self.game.variant.names;
+                let mut cards: Vec<String> = self.moves.plays.iter().map(|o| names.format_face(&o.face)).collect();
+                cards.dedup();
+                offers.push(format!("play {} out of turn", cards.join(" or ")));
             }
             for seat in &self.moves.catch {
                 offers.push(format!("catch p{seat}"));
@@ -377,8 +388,15 @@ impl<'a> Session<'a> {
                 format!("choose {} (choose N): {}", choice.tag, options.join(", "))
             }
             Phase::Turn | Phase::Over { .. } => {
-                let top = self.game.view(HUMAN).top.map(|f| names.format_face(&f)).unwrap_or_default();
-                format!("your turn on {top}")
+                let view = self.game.view(HUMAN);
+                let top = view.top.map(|f| names.format_face(&f)).unwrap_or_default();
+                let named = match (view.top, view.color) {
+                    (Some(top), Some(color)) if top.color != Some(color) => format!(" ({})", names.color_name(color)),
+                    _ => String::new(),
+                };
+                let aims =
+                    if self.moves.plays.iter().any(|o| o.target.is_some()) { "; aim with 'target N'" } else { "" };
+                format!("your turn on {top}{named}{aims}")
             }
         };
         format!("{text}{uno}")
@@ -393,8 +411,17 @@ impl<'a> Session<'a> {
             .collect();
         cards.sort();
         cards.dedup();
+        let faces = || table.hands[HUMAN].iter().map(|&c| variant.face(c, table.side));
+        let mut keywords = vec!["uno".to_string()];
+        if faces().any(|f| variant.names.has_flex_side(f)) {
+            keywords.push("flex".into());
+        }
+        if self.moves.plays.iter().any(|o| o.target.is_some()) {
+            keywords.push("target".into());
+        }
         Vocabulary {
             cards,
+            keywords,
             colors: variant.colors_of(table.side).map(|c| variant.names.color_name(c).to_ascii_lowercase()).collect(),
             seats: (0..self.game.players()).filter(|&s| s != HUMAN).map(|s| format!("p{s}")).collect(),
         }
@@ -439,11 +466,11 @@ impl<'a> Session<'a> {
             }
             Input::Rules => self.rules(out)?,
             Input::Undo => self.undo(out)?,
-            Input::Save(path) => match SavedGame::of(&self.setup, &self.game).write(Path::new(&path)) {
+            Input::Save(path) => match SavedGame::of(&self.setup, &self.game).write(Path::new(&home(&path))) {
                 Ok(()) => writeln!(out, "saved to {path}")?,
                 Err(e) => writeln!(out, "not saved: {e}")?,
             },
-            Input::Load(path) => self.load_file(&path, out)?,
+            Input::Load(path) => self.load_file(&home(&path), out)?,
             Input::New(args) => self.new_match(&args, out)?,
             Input::Reload => self.reload(out)?,
             Input::Quit => return Ok(Flow::Quit),
@@ -479,6 +506,9 @@ impl<'a> Session<'a> {
             .and_then(|action| self.game.apply(action).map_err(|e| e.to_string()));
         if let Err(e) = result {
             writeln!(out, "{e}")?;
+            if self.in_window() && self.has_chance() {
+                writeln!(out, "{}", self.prompt())?;
+            }
         }
         Ok(())
     }
