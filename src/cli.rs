@@ -179,6 +179,11 @@ struct SimArgs {
     /// Write a row per game to FILE (.csv, else JSON lines)
     #[arg(long, value_name = "FILE")]
     games_out: Option<PathBuf>,
+    /// Compare with another configuration on the same seeds, e.g.
+    /// --vs "-r stacking" or --vs "classic -p 3" (variant, players and bots
+    /// default to this run's; rules and settings are only those given)
+    #[arg(long, value_name = "CONFIG", allow_hyphen_values = true)]
+    vs: Option<String>,
 }
 
 /// Runs the command line; returns the exit code.
@@ -450,29 +455,74 @@ fn scenarios(paths: &[PathBuf]) -> i32 {
     }
 }
 
-fn simulate(args: SimArgs) -> i32 {
-    let Ok(variant) = load(&args.ruleset) else { return BAD_INPUT };
-    if args.players < variant.min_players || args.players > variant.max_players {
+/// A configuration to compare with (`sim --vs "-r seven-o -p 3"`): the
+/// variant, players and bots default to the main run's; rules and settings
+/// are only those given.
+#[derive(Parser)]
+#[command(name = "--vs", no_binary_name = true, disable_help_flag = true, disable_version_flag = true)]
+struct VsArgs {
+    #[command(flatten)]
+    ruleset: Ruleset,
+    #[arg(short, long)]
+    players: Option<usize>,
+    #[arg(long, value_enum)]
+    bot: Option<BotKind>,
+}
+
+/// The simulation of `ruleset` with `players`, checked.
+fn sim_config(args: &SimArgs, ruleset: &Ruleset, players: usize, bot: BotKind) -> Result<SimConfig, i32> {
+    let variant = load(ruleset)?;
+    if players < variant.min_players || players > variant.max_players {
         eprintln!(
-            "error: {} is for {} to {} players, not {}",
-            variant.name, variant.min_players, variant.max_players, args.players
+            "error: {} is for {} to {} players, not {players}",
+            variant.name, variant.min_players, variant.max_players
         );
-        return BAD_INPUT;
+        return Err(BAD_INPUT);
     }
+    Ok(SimConfig {
+        variant,
+        players,
+        games: args.games,
+        seed: args.seed,
+        bot,
+        threads: args.threads,
+        memo: !args.no_memo,
+        rows: args.games_out.is_some() || args.vs.is_some(),
+    })
+}
+
+/// Runs `config`, showing progress in `bar` (its position advanced by the
+/// games done) and stopping early when `progress` is told to.
+fn run_shown(
+    config: &SimConfig,
+    progress: &sim::Progress,
+    bar: Option<&indicatif::ProgressBar>,
+) -> Result<sim::SimStats, String> {
+    let base = bar.map_or(0, indicatif::ProgressBar::position);
+    progress.done.store(0, std::sync::atomic::Ordering::Relaxed);
+    let finished = std::sync::atomic::AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        if let Some(bar) = bar {
+            let finished = &finished;
+            scope.spawn(move || {
+                while !finished.load(std::sync::atomic::Ordering::Relaxed) {
+                    bar.set_position(base + progress.done.load(std::sync::atomic::Ordering::Relaxed));
+                    std::thread::sleep(std::time::Duration::from_millis(100));
+                }
+            });
+        }
+        let stats = sim::run(config, progress);
+        finished.store(true, std::sync::atomic::Ordering::Relaxed);
+        stats
+    })
+}
+
+fn simulate(args: SimArgs) -> i32 {
     if args.threads == 0 {
         eprintln!("error: -j needs at least 1 thread");
         return BAD_INPUT;
     }
-    let config = SimConfig {
-        variant: variant.clone(),
-        players: args.players,
-        games: args.games,
-        seed: args.seed,
-        bot: args.bot,
-        threads: args.threads,
-        memo: !args.no_memo,
-        rows: args.games_out.is_some(),
-    };
+    let Ok(config) = sim_config(&args, &args.ruleset, args.players, args.bot) else { return BAD_INPUT };
     if let Some(index) = args.show {
         return match sim::show(&config, index) {
             Ok(text) => {
@@ -485,42 +535,51 @@ fn simulate(args: SimArgs) -> i32 {
             }
         };
     }
+    let versus = match &args.vs {
+        Some(spec) => {
+            let vs = match VsArgs::try_parse_from(spec.split_whitespace()) {
+                Ok(vs) => vs,
+                Err(e) => {
+                    eprintln!("error: --vs \"{spec}\": {}", e.to_string().trim_end());
+                    return BAD_INPUT;
+                }
+            };
+            let mut ruleset = vs.ruleset;
+            if ruleset.variant.is_none() {
+                ruleset.variant = args.ruleset.variant.clone();
+            }
+            let Ok(other) = sim_config(&args, &ruleset, vs.players.unwrap_or(args.players), vs.bot.unwrap_or(args.bot))
+            else {
+                return BAD_INPUT;
+            };
+            Some(other)
+        }
+        None => None,
+    };
     let progress = Arc::new(sim::Progress::default());
     let watcher = Arc::clone(&progress);
     // Ctrl-C stops the run; what was gathered is reported, marked partial.
     // (A second handler cannot be installed; then Ctrl-C simply ends.)
     let _ = ctrlc::set_handler(move || watcher.stop.store(true, std::sync::atomic::Ordering::Relaxed));
-    let bar = progress_bar(args.games);
-    let stats = std::thread::scope(|scope| {
-        let ticker = bar.as_ref().map(|bar| {
-            let progress = &progress;
-            scope.spawn(move || {
-                while !progress.stop.load(std::sync::atomic::Ordering::Relaxed) {
-                    let done = progress.done.load(std::sync::atomic::Ordering::Relaxed);
-                    bar.set_position(done);
-                    if done >= args.games {
-                        break;
-                    }
-                    std::thread::sleep(std::time::Duration::from_millis(100));
-                }
-            })
-        });
-        let stats = sim::run(&config, &progress);
-        if ticker.is_some() {
-            progress.done.store(args.games, std::sync::atomic::Ordering::Relaxed);
+    let runs = if versus.is_some() { 2 } else { 1 };
+    let bar = progress_bar(args.games * runs);
+    let mut results = Vec::new();
+    for config in std::iter::once(&config).chain(versus.as_ref()) {
+        match run_shown(config, &progress, bar.as_ref()) {
+            Ok(stats) => results.push(stats),
+            Err(e) => {
+                eprintln!("error: {e}");
+                return BAD_INPUT;
+            }
         }
-        stats
-    });
+        if let Some(bar) = &bar {
+            bar.set_position(args.games * results.len() as u64);
+        }
+    }
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
-    let stats = match stats {
-        Ok(s) => s,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return BAD_INPUT;
-        }
-    };
+    let stats = &results[0];
     if let Some(path) = &args.games_out {
         let csv = path.extension().is_some_and(|e| e.eq_ignore_ascii_case("csv"));
         if let Err(e) = std::fs::write(path, sim::report::rows(&stats.rows, csv)) {
@@ -528,13 +587,31 @@ fn simulate(args: SimArgs) -> i32 {
             return BAD_INPUT;
         }
     }
-    if args.json {
-        say!("{}", sim::report::json(&config, &stats));
-    } else {
-        let command = sim_command(&args);
-        say!("{}", sim::report::text(&config, &stats, &command).trim_end());
+    let command = sim_command(&args);
+    match (&versus, args.json) {
+        (Some(other), false) => {
+            say!("{}", sim::report::compare_text((&config, stats), (other, &results[1])).trim_end())
+        }
+        (Some(other), true) => {
+            let paired: Vec<_> = sim::report::paired(stats, &results[1])
+                .iter()
+                .map(|p| {
+                    json!({"figure": p.name, "a": p.a, "b": p.b, "difference": p.difference.mean,
+                           "low": p.difference.low, "high": p.difference.high, "significant": p.significant()})
+                })
+                .collect();
+            let out = json!({
+                "a": sim::report::json(&config, stats),
+                "b": sim::report::json(other, &results[1]),
+                "paired": paired,
+            });
+            say!("{out}");
+        }
+        (None, true) => say!("{}", sim::report::json(&config, stats)),
+        (None, false) => say!("{}", sim::report::text(&config, stats, &command).trim_end()),
     }
-    if stats.failures.is_empty() && stats.stuck.is_empty() { SUCCESS } else { FAILED }
+    let failed = results.iter().any(|s| !s.failures.is_empty() || !s.stuck.is_empty());
+    if failed { FAILED } else { SUCCESS }
 }
 
 /// A progress bar with rate and ETA on stderr, when it is a terminal.

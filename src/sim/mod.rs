@@ -53,6 +53,8 @@ pub struct GameRow {
     /// How it ended, if not with a winner: "stuck" or "failed".
     pub failed: Option<&'static str>,
     pub counters: Vec<(String, u64)>,
+    /// Events of each kind (`EVENT_KINDS`) in this game.
+    pub events: Vec<u32>,
 }
 
 /// What a run gathered. Every figure is a sum or a list over games, so
@@ -178,6 +180,7 @@ impl SimStats {
             } else {
                 Vec::new()
             },
+            events: if config.rows { log.counts.to_vec() } else { Vec::new() },
         };
         match result {
             Ok(HandResult::Won { seat, points, .. }) => {

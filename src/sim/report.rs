@@ -280,3 +280,94 @@ pub fn rows(rows: &[GameRow], csv: bool) -> String {
     }
     out
 }
+
+/// One figure of two runs played on the same seeds: each run's mean and
+/// the mean of the per-game differences (B - A) with its 95% interval.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Paired {
+    pub name: String,
+    pub a: f64,
+    pub b: f64,
+    pub difference: Mean,
+}
+
+impl Paired {
+    /// The interval leaves out zero.
+    pub fn significant(&self) -> bool {
+        self.difference.low > 0.0 || self.difference.high < 0.0
+    }
+}
+
+/// Pairs the games two runs played on the same seeds and compares each
+/// figure: turns and points per finished hand (games both finished), wins
+/// by position, and every event kind and counter either run saw.
+pub fn paired(a: &SimStats, b: &SimStats) -> Vec<Paired> {
+    let pairs: Vec<(&GameRow, &GameRow)> = a.rows.iter().zip(&b.rows).filter(|(x, y)| x.index == y.index).collect();
+    let figure = |name: String, value: &dyn Fn(&GameRow) -> Option<f64>| {
+        let (mut xs, mut ys, mut ds) = (Vec::new(), Vec::new(), Vec::new());
+        for (x, y) in &pairs {
+            if let (Some(vx), Some(vy)) = (value(x), value(y)) {
+                xs.push(vx);
+                ys.push(vy);
+                ds.push(vy - vx);
+            }
+        }
+        Paired { name, a: mean_ci(&xs).mean, b: mean_ci(&ys).mean, difference: mean_ci(&ds) }
+    };
+    let finished = |r: &GameRow| r.winner.is_some();
+    let mut figures = vec![
+        figure("turns per hand".into(), &|r| finished(r).then_some(r.turns as f64)),
+        figure("points per hand".into(), &|r| finished(r).then_some(r.points as f64)),
+    ];
+    for position in 0..a.wins_by_position.len().min(b.wins_by_position.len()) {
+        figures.push(figure(format!("wins, {} position (%)", ordinal(position + 1)), &|r| {
+            finished(r).then(|| if r.winner.map(|w| w.1) == Some(position) { 100.0 } else { 0.0 })
+        }));
+    }
+    for (kind, name) in EVENT_KINDS.iter().enumerate() {
+        if a.events[kind] + b.events[kind] == 0 || matches!(*name, "hand_started" | "dealt" | "hand_won") {
+            continue;
+        }
+        figures.push(figure(format!("{name} per hand"), &|r| r.events.get(kind).map(|&n| f64::from(n))));
+    }
+    let counters: std::collections::BTreeSet<&String> = a.counters.keys().chain(b.counters.keys()).collect();
+    for name in counters {
+        figures.push(figure(format!("count {name} per hand"), &|r| {
+            Some(r.counters.iter().find(|(n, _)| n == name).map_or(0.0, |(_, c)| *c as f64))
+        }));
+    }
+    figures
+}
+
+/// The comparison as a table: A, B, B - A with its interval, `*` where
+/// the interval leaves out zero.
+pub fn compare_text(a: (&SimConfig, &SimStats), b: (&SimConfig, &SimStats)) -> String {
+    let describe = |config: &SimConfig| {
+        let rules = config.variant.rule_names();
+        let with = if rules.is_empty() { String::new() } else { format!(" + {}", rules.join(" + ")) };
+        let options = options(config);
+        let set = if options.is_empty() { String::new() } else { format!(" [{}]", options.join(", ")) };
+        format!("{}{with}, {} players, {:?} bots{set}", config.variant.name, config.players, config.bot)
+    };
+    let mut out = format!(
+        "A: {}\nB: {}\n{} games on the same seeds (seed {}); B - A is the mean of per-game differences, 95% interval; * = significant\n",
+        describe(a.0),
+        describe(b.0),
+        a.1.games.min(b.1.games),
+        a.0.seed
+    );
+    out += &format!("{:<32} {:>9} {:>9} {:>9}  {}\n", "", "A", "B", "B - A", "95% interval");
+    for p in paired(a.1, b.1) {
+        out += &format!(
+            "{:<32} {:>9.2} {:>9.2} {:>+9.2}  ({:+.2} to {:+.2}){}\n",
+            p.name,
+            p.a,
+            p.b,
+            p.difference.mean,
+            p.difference.low,
+            p.difference.high,
+            if p.significant() { " *" } else { "" }
+        );
+    }
+    out
+}

@@ -123,3 +123,33 @@ fn the_report_reads_as_a_table() {
     let without_timing: Vec<&str> = text.lines().filter(|l| !l.ends_with("hands/s")).collect();
     insta::assert_snapshot!(without_timing.join("\n"));
 }
+
+#[test]
+fn a_comparison_pairs_the_games_of_the_same_seeds() {
+    let a_config = config("classic", &[], 80, 2);
+    let b_config = config("classic", &["stacking"], 80, 2);
+    let a = run(&a_config, &Progress::default()).unwrap();
+    let b = run(&b_config, &Progress::default()).unwrap();
+    // A run against itself: no difference anywhere, nothing significant.
+    for figure in report::paired(&a, &a) {
+        assert_eq!(figure.difference.mean, 0.0, "{figure:?}");
+        assert!(!figure.significant(), "{figure:?}");
+    }
+    let figures = report::paired(&a, &b);
+    let turns = figures.iter().find(|f| f.name == "turns per hand").unwrap();
+    let both: Vec<(u64, u64)> = a
+        .rows
+        .iter()
+        .zip(&b.rows)
+        .filter(|(x, y)| x.winner.is_some() && y.winner.is_some())
+        .map(|(x, y)| (x.turns, y.turns))
+        .collect();
+    let by_hand = both.iter().map(|&(x, y)| y as f64 - x as f64).sum::<f64>() / both.len() as f64;
+    assert!(close(turns.difference.mean, by_hand), "{turns:?} vs {by_hand}");
+    assert!(close(turns.difference.mean, turns.b - turns.a));
+    // Stacking makes penalties wait: far more of them, without doubt.
+    let penalties = figures.iter().find(|f| f.name == "penalty per hand").unwrap();
+    assert!(penalties.significant() && penalties.difference.low > 0.0, "{penalties:?}");
+    let text = report::compare_text((&a_config, &a), (&b_config, &b));
+    insta::assert_snapshot!(text);
+}
