@@ -154,8 +154,9 @@ pub fn new_setup(current: &Setup, args: &[String]) -> Result<Setup, String> {
 struct SimArgs {
     #[command(flatten)]
     ruleset: Ruleset,
-    #[arg(short, long, default_value_t = 4)]
-    players: usize,
+    /// Players at the table; a list (2,4) runs each and prints one table
+    #[arg(short, long, value_delimiter = ',', default_value = "4")]
+    players: Vec<usize>,
     /// Number of hands to play
     #[arg(short = 'n', long, default_value_t = 1000)]
     games: u64,
@@ -522,9 +523,43 @@ fn simulate(args: SimArgs) -> i32 {
         eprintln!("error: -j needs at least 1 thread");
         return BAD_INPUT;
     }
-    let Ok(config) = sim_config(&args, &args.ruleset, args.players, args.bot) else { return BAD_INPUT };
+    let sweep = args.players.len() > 1;
+    if sweep && (args.games_out.is_some() || args.show.is_some()) {
+        eprintln!("error: --games-out and --show take one player count, not a list");
+        return BAD_INPUT;
+    }
+    let versus = match &args.vs {
+        Some(spec) => match VsArgs::try_parse_from(spec.split_whitespace()) {
+            Ok(mut vs) => {
+                if vs.ruleset.variant.is_none() {
+                    vs.ruleset.variant = args.ruleset.variant.clone();
+                }
+                Some(vs)
+            }
+            Err(e) => {
+                eprintln!("error: --vs \"{spec}\": {}", e.to_string().trim_end());
+                return BAD_INPUT;
+            }
+        },
+        None => None,
+    };
+    let mut plans = Vec::new();
+    for &players in &args.players {
+        let Ok(config) = sim_config(&args, &args.ruleset, players, args.bot) else { return BAD_INPUT };
+        let other = match &versus {
+            Some(vs) => {
+                let players = vs.players.unwrap_or(players);
+                let Ok(other) = sim_config(&args, &vs.ruleset, players, vs.bot.unwrap_or(args.bot)) else {
+                    return BAD_INPUT;
+                };
+                Some(other)
+            }
+            None => None,
+        };
+        plans.push((config, other));
+    }
     if let Some(index) = args.show {
-        return match sim::show(&config, index) {
+        return match sim::show(&plans[0].0, index) {
             Ok(text) => {
                 say!("{}", text.trim_end());
                 SUCCESS
@@ -535,82 +570,85 @@ fn simulate(args: SimArgs) -> i32 {
             }
         };
     }
-    let versus = match &args.vs {
-        Some(spec) => {
-            let vs = match VsArgs::try_parse_from(spec.split_whitespace()) {
-                Ok(vs) => vs,
-                Err(e) => {
-                    eprintln!("error: --vs \"{spec}\": {}", e.to_string().trim_end());
-                    return BAD_INPUT;
-                }
-            };
-            let mut ruleset = vs.ruleset;
-            if ruleset.variant.is_none() {
-                ruleset.variant = args.ruleset.variant.clone();
-            }
-            let Ok(other) = sim_config(&args, &ruleset, vs.players.unwrap_or(args.players), vs.bot.unwrap_or(args.bot))
-            else {
-                return BAD_INPUT;
-            };
-            Some(other)
-        }
-        None => None,
-    };
     let progress = Arc::new(sim::Progress::default());
     let watcher = Arc::clone(&progress);
     // Ctrl-C stops the run; what was gathered is reported, marked partial.
     // (A second handler cannot be installed; then Ctrl-C simply ends.)
     let _ = ctrlc::set_handler(move || watcher.stop.store(true, std::sync::atomic::Ordering::Relaxed));
-    let runs = if versus.is_some() { 2 } else { 1 };
+    let runs = plans.len() as u64 * if versus.is_some() { 2 } else { 1 };
     let bar = progress_bar(args.games * runs);
-    let mut results = Vec::new();
-    for config in std::iter::once(&config).chain(versus.as_ref()) {
-        match run_shown(config, &progress, bar.as_ref()) {
-            Ok(stats) => results.push(stats),
+    let mut results: Vec<(sim::SimStats, Option<sim::SimStats>)> = Vec::new();
+    let mut done = 0;
+    for (config, other) in &plans {
+        let mut run = |config: &SimConfig| {
+            let stats = run_shown(config, &progress, bar.as_ref());
+            done += args.games;
+            if let Some(bar) = &bar {
+                bar.set_position(done);
+            }
+            stats
+        };
+        let stats = run(config).and_then(|a| Ok((a, other.as_ref().map(&mut run).transpose()?)));
+        match stats {
+            Ok(pair) => results.push(pair),
             Err(e) => {
                 eprintln!("error: {e}");
                 return BAD_INPUT;
             }
         }
-        if let Some(bar) = &bar {
-            bar.set_position(args.games * results.len() as u64);
-        }
     }
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
-    let stats = &results[0];
     if let Some(path) = &args.games_out {
         let csv = path.extension().is_some_and(|e| e.eq_ignore_ascii_case("csv"));
-        if let Err(e) = std::fs::write(path, sim::report::rows(&stats.rows, csv)) {
+        if let Err(e) = std::fs::write(path, sim::report::rows(&results[0].0.rows, csv)) {
             eprintln!("error: {}: {e}", path.display());
             return BAD_INPUT;
         }
     }
     let command = sim_command(&args);
-    match (&versus, args.json) {
-        (Some(other), false) => {
-            say!("{}", sim::report::compare_text((&config, stats), (other, &results[1])).trim_end())
+    let mut texts = Vec::new();
+    let mut objects = Vec::new();
+    for ((config, other), (stats, versus)) in plans.iter().zip(&results) {
+        match (other, versus) {
+            (Some(other), Some(versus)) => {
+                texts.push(sim::report::compare_text((config, stats), (other, versus)));
+                let paired: Vec<_> = sim::report::paired(stats, versus)
+                    .iter()
+                    .map(|p| {
+                        json!({"figure": p.name, "a": p.a, "b": p.b, "difference": p.difference.mean,
+                               "low": p.difference.low, "high": p.difference.high, "significant": p.significant()})
+                    })
+                    .collect();
+                objects.push(json!({
+                    "a": sim::report::json(config, stats),
+                    "b": sim::report::json(other, versus),
+                    "paired": paired,
+                }));
+            }
+            _ => {
+                texts.push(sim::report::text(config, stats, &command));
+                objects.push(sim::report::json(config, stats));
+            }
         }
-        (Some(other), true) => {
-            let paired: Vec<_> = sim::report::paired(stats, &results[1])
-                .iter()
-                .map(|p| {
-                    json!({"figure": p.name, "a": p.a, "b": p.b, "difference": p.difference.mean,
-                           "low": p.difference.low, "high": p.difference.high, "significant": p.significant()})
-                })
-                .collect();
-            let out = json!({
-                "a": sim::report::json(&config, stats),
-                "b": sim::report::json(other, &results[1]),
-                "paired": paired,
-            });
-            say!("{out}");
-        }
-        (None, true) => say!("{}", sim::report::json(&config, stats)),
-        (None, false) => say!("{}", sim::report::text(&config, stats, &command).trim_end()),
     }
-    let failed = results.iter().any(|s| !s.failures.is_empty() || !s.stuck.is_empty());
+    if args.json {
+        match objects.len() {
+            1 => say!("{}", objects[0]),
+            _ => say!("{}", serde_json::Value::Array(objects)),
+        }
+    } else if sweep && versus.is_none() {
+        let runs: Vec<(&SimConfig, &sim::SimStats)> =
+            plans.iter().zip(&results).map(|((c, _), (s, _))| (c, s)).collect();
+        say!("{}", sim::report::sweep_table(&runs).trim_end());
+    } else {
+        say!("{}", texts.join("\n").trim_end());
+    }
+    let failed = results
+        .iter()
+        .flat_map(|(a, b)| std::iter::once(a).chain(b))
+        .any(|s| !s.failures.is_empty() || !s.stuck.is_empty());
     if failed { FAILED } else { SUCCESS }
 }
 
@@ -638,7 +676,7 @@ fn sim_command(args: &SimArgs) -> String {
     for (k, v) in &args.ruleset.settings {
         words.push(format!("--set {k}={v}"));
     }
-    words.push(format!("-p {}", args.players));
+    words.push(format!("-p {}", args.players.iter().map(ToString::to_string).collect::<Vec<_>>().join(",")));
     if args.bot != BotKind::Random {
         words.push(format!("--bot {}", format!("{:?}", args.bot).to_lowercase()));
     }

@@ -245,6 +245,8 @@ pub struct Log {
     /// Events of each kind (`EVENT_KINDS`), and their amounts.
     pub counts: [u32; EVENT_KINDS.len()],
     pub amounts: [u64; EVENT_KINDS.len()],
+    /// The largest amount one event of each kind had (the biggest penalty).
+    pub peaks: [u32; EVENT_KINDS.len()],
     /// Counters scripts add to, by name.
     pub counters: Vec<(rhai::ImmutableString, u64)>,
 }
@@ -257,8 +259,12 @@ impl Log {
     #[inline]
     pub fn push(&mut self, event: Event) {
         let kind = event.kind();
+        let amount = event.amount();
         self.counts[kind] += 1;
-        self.amounts[kind] += event.amount();
+        if amount > 0 {
+            self.amounts[kind] += amount;
+            self.peaks[kind] = self.peaks[kind].max(u32::try_from(amount).unwrap_or(u32::MAX));
+        }
         if self.enabled {
             self.events.push(event);
         }
@@ -276,6 +282,7 @@ impl Log {
     pub fn clear_counts(&mut self) {
         self.counts = [0; EVENT_KINDS.len()];
         self.amounts = [0; EVENT_KINDS.len()];
+        self.peaks = [0; EVENT_KINDS.len()];
         self.counters.clear();
     }
 

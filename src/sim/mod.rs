@@ -53,8 +53,10 @@ pub struct GameRow {
     /// How it ended, if not with a winner: "stuck" or "failed".
     pub failed: Option<&'static str>,
     pub counters: Vec<(String, u64)>,
-    /// Events of each kind (`EVENT_KINDS`) in this game.
+    /// Events of each kind (`EVENT_KINDS`) in this game, and the largest
+    /// amount one of them had.
     pub events: Vec<u32>,
+    pub peaks: Vec<u32>,
 }
 
 /// What a run gathered. Every figure is a sum or a list over games, so
@@ -75,6 +77,8 @@ pub struct SimStats {
     pub events: Vec<u64>,
     pub amounts: Vec<u64>,
     pub hands_with: Vec<u64>,
+    /// Per kind, the sum over games of the largest amount one event had.
+    pub peaks: Vec<u64>,
     /// Script counters (`count(name)`), summed.
     pub counters: std::collections::BTreeMap<String, u64>,
     /// Hands that hit the action limit, and games a script failed in.
@@ -139,6 +143,7 @@ impl SimStats {
             events: vec![0; kinds],
             amounts: vec![0; kinds],
             hands_with: vec![0; kinds],
+            peaks: vec![0; kinds],
             ..SimStats::default()
         }
     }
@@ -160,6 +165,7 @@ impl SimStats {
             self.events[kind] += u64::from(log.counts[kind]);
             self.amounts[kind] += log.amounts[kind];
             self.hands_with[kind] += u64::from(log.counts[kind] > 0);
+            self.peaks[kind] += u64::from(log.peaks[kind]);
         }
         for (name, n) in &log.counters {
             *self.counters.entry(name.to_string()).or_default() += n;
@@ -181,6 +187,7 @@ impl SimStats {
                 Vec::new()
             },
             events: if config.rows { log.counts.to_vec() } else { Vec::new() },
+            peaks: if config.rows { log.peaks.to_vec() } else { Vec::new() },
         };
         match result {
             Ok(HandResult::Won { seat, points, .. }) => {
@@ -214,6 +221,7 @@ impl SimStats {
         add(&mut self.events, &share.events);
         add(&mut self.amounts, &share.amounts);
         add(&mut self.hands_with, &share.hands_with);
+        add(&mut self.peaks, &share.peaks);
         self.turns.extend(share.turns);
         self.points_total += share.points_total;
         for (name, n) in share.counters {

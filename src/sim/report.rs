@@ -85,6 +85,33 @@ fn ordinal(n: usize) -> String {
     format!("{n}{suffix}")
 }
 
+/// The longest bar of a chart, in characters.
+const BAR: u64 = 30;
+
+/// Hand length as a terminal histogram: ten bins up to the 99th
+/// percentile, the last one open.
+pub fn histogram(turns: &[u32]) -> String {
+    let mut sorted = turns.to_vec();
+    sorted.sort_unstable();
+    if sorted.is_empty() {
+        return String::new();
+    }
+    let top = quantile(&sorted, 0.99).max(10);
+    let width = top.div_ceil(10);
+    let mut bins = [0u64; 10];
+    for &t in &sorted {
+        bins[((t / width) as usize).min(9)] += 1;
+    }
+    let most = bins.iter().copied().max().unwrap_or(1).max(1);
+    let mut out = String::from("hand length (turns):\n");
+    for (i, &count) in bins.iter().enumerate() {
+        let low = i as u32 * width;
+        let label = if i == 9 { format!("{low}+") } else { format!("{low}-{}", low + width - 1) };
+        out += &format!("  {label:>9} {:<30} {count}\n", "#".repeat((BAR * count / most) as usize));
+    }
+    out
+}
+
 /// The options in force, as `name=value`.
 pub fn options(config: &SimConfig) -> Vec<String> {
     config.variant.options.iter().map(|(name, value)| format!("{name}={value}")).collect()
@@ -129,14 +156,17 @@ pub fn text(config: &SimConfig, stats: &SimStats, command: &str) -> String {
         "turns per hand: mean {:.1} (95% CI {:.1}-{:.1}), median {}, p90 {}, max {}\n",
         t.mean.mean, t.mean.low, t.mean.high, t.median, t.p90, t.max
     );
+    out += &histogram(&stats.turns);
     out += &format!("points per hand: mean {:.1}\n", stats.points_total as f64 / finished.max(1) as f64);
     out += "wins by seat (95% interval):\n";
     for (seat, &wins) in stats.wins.iter().enumerate() {
         out += &format!("  p{seat}  {}\n", rate(wins, finished));
     }
     out += "wins by position from the dealer (1st = first to play):\n";
+    let most = stats.wins_by_position.iter().copied().max().unwrap_or(0).max(1);
     for (position, &wins) in stats.wins_by_position.iter().enumerate() {
-        out += &format!("  {:<4} {}\n", ordinal(position + 1), rate(wins, finished));
+        let bar = "#".repeat((BAR * wins / most) as usize);
+        out += &format!("  {:<4} {:<24} {bar}\n", ordinal(position + 1), rate(wins, finished));
     }
     out += "events per hand (share of hands with any):\n";
     let games = stats.games.max(1) as f64;
@@ -150,7 +180,11 @@ pub fn text(config: &SimConfig, stats: &SimStats, command: &str) -> String {
             100.0 * stats.hands_with[kind] as f64 / games
         );
         if stats.amounts[kind] > 0 {
-            line += &format!("  mean size {:.2}", stats.amounts[kind] as f64 / stats.events[kind] as f64);
+            line += &format!(
+                "  mean size {:.2}, largest per hand {:.2}",
+                stats.amounts[kind] as f64 / stats.events[kind] as f64,
+                stats.peaks[kind] as f64 / games
+            );
         }
         out += &line;
         out.push('\n');
@@ -200,6 +234,7 @@ pub fn json(config: &SimConfig, stats: &SimStats) -> Value {
             });
             if stats.amounts[kind] > 0 {
                 entry["mean_size"] = json!(stats.amounts[kind] as f64 / count as f64);
+                entry["largest_per_hand"] = json!(stats.peaks[kind] as f64 / games);
             }
             (name.to_string(), entry)
         })
@@ -329,6 +364,9 @@ pub fn paired(a: &SimStats, b: &SimStats) -> Vec<Paired> {
             continue;
         }
         figures.push(figure(format!("{name} per hand"), &|r| r.events.get(kind).map(|&n| f64::from(n))));
+        if a.amounts[kind] + b.amounts[kind] > 0 {
+            figures.push(figure(format!("largest {name}"), &|r| r.peaks.get(kind).map(|&n| f64::from(n))));
+        }
     }
     let counters: std::collections::BTreeSet<&String> = a.counters.keys().chain(b.counters.keys()).collect();
     for name in counters {
@@ -367,6 +405,44 @@ pub fn compare_text(a: (&SimConfig, &SimStats), b: (&SimConfig, &SimStats)) -> S
             p.difference.low,
             p.difference.high,
             if p.significant() { " *" } else { "" }
+        );
+    }
+    out
+}
+
+/// Several runs (a sweep) as one table: a row per configuration, a column
+/// per figure.
+pub fn sweep_table(runs: &[(&SimConfig, &SimStats)]) -> String {
+    let penalty = EVENT_KINDS.iter().position(|k| *k == "penalty");
+    let mut out = format!(
+        "{:<36} {:>7} {:>15} {:>6} {:>5} {:>14} {:>8} {:>9} {:>8}\n",
+        "configuration", "hands", "turns (95% CI)", "median", "p90", "1st wins (%)", "points", "penalties", "largest"
+    );
+    for (config, stats) in runs {
+        let rules = config.variant.rule_names();
+        let with = if rules.is_empty() { String::new() } else { format!(" + {}", rules.join(" + ")) };
+        let name = format!("{}{with}, {} players", config.variant.name, config.players);
+        let t = turns(stats);
+        let finished = stats.finished();
+        let first = stats.wins_by_position.first().copied().unwrap_or(0);
+        let games = stats.games.max(1) as f64;
+        let (penalties, largest) =
+            penalty.map_or((0.0, 0.0), |k| (stats.events[k] as f64 / games, stats.peaks[k] as f64 / games));
+        out += &format!(
+            "{name:<36} {:>7} {:>15} {:>6} {:>5} {:>14} {:>8.1} {:>9.2} {:>8.2}\n",
+            stats.games,
+            format!("{:.1} ({:.1}-{:.1})", t.mean.mean, t.mean.low, t.mean.high),
+            t.median,
+            t.p90,
+            format!(
+                "{:.1} ({:.0}-{:.0})",
+                100.0 * first as f64 / finished.max(1) as f64,
+                100.0 * wilson(first, finished).0,
+                100.0 * wilson(first, finished).1
+            ),
+            stats.points_total as f64 / finished.max(1) as f64,
+            penalties,
+            largest
         );
     }
     out

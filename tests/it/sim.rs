@@ -153,3 +153,26 @@ fn a_comparison_pairs_the_games_of_the_same_seeds() {
     let text = report::compare_text((&a_config, &a), (&b_config, &b));
     insta::assert_snapshot!(text);
 }
+
+#[test]
+fn the_histogram_bins_hand_lengths_up_to_the_99th_percentile() {
+    let turns: Vec<u32> = (0..100).collect();
+    let text = report::histogram(&turns);
+    // p99 of 0..99 is 98: bins of 10, the last open.
+    let counts: Vec<&str> = text.lines().skip(1).map(|l| l.rsplit(' ').next().unwrap()).collect();
+    assert_eq!(counts, ["10"; 10], "{text}");
+    assert!(text.contains("     90+ "), "{text}");
+}
+
+#[test]
+fn a_sweep_is_one_table_with_a_row_per_configuration() {
+    let mut two = config("classic", &["stacking"], 30, 1);
+    two.players = 2;
+    let four = config("classic", &["stacking"], 30, 1);
+    let a = run(&two, &Progress::default()).unwrap();
+    let b = run(&four, &Progress::default()).unwrap();
+    let table = report::sweep_table(&[(&two, &a), (&four, &b)]);
+    assert_eq!(table.lines().count(), 3, "{table}");
+    assert!(table.contains("classic + stacking, 2 players") && table.contains("classic + stacking, 4 players"));
+    insta::assert_snapshot!(table);
+}
