@@ -162,8 +162,9 @@ struct SimArgs {
     games: u64,
     #[arg(long, default_value_t = 0)]
     seed: u64,
-    #[arg(long, value_enum, default_value_t = BotKind::Random)]
-    bot: BotKind,
+    /// The bots: one kind for every seat, or a list by seat (random,greedy,...)
+    #[arg(long, value_enum, value_delimiter = ',', default_value = "random")]
+    bot: Vec<BotKind>,
     /// Worker threads (results do not depend on it)
     #[arg(short = 'j', long, default_value_t = 1)]
     threads: usize,
@@ -399,7 +400,7 @@ fn check(targets: &[String]) -> i32 {
                 players,
                 games: CHECK_GAMES / 2,
                 seed: 1,
-                bot: BotKind::Random,
+                bots: vec![BotKind::Random],
                 threads: 1,
                 // A check runs every script every time.
                 memo: false,
@@ -466,12 +467,12 @@ struct VsArgs {
     ruleset: Ruleset,
     #[arg(short, long)]
     players: Option<usize>,
-    #[arg(long, value_enum)]
-    bot: Option<BotKind>,
+    #[arg(long, value_enum, value_delimiter = ',')]
+    bot: Vec<BotKind>,
 }
 
 /// The simulation of `ruleset` with `players`, checked.
-fn sim_config(args: &SimArgs, ruleset: &Ruleset, players: usize, bot: BotKind) -> Result<SimConfig, i32> {
+fn sim_config(args: &SimArgs, ruleset: &Ruleset, players: usize, bots: &[BotKind]) -> Result<SimConfig, i32> {
     let variant = load(ruleset)?;
     if players < variant.min_players || players > variant.max_players {
         eprintln!(
@@ -485,7 +486,7 @@ fn sim_config(args: &SimArgs, ruleset: &Ruleset, players: usize, bot: BotKind) -
         players,
         games: args.games,
         seed: args.seed,
-        bot,
+        bots: bots.to_vec(),
         threads: args.threads,
         memo: !args.no_memo,
         rows: args.games_out.is_some() || args.vs.is_some(),
@@ -545,11 +546,13 @@ fn simulate(args: SimArgs) -> i32 {
     };
     let mut plans = Vec::new();
     for &players in &args.players {
-        let Ok(config) = sim_config(&args, &args.ruleset, players, args.bot) else { return BAD_INPUT };
+        let Ok(config) = sim_config(&args, &args.ruleset, players, &args.bot) else { return BAD_INPUT };
         let other = match &versus {
             Some(vs) => {
                 let players = vs.players.unwrap_or(players);
-                let Ok(other) = sim_config(&args, &vs.ruleset, players, vs.bot.unwrap_or(args.bot)) else {
+                let Ok(other) =
+                    sim_config(&args, &vs.ruleset, players, if vs.bot.is_empty() { &args.bot } else { &vs.bot })
+                else {
                     return BAD_INPUT;
                 };
                 Some(other)
@@ -677,8 +680,9 @@ fn sim_command(args: &SimArgs) -> String {
         words.push(format!("--set {k}={v}"));
     }
     words.push(format!("-p {}", args.players.iter().map(ToString::to_string).collect::<Vec<_>>().join(",")));
-    if args.bot != BotKind::Random {
-        words.push(format!("--bot {}", format!("{:?}", args.bot).to_lowercase()));
+    if args.bot.iter().any(|b| *b != BotKind::Random) {
+        let names: Vec<String> = args.bot.iter().map(|b| format!("{b:?}").to_lowercase()).collect();
+        words.push(format!("--bot {}", names.join(",")));
     }
     words.join(" ")
 }

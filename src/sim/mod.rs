@@ -24,7 +24,8 @@ pub struct SimConfig {
     pub players: usize,
     pub games: u64,
     pub seed: u64,
-    pub bot: BotKind,
+    /// The bot of each seat, repeating when the list is shorter.
+    pub bots: Vec<BotKind>,
     pub threads: usize,
     /// Reuse the outcome of script calls that read the same (same results).
     pub memo: bool,
@@ -131,7 +132,26 @@ pub fn play_hand(game: &mut Game, bots: &mut [Bot]) -> Result<HandResult, String
 fn prepare(config: &SimConfig, game: &mut Game, index: u64) -> (u64, Vec<Bot>) {
     let seed = game_seed(config.seed, index);
     game.restart(seed);
-    (seed, (0..config.players).map(|s| Bot::new(config.bot, seed, s as u64)).collect())
+    (seed, (0..config.players).map(|s| Bot::new(config.bot(s), seed, s as u64)).collect())
+}
+
+impl SimConfig {
+    /// The bot of `seat`.
+    pub fn bot(&self, seat: usize) -> BotKind {
+        self.bots.get(seat % self.bots.len().max(1)).copied().unwrap_or(BotKind::Random)
+    }
+
+    /// The bots in words: `random`, or one per seat (`random,greedy`).
+    pub fn bot_names(&self) -> String {
+        let name = |b: &BotKind| format!("{b:?}").to_lowercase();
+        let mut names: Vec<String> = self.bots.iter().map(name).collect();
+        names.dedup();
+        if names.len() <= 1 {
+            names.pop().unwrap_or_else(|| "random".into())
+        } else {
+            (0..self.players).map(|s| name(&self.bot(s))).collect::<Vec<_>>().join(",")
+        }
+    }
 }
 
 impl SimStats {

@@ -135,12 +135,12 @@ pub fn text(config: &SimConfig, stats: &SimStats, command: &str) -> String {
     let rules = variant.rule_names();
     let with = if rules.is_empty() { String::new() } else { format!(" + {}", rules.join(" + ")) };
     out += &format!(
-        "{}{with}, {} players, {} hands, seed {}, {:?} bots{}\n",
+        "{}{with}, {} players, {} hands, seed {}, bots {}{}\n",
         variant.name,
         config.players,
         stats.games,
         config.seed,
-        config.bot,
+        config.bot_names(),
         if stats.partial { " (PARTIAL: stopped early)" } else { "" }
     );
     let options = options(config);
@@ -249,7 +249,7 @@ pub fn json(config: &SimConfig, stats: &SimStats) -> Value {
         "finished": finished,
         "partial": stats.partial,
         "seed": config.seed,
-        "bot": format!("{:?}", config.bot).to_lowercase(),
+        "bot": config.bot_names(),
         "turns_mean": t.mean.mean,
         "turns_ci95": [t.mean.low, t.mean.high],
         "turns_median": t.median,
@@ -385,7 +385,7 @@ pub fn compare_text(a: (&SimConfig, &SimStats), b: (&SimConfig, &SimStats)) -> S
         let with = if rules.is_empty() { String::new() } else { format!(" + {}", rules.join(" + ")) };
         let options = options(config);
         let set = if options.is_empty() { String::new() } else { format!(" [{}]", options.join(", ")) };
-        format!("{}{with}, {} players, {:?} bots{set}", config.variant.name, config.players, config.bot)
+        format!("{}{with}, {} players, bots {}{set}", config.variant.name, config.players, config.bot_names())
     };
     let mut out = format!(
         "A: {}\nB: {}\n{} games on the same seeds (seed {}); B - A is the mean of per-game differences, 95% interval; * = significant\n",

@@ -114,7 +114,7 @@ fn every_variant_simulates_across_its_player_range() {
                 players,
                 games: 2,
                 seed: players as u64,
-                bot: BotKind::Greedy,
+                bots: vec![BotKind::Greedy],
                 threads: 1,
                 memo: true,
                 rows: false,

@@ -22,7 +22,7 @@ fn config(variant: &str, rules: &[&str], games: u64, threads: usize) -> SimConfi
         players: 4,
         games,
         seed: 3,
-        bot: BotKind::Random,
+        bots: vec![BotKind::Random],
         threads,
         memo: true,
         rows: true,
@@ -175,4 +175,19 @@ fn a_sweep_is_one_table_with_a_row_per_configuration() {
     assert_eq!(table.lines().count(), 3, "{table}");
     assert!(table.contains("classic + stacking, 2 players") && table.contains("classic + stacking, 4 players"));
     insta::assert_snapshot!(table);
+}
+
+#[test]
+fn bots_can_differ_by_seat() {
+    let mut config = config("classic", &[], 300, 2);
+    config.bots = vec![BotKind::Greedy, BotKind::Random];
+    assert_eq!(
+        (config.bot(0), config.bot(1), config.bot(2), config.bot(3)),
+        (BotKind::Greedy, BotKind::Random, BotKind::Greedy, BotKind::Random)
+    );
+    assert_eq!(config.bot_names(), "greedy,random,greedy,random");
+    let stats = run(&config, &Progress::default()).unwrap();
+    let greedy = stats.wins[0] + stats.wins[2];
+    let random = stats.wins[1] + stats.wins[3];
+    assert!(greedy > random, "the greedy seats win more: {:?}", stats.wins);
 }
