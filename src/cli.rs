@@ -73,6 +73,13 @@ enum Command {
     },
     /// Bot-vs-bot hands with statistics
     Sim(SimArgs),
+    /// Add up the --json outputs of the shards of one run (sim --shard K/N)
+    Merge {
+        #[arg(required = true, value_name = "FILE")]
+        files: Vec<PathBuf>,
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 /// A variant with house rules and option settings.
@@ -87,6 +94,14 @@ struct Ruleset {
     /// Set an option of the variant or a rule, e.g. --set crossStack=true
     #[arg(long = "set", value_name = "KEY=VALUE", value_parser = parse_setting)]
     settings: Vec<(String, String)>,
+}
+
+fn parse_shard(text: &str) -> Result<(u64, u64), String> {
+    let parsed = text.split_once('/').and_then(|(k, n)| Some((k.trim().parse().ok()?, n.trim().parse().ok()?)));
+    match parsed {
+        Some((k, n)) if n > 0 && k < n => Ok((k, n)),
+        _ => Err(format!("'{text}' is not K/N with 0 <= K < N (e.g. 0/4)")),
+    }
 }
 
 fn parse_setting(text: &str) -> Result<(String, String), String> {
@@ -181,6 +196,10 @@ struct SimArgs {
     /// Write a row per game to FILE (.csv, else JSON lines)
     #[arg(long, value_name = "FILE")]
     games_out: Option<PathBuf>,
+    /// Play only the games whose index is K modulo N (K from 0), so that N
+    /// machines share a run; `unolab merge` adds their --json outputs up
+    #[arg(long, value_name = "K/N", value_parser = parse_shard)]
+    shard: Option<(u64, u64)>,
     /// Compare with another configuration on the same seeds, e.g.
     /// --vs "-r stacking" or --vs "classic -p 3" (variant, players and bots
     /// default to this run's; rules and settings are only those given)
@@ -212,6 +231,7 @@ pub fn main() -> i32 {
         Command::Check { variants } => check(&variants),
         Command::Scenario { paths } => scenarios(&paths),
         Command::Sim(args) => simulate(args),
+        Command::Merge { files, json } => merge(&files, json),
     }
 }
 
@@ -405,6 +425,7 @@ fn check(targets: &[String]) -> i32 {
                 // A check runs every script every time.
                 memo: false,
                 rows: false,
+                shard: (0, 1),
             };
             match sim::run(&config, &sim::Progress::default()) {
                 Ok(stats) => {
@@ -490,6 +511,7 @@ fn sim_config(args: &SimArgs, ruleset: &Ruleset, players: usize, bots: &[BotKind
         threads: args.threads,
         memo: !args.no_memo,
         rows: args.games_out.is_some() || args.vs.is_some(),
+        shard: args.shard.unwrap_or((0, 1)),
     })
 }
 
@@ -685,4 +707,88 @@ fn sim_command(args: &SimArgs) -> String {
         words.push(format!("--bot {}", names.join(",")));
     }
     words.join(" ")
+}
+
+/// The fields that say which run a shard belongs to.
+const RUN_FIELDS: [&str; 7] = ["variant", "rules", "options", "players", "seed", "bot", "run_games"];
+
+/// `unolab merge`: the shards of one run added up, reported as the single
+/// run would be.
+fn merge(files: &[PathBuf], as_json: bool) -> i32 {
+    let mut shards = Vec::new();
+    for path in files {
+        let read = std::fs::read_to_string(path).map_err(|e| e.to_string()).and_then(|text| {
+            let value: serde_json::Value = serde_json::from_str(&text).map_err(|e| e.to_string())?;
+            let stats = sim::report::from_raw(&value)?;
+            Ok((value, stats))
+        });
+        match read {
+            Ok(shard) => shards.push(shard),
+            Err(e) => {
+                eprintln!("error: {}: {e}", path.display());
+                return BAD_INPUT;
+            }
+        }
+    }
+    let first = shards[0].0.clone();
+    let first = &first;
+    for (path, (value, _)) in files.iter().zip(&shards) {
+        if let Some(field) = RUN_FIELDS.iter().find(|f| value.get(**f) != first.get(**f)) {
+            eprintln!(
+                "error: {}: '{field}' differs from {}: not a shard of the same run",
+                path.display(),
+                files[0].display()
+            );
+            return BAD_INPUT;
+        }
+    }
+    let mut names: Vec<String> = shards.iter().map(|(v, _)| v["shard"].as_str().unwrap_or("0/1").to_string()).collect();
+    names.sort();
+    let n = names.first().and_then(|s| s.split_once('/')).and_then(|(_, n)| n.parse::<u64>().ok()).unwrap_or(1);
+    let expected: Vec<String> = (0..n).map(|k| format!("{k}/{n}")).collect();
+    let mut sorted_expected = expected.clone();
+    sorted_expected.sort();
+    if names != sorted_expected {
+        eprintln!("error: the shards are {}, not {} (each once)", names.join(", "), expected.join(", "));
+        return BAD_INPUT;
+    }
+    let players = first["players"].as_u64().unwrap_or(0) as usize;
+    let mut total = sim::SimStats::new(players);
+    let mut elapsed = 0.0;
+    for (value, stats) in shards {
+        elapsed += value["elapsed_s"].as_f64().unwrap_or(0.0);
+        total.merge(stats);
+    }
+    total.finish();
+    total.elapsed_s = elapsed;
+    let string = |v: &serde_json::Value| v.as_str().unwrap_or_default().to_string();
+    let rules: Vec<String> = first["rules"].as_array().map(|r| r.iter().map(string).collect()).unwrap_or_default();
+    let settings: Vec<(String, String)> = first["options"]
+        .as_object()
+        .map(|o| o.iter().map(|(k, v)| (k.clone(), string(v))).collect())
+        .unwrap_or_default();
+    let ruleset = Ruleset { variant: Some(string(&first["variant"])), rules, settings };
+    let Ok(variant) = load(&ruleset) else { return BAD_INPUT };
+    let bots: Vec<BotKind> = string(&first["bot"])
+        .split(',')
+        .map(|b| <BotKind as clap::ValueEnum>::from_str(b, true).unwrap_or(BotKind::Random))
+        .collect();
+    let config = SimConfig {
+        variant,
+        players,
+        games: first["run_games"].as_u64().unwrap_or(0),
+        seed: first["seed"].as_u64().unwrap_or(0),
+        bots,
+        threads: 1,
+        memo: true,
+        rows: false,
+        shard: (0, 1),
+    };
+    if as_json {
+        say!("{}", sim::report::json(&config, &total));
+    } else {
+        let command = format!("unolab sim {}", string(&first["variant"]));
+        say!("{}", sim::report::text(&config, &total, &command).trim_end());
+    }
+    SUCCESS
 }

@@ -31,6 +31,9 @@ pub struct SimConfig {
     pub memo: bool,
     /// Keep a row per game (`--games-out`).
     pub rows: bool,
+    /// `(k, n)`: play only the games whose index is `k` modulo `n`
+    /// (`--shard K/N`; `(0, 1)` plays them all).
+    pub shard: (u64, u64),
 }
 
 /// A game that did not finish: a script failed, or it hit the action limit.
@@ -155,7 +158,7 @@ impl SimConfig {
 }
 
 impl SimStats {
-    fn new(players: usize) -> SimStats {
+    pub fn new(players: usize) -> SimStats {
         let kinds = EVENT_KINDS.len();
         SimStats {
             wins: vec![0; players],
@@ -233,7 +236,17 @@ impl SimStats {
         }
     }
 
-    fn merge(&mut self, share: SimStats) {
+    /// Puts the lists in one order, whatever order the shares came in.
+    pub fn finish(&mut self) {
+        self.turns.sort_unstable();
+        self.stuck.sort();
+        self.failures.sort();
+        self.rows.sort_by_key(|r| r.index);
+    }
+
+    /// Adds the figures of another share of the same run (a thread's, or a
+    /// shard's): the sums add, the lists join.
+    pub fn merge(&mut self, share: SimStats) {
         self.games += share.games;
         let add = |to: &mut Vec<u64>, from: &[u64]| to.iter_mut().zip(from).for_each(|(t, f)| *t += f);
         add(&mut self.wins, &share.wins);
@@ -260,7 +273,8 @@ fn run_share(config: &SimConfig, worker: usize, progress: &Progress) -> Result<S
     game.set_logging(false);
     game.set_memo(config.memo);
     let mut stats = SimStats::new(config.players);
-    let mut index = worker as u64;
+    let (k, n) = config.shard;
+    let mut index = k + n * worker as u64;
     while index < config.games {
         if progress.stopped() {
             stats.partial = true;
@@ -270,7 +284,7 @@ fn run_share(config: &SimConfig, worker: usize, progress: &Progress) -> Result<S
         let result = play_hand(&mut game, &mut bots);
         stats.add(config, index, seed, &game, result);
         progress.advance();
-        index += config.threads as u64;
+        index += n * config.threads as u64;
     }
     Ok(stats)
 }
@@ -318,9 +332,7 @@ pub fn run(config: &SimConfig, progress: &Progress) -> Result<SimStats, String> 
     for share in shares {
         total.merge(share?);
     }
-    total.stuck.sort();
-    total.failures.sort();
-    total.rows.sort_by_key(|r| r.index);
+    total.finish();
     total.elapsed_s = start.elapsed().as_secs_f64();
     Ok(total)
 }

@@ -266,6 +266,61 @@ pub fn json(config: &SimConfig, stats: &SimStats) -> Value {
         "errors": stats.failures.iter().map(failure).collect::<Vec<_>>(),
         "elapsed_s": stats.elapsed_s,
         "games_per_s": stats.games_per_s(),
+        "shard": format!("{}/{}", config.shard.0, config.shard.1),
+        "run_games": config.games,
+        "raw": raw(stats),
+    })
+}
+
+/// The sums and lists every figure comes from: what `unolab merge` adds up.
+fn raw(stats: &SimStats) -> Value {
+    let failures =
+        |list: &[super::Failure]| -> Vec<Value> { list.iter().map(|f| json!([f.index, f.seed, f.message])).collect() };
+    json!({
+        "games": stats.games,
+        "partial": stats.partial,
+        "wins": stats.wins,
+        "wins_by_position": stats.wins_by_position,
+        "turns": stats.turns,
+        "points_total": stats.points_total,
+        "events": stats.events,
+        "amounts": stats.amounts,
+        "hands_with": stats.hands_with,
+        "peaks": stats.peaks,
+        "counters": stats.counters,
+        "stuck": failures(&stats.stuck),
+        "failures": failures(&stats.failures),
+    })
+}
+
+/// The figures of a run from its JSON's `raw` part.
+pub fn from_raw(value: &Value) -> Result<SimStats, String> {
+    let raw = value.get("raw").ok_or("no 'raw' figures: not the JSON of 'unolab sim --json'")?;
+    let field = |name: &str| raw.get(name).ok_or_else(|| format!("no '{name}' in the raw figures"));
+    let list = |name: &str| -> Result<Vec<u64>, String> {
+        serde_json::from_value(field(name)?.clone()).map_err(|e| format!("'{name}': {e}"))
+    };
+    let failures = |name: &str| -> Result<Vec<super::Failure>, String> {
+        let rows: Vec<(u64, u64, String)> =
+            serde_json::from_value(field(name)?.clone()).map_err(|e| format!("'{name}': {e}"))?;
+        Ok(rows.into_iter().map(|(index, seed, message)| super::Failure { index, seed, message }).collect())
+    };
+    let number = |name: &str| field(name)?.as_u64().ok_or_else(|| format!("'{name}' is not a count"));
+    Ok(SimStats {
+        games: number("games")?,
+        partial: field("partial")?.as_bool().unwrap_or(false),
+        wins: list("wins")?,
+        wins_by_position: list("wins_by_position")?,
+        turns: serde_json::from_value(field("turns")?.clone()).map_err(|e| format!("'turns': {e}"))?,
+        points_total: field("points_total")?.as_i64().ok_or("'points_total' is not a number")?,
+        events: list("events")?,
+        amounts: list("amounts")?,
+        hands_with: list("hands_with")?,
+        peaks: list("peaks")?,
+        counters: serde_json::from_value(field("counters")?.clone()).map_err(|e| format!("'counters': {e}"))?,
+        stuck: failures("stuck")?,
+        failures: failures("failures")?,
+        ..SimStats::default()
     })
 }
 

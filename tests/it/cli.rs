@@ -175,3 +175,41 @@ fn play_shows_each_event_as_the_human_seat_may_see_it() {
         others(&classic).into_iter().filter(|l| !l.starts_with("p1 draws a card") && !l.starts_with("p2 draws a card"));
     assert_eq!(others_cards.count(), 0, "{classic}");
 }
+
+#[test]
+fn merged_shards_are_the_single_run() {
+    let run = |extra: &[&str]| -> serde_json::Value {
+        let mut args =
+            vec!["sim", "classic", "-r", "stacking", "-n", "40", "--seed", "5", "-p", "3", "-j", "2", "--json"];
+        args.extend(extra);
+        let output = unolab(&args);
+        assert_eq!(output.status.code(), Some(0), "{}", text(&output));
+        serde_json::from_slice(&output.stdout).unwrap()
+    };
+    let dir = std::env::temp_dir().join(format!("unolab-shards-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut files = Vec::new();
+    for k in 0..3 {
+        let shard = run(&["--shard", &format!("{k}/3")]);
+        assert!(shard["games"].as_u64().unwrap() < 40);
+        let file = dir.join(format!("shard{k}.json"));
+        std::fs::write(&file, shard.to_string()).unwrap();
+        files.push(file.display().to_string());
+    }
+    let mut args = vec!["merge", "--json"];
+    args.extend(files.iter().map(String::as_str));
+    let output = unolab(&args);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output));
+    let mut merged: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let mut single = run(&[]);
+    for value in [&mut merged, &mut single] {
+        for timing in ["elapsed_s", "games_per_s"] {
+            value.as_object_mut().unwrap().remove(timing);
+        }
+    }
+    assert_eq!(merged, single);
+    // Two of three shards, or a shard of another run, are refused.
+    let output = unolab(&["merge", &files[0], &files[1]]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(text(&output).contains("not 0/3, 1/3, 2/3"), "{}", text(&output));
+}

@@ -118,6 +118,7 @@ fn every_variant_simulates_across_its_player_range() {
                 threads: 1,
                 memo: true,
                 rows: false,
+                shard: (0, 1),
             };
             let stats = run(&config, &Progress::default()).unwrap();
             assert!(stats.failures.is_empty() && stats.stuck.is_empty(), "{name} with {players}: {stats:?}");

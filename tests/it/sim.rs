@@ -26,6 +26,7 @@ fn config(variant: &str, rules: &[&str], games: u64, threads: usize) -> SimConfi
         threads,
         memo: true,
         rows: true,
+        shard: (0, 1),
     }
 }
 
