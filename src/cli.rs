@@ -196,6 +196,10 @@ struct SimArgs {
     /// Write a row per game to FILE (.csv, else JSON lines)
     #[arg(long, value_name = "FILE")]
     games_out: Option<PathBuf>,
+    /// Play whole matches to the target score instead of single hands
+    /// (-n counts matches): match wins by seat and hands per match
+    #[arg(long)]
+    matches: bool,
     /// Play only the games whose index is K modulo N (K from 0), so that N
     /// machines share a run; `unolab merge` adds their --json outputs up
     #[arg(long, value_name = "K/N", value_parser = parse_shard)]
@@ -425,6 +429,7 @@ fn check(targets: &[String]) -> i32 {
                 // A check runs every script every time.
                 memo: false,
                 rows: false,
+                matches: false,
                 shard: (0, 1),
             };
             match sim::run(&config, &sim::Progress::default()) {
@@ -512,6 +517,7 @@ fn sim_config(args: &SimArgs, ruleset: &Ruleset, players: usize, bots: &[BotKind
         memo: !args.no_memo,
         rows: args.games_out.is_some() || args.vs.is_some(),
         shard: args.shard.unwrap_or((0, 1)),
+        matches: args.matches,
     })
 }
 
@@ -547,6 +553,10 @@ fn simulate(args: SimArgs) -> i32 {
         return BAD_INPUT;
     }
     let sweep = args.players.len() > 1;
+    if args.matches && (args.vs.is_some() || args.games_out.is_some() || args.show.is_some()) {
+        eprintln!("error: --matches does not combine with --vs, --games-out or --show yet");
+        return BAD_INPUT;
+    }
     if sweep && (args.games_out.is_some() || args.show.is_some()) {
         eprintln!("error: --games-out and --show take one player count, not a list");
         return BAD_INPUT;
@@ -783,6 +793,7 @@ fn merge(files: &[PathBuf], as_json: bool) -> i32 {
         memo: true,
         rows: false,
         shard: (0, 1),
+        matches: first["matches"].as_u64().unwrap_or(0) > 0,
     };
     if as_json {
         say!("{}", sim::report::json(&config, &total));

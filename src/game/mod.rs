@@ -109,6 +109,11 @@ impl Game {
         &self.table
     }
 
+    /// Starts the log's counts afresh (a new hand of a simulated match).
+    pub fn clear_counts(&mut self) {
+        self.log.clear_counts();
+    }
+
     /// The log: events (when enabled), counts of each kind, script counters.
     pub fn log(&self) -> &crate::event::Log {
         &self.log

@@ -31,6 +31,8 @@ pub struct SimConfig {
     pub memo: bool,
     /// Keep a row per game (`--games-out`).
     pub rows: bool,
+    /// Each game is a match played to the target score, not one hand.
+    pub matches: bool,
     /// `(k, n)`: play only the games whose index is `k` modulo `n`
     /// (`--shard K/N`; `(0, 1)` plays them all).
     pub shard: (u64, u64),
@@ -92,7 +94,15 @@ pub struct SimStats {
     pub elapsed_s: f64,
     /// Stopped before every game was played (Ctrl-C).
     pub partial: bool,
+    /// With `matches`: matches played, won by seat, and their lengths in
+    /// hands (matches that ended).
+    pub matches: u64,
+    pub match_wins: Vec<u64>,
+    pub hands_per_match: Vec<u32>,
 }
+
+/// Hands after which a match that has not ended counts as stuck.
+pub const MATCH_HAND_LIMIT: u32 = 1_000;
 
 /// The seed of game `index`: SplitMix64 of the run's seed and the index.
 pub fn game_seed(seed: u64, index: u64) -> u64 {
@@ -167,6 +177,7 @@ impl SimStats {
             amounts: vec![0; kinds],
             hands_with: vec![0; kinds],
             peaks: vec![0; kinds],
+            match_wins: vec![0; players],
             ..SimStats::default()
         }
     }
@@ -239,6 +250,7 @@ impl SimStats {
     /// Puts the lists in one order, whatever order the shares came in.
     pub fn finish(&mut self) {
         self.turns.sort_unstable();
+        self.hands_per_match.sort_unstable();
         self.stuck.sort();
         self.failures.sort();
         self.rows.sort_by_key(|r| r.index);
@@ -260,6 +272,9 @@ impl SimStats {
         for (name, n) in share.counters {
             *self.counters.entry(name).or_default() += n;
         }
+        self.matches += share.matches;
+        add(&mut self.match_wins, &share.match_wins);
+        self.hands_per_match.extend(share.hands_per_match);
         self.stuck.extend(share.stuck);
         self.failures.extend(share.failures);
         self.rows.extend(share.rows);
@@ -281,8 +296,30 @@ fn run_share(config: &SimConfig, worker: usize, progress: &Progress) -> Result<S
             break;
         }
         let (seed, mut bots) = prepare(config, &mut game, index);
-        let result = play_hand(&mut game, &mut bots);
-        stats.add(config, index, seed, &game, result);
+        if config.matches {
+            stats.matches += 1;
+            for hands in 1..=MATCH_HAND_LIMIT {
+                let result = play_hand(&mut game, &mut bots);
+                let ended = !matches!(result, Ok(HandResult::Won { .. }));
+                stats.add(config, index, seed, &game, result);
+                game.clear_counts();
+                if let Some(winner) = game.table().match_winner {
+                    stats.match_wins[winner] += 1;
+                    stats.hands_per_match.push(hands);
+                    break;
+                }
+                if ended {
+                    break;
+                }
+                if hands == MATCH_HAND_LIMIT {
+                    let message = format!("the match did not end within {MATCH_HAND_LIMIT} hands");
+                    stats.stuck.push(Failure { index, seed, message });
+                }
+            }
+        } else {
+            let result = play_hand(&mut game, &mut bots);
+            stats.add(config, index, seed, &game, result);
+        }
         progress.advance();
         index += n * config.threads as u64;
     }

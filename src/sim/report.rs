@@ -158,6 +158,25 @@ pub fn text(config: &SimConfig, stats: &SimStats, command: &str) -> String {
     );
     out += &histogram(&stats.turns);
     out += &format!("points per hand: mean {:.1}\n", stats.points_total as f64 / finished.max(1) as f64);
+    if stats.matches > 0 {
+        let ended = stats.hands_per_match.len() as u64;
+        let values: Vec<f64> = stats.hands_per_match.iter().map(|&h| f64::from(h)).collect();
+        let m = mean_ci(&values);
+        out += &format!(
+            "matches: {} ({} ended); hands per match: mean {:.1} (95% CI {:.1}-{:.1}), median {}, max {}\n",
+            stats.matches,
+            ended,
+            m.mean,
+            m.low,
+            m.high,
+            quantile(&stats.hands_per_match, 0.5),
+            stats.hands_per_match.last().copied().unwrap_or(0)
+        );
+        out += "match wins by seat (95% interval):\n";
+        for (seat, &wins) in stats.match_wins.iter().enumerate() {
+            out += &format!("  p{seat}  {}\n", rate(wins, ended));
+        }
+    }
     out += "wins by seat (95% interval):\n";
     for (seat, &wins) in stats.wins.iter().enumerate() {
         out += &format!("  p{seat}  {}\n", rate(wins, finished));
@@ -269,6 +288,9 @@ pub fn json(config: &SimConfig, stats: &SimStats) -> Value {
         "shard": format!("{}/{}", config.shard.0, config.shard.1),
         "run_games": config.games,
         "raw": raw(stats),
+        "matches": stats.matches,
+        "match_wins": stats.match_wins,
+        "hands_per_match_mean": mean_ci(&stats.hands_per_match.iter().map(|&h| f64::from(h)).collect::<Vec<_>>()).mean,
     })
 }
 
@@ -290,6 +312,9 @@ fn raw(stats: &SimStats) -> Value {
         "counters": stats.counters,
         "stuck": failures(&stats.stuck),
         "failures": failures(&stats.failures),
+        "matches": stats.matches,
+        "match_wins": stats.match_wins,
+        "hands_per_match": stats.hands_per_match,
     })
 }
 
@@ -320,6 +345,10 @@ pub fn from_raw(value: &Value) -> Result<SimStats, String> {
         counters: serde_json::from_value(field("counters")?.clone()).map_err(|e| format!("'counters': {e}"))?,
         stuck: failures("stuck")?,
         failures: failures("failures")?,
+        matches: number("matches")?,
+        match_wins: list("match_wins")?,
+        hands_per_match: serde_json::from_value(field("hands_per_match")?.clone())
+            .map_err(|e| format!("'hands_per_match': {e}"))?,
         ..SimStats::default()
     })
 }

@@ -119,6 +119,7 @@ fn every_variant_simulates_across_its_player_range() {
                 memo: true,
                 rows: false,
                 shard: (0, 1),
+                matches: false,
             };
             let stats = run(&config, &Progress::default()).unwrap();
             assert!(stats.failures.is_empty() && stats.stuck.is_empty(), "{name} with {players}: {stats:?}");

@@ -41,6 +41,7 @@ fn every_combination_of_variant_and_house_rules_plays_to_the_end() {
                         memo: true,
                         rows: false,
                         shard: (0, 1),
+                        matches: false,
                     };
                     let stats = run(&config, &Progress::default()).unwrap();
                     assert!(stats.failures.is_empty(), "{variant} {chosen:?}: {:?}", stats.failures);
@@ -66,6 +67,7 @@ fn plays_to_the_end(request: &LoadRequest, players: usize, games: u64) {
             memo: true,
             rows: false,
             shard: (0, 1),
+            matches: false,
         };
         let stats = run(&config, &Progress::default()).unwrap();
         assert!(stats.failures.is_empty(), "{what}, {players} players: {:?}", stats.failures);

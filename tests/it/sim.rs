@@ -27,6 +27,7 @@ fn config(variant: &str, rules: &[&str], games: u64, threads: usize) -> SimConfi
         memo: true,
         rows: true,
         shard: (0, 1),
+        matches: false,
     }
 }
 
@@ -191,4 +192,25 @@ fn bots_can_differ_by_seat() {
     let greedy = stats.wins[0] + stats.wins[2];
     let random = stats.wins[1] + stats.wins[3];
     assert!(greedy > random, "the greedy seats win more: {:?}", stats.wins);
+}
+
+#[test]
+fn matches_are_played_to_the_target_and_counted_by_hands() {
+    let mut one = config("express", &[], 12, 1);
+    one.matches = true;
+    let stats = run(&one, &Progress::default()).unwrap();
+    assert_eq!(stats.matches, 12);
+    assert_eq!(stats.hands_per_match.len(), 12, "every match ended");
+    assert_eq!(stats.match_wins.iter().sum::<u64>(), 12);
+    assert_eq!(stats.hands_per_match.iter().map(|&h| u64::from(h)).sum::<u64>(), stats.games, "hands add up");
+    assert!(
+        stats.hands_per_match.iter().all(|&h| h >= 2),
+        "250 points take more than one hand: {:?}",
+        stats.hands_per_match
+    );
+    let three = run(&SimConfig { threads: 3, ..one }, &Progress::default()).unwrap();
+    assert_eq!(
+        (&stats.match_wins, &stats.hands_per_match, &stats.turns),
+        (&three.match_wins, &three.hands_per_match, &three.turns)
+    );
 }
