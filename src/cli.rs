@@ -196,6 +196,10 @@ struct SimArgs {
     /// Write a row per game to FILE (.csv, else JSON lines)
     #[arg(long, value_name = "FILE")]
     games_out: Option<PathBuf>,
+    /// Draw a histogram of hand length and bars of wins by position to
+    /// FILE.svg
+    #[arg(long, value_name = "FILE.svg")]
+    plot: Option<PathBuf>,
     /// Play whole matches to the target score instead of single hands
     /// (-n counts matches): match wins by seat and hands per match
     #[arg(long)]
@@ -557,8 +561,8 @@ fn simulate(args: SimArgs) -> i32 {
         eprintln!("error: --matches does not combine with --vs, --games-out or --show yet");
         return BAD_INPUT;
     }
-    if sweep && (args.games_out.is_some() || args.show.is_some()) {
-        eprintln!("error: --games-out and --show take one player count, not a list");
+    if sweep && (args.games_out.is_some() || args.show.is_some() || args.plot.is_some()) {
+        eprintln!("error: --games-out, --plot and --show take one player count, not a list");
         return BAD_INPUT;
     }
     let versus = match &args.vs {
@@ -639,6 +643,19 @@ fn simulate(args: SimArgs) -> i32 {
         let csv = path.extension().is_some_and(|e| e.eq_ignore_ascii_case("csv"));
         if let Err(e) = std::fs::write(path, sim::report::rows(&results[0].0.rows, csv)) {
             eprintln!("error: {}: {e}", path.display());
+            return BAD_INPUT;
+        }
+    }
+    if let Some(path) = &args.plot {
+        let (config, stats) = (&plans[0].0, &results[0].0);
+        let rules = config.variant.rule_names();
+        let with = if rules.is_empty() { String::new() } else { format!(" + {}", rules.join(" + ")) };
+        let title = format!(
+            "{}{with}, {} players, {} hands, seed {}",
+            config.variant.name, config.players, stats.games, config.seed
+        );
+        if let Err(e) = sim::plot::svg(stats, &title, path) {
+            eprintln!("error: {e}");
             return BAD_INPUT;
         }
     }

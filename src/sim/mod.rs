@@ -4,6 +4,7 @@
 //! same for any thread count. Each thread compiles its own scripts once.
 //! `report` turns the figures into intervals and tables.
 
+pub mod plot;
 pub mod report;
 
 use std::sync::Arc;

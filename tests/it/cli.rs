@@ -213,3 +213,21 @@ fn merged_shards_are_the_single_run() {
     assert_eq!(output.status.code(), Some(2));
     assert!(text(&output).contains("not 0/3, 1/3, 2/3"), "{}", text(&output));
 }
+
+#[test]
+fn sim_draws_its_pictures_to_an_svg_file() {
+    let path = std::env::temp_dir().join(format!("unolab-plot-{}.svg", std::process::id()));
+    let output = unolab(&["sim", "classic", "-n", "60", "-p", "3", "--plot", &path.display().to_string()]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output));
+    let svg = std::fs::read_to_string(&path).unwrap();
+    assert!(svg.starts_with("<svg"), "{}", &svg[..100.min(svg.len())]);
+    for caption in
+        ["hand length (turns)", "wins by position from the dealer (%)", "classic, 3 players, 60 hands, seed 0"]
+    {
+        assert!(svg.contains(caption), "no '{caption}'");
+    }
+    // 20 bins at most, and a bar per position, besides the background.
+    let rects = svg.matches("<rect").count();
+    assert!(rects > 3 + 1 && rects <= 20 + 3 + 1, "{rects} rectangles");
+    let _ = std::fs::remove_file(path);
+}
