@@ -224,7 +224,9 @@ impl Event {
     }
 
     /// How big the event is, where it has a size: the cards a penalty
-    /// makes its victim draw, the cards a reshuffle turns over.
+    /// makes its victim draw, the cards a reshuffle turns over. (An
+    /// accepted or challenged penalty's size, the length of the stack
+    /// chain it ends, is counted by the log, which sees the chain.)
     pub fn amount(&self) -> u64 {
         match self {
             Event::PenaltyPending { count, .. } => u64::from(*count),
@@ -249,6 +251,9 @@ pub struct Log {
     pub peaks: [u32; EVENT_KINDS.len()],
     /// Counters scripts add to, by name.
     pub counters: Vec<(rhai::ImmutableString, u64)>,
+    /// Penalties laid on one another since the last was answered (a stack
+    /// chain).
+    chain: u32,
 }
 
 impl Log {
@@ -259,7 +264,14 @@ impl Log {
     #[inline]
     pub fn push(&mut self, event: Event) {
         let kind = event.kind();
-        let amount = event.amount();
+        let amount = match &event {
+            Event::PenaltyPending { .. } => {
+                self.chain += 1;
+                event.amount()
+            }
+            Event::Accepted { .. } | Event::Challenged { .. } => u64::from(std::mem::take(&mut self.chain)),
+            _ => event.amount(),
+        };
         self.counts[kind] += 1;
         if amount > 0 {
             self.amounts[kind] += amount;
@@ -284,6 +296,7 @@ impl Log {
         self.amounts = [0; EVENT_KINDS.len()];
         self.peaks = [0; EVENT_KINDS.len()];
         self.counters.clear();
+        self.chain = 0;
     }
 
     /// Keeps a line a predicate or transform hook printed (up to `MAX_OUTPUT`).

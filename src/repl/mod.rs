@@ -394,9 +394,7 @@ impl<'a> Session<'a> {
                     (Some(top), Some(color)) if top.color != Some(color) => format!(" ({})", names.color_name(color)),
                     _ => String::new(),
                 };
-                let aims =
-                    if self.moves.plays.iter().any(|o| o.target.is_some()) { "; aim with 'target N'" } else { "" };
-                format!("your turn on {top}{named}{aims}")
+                format!("your turn on {top}{named}")
             }
         };
         format!("{text}{uno}")

@@ -263,7 +263,9 @@ pub fn table(
         })
         .collect();
     out += "your hand";
-    if !moves.plays.is_empty() {
+    if moves.plays.iter().any(|o| o.target.is_some()) {
+        out += &dim(" (> playable; aim with 'target N')", style);
+    } else if !moves.plays.is_empty() {
         out += &dim(" (> playable)", style);
     }
     out += ":\n";
