@@ -423,19 +423,8 @@ fn check(targets: &[String]) -> i32 {
         }
         let mut failures = Vec::new();
         for players in [variant.min_players, variant.max_players] {
-            let config = SimConfig {
-                variant: variant.clone(),
-                players,
-                games: CHECK_GAMES / 2,
-                seed: 1,
-                bots: vec![BotKind::Random],
-                threads: 1,
-                // A check runs every script every time.
-                memo: false,
-                rows: false,
-                matches: false,
-                shard: (0, 1),
-            };
+            // A check runs every script every time.
+            let config = SimConfig { memo: false, ..SimConfig::new(variant.clone(), players, CHECK_GAMES / 2, 1) };
             match sim::run(&config, &sim::Progress::default()) {
                 Ok(stats) => {
                     let command = format!("unolab sim {target} -p {players} -n {}", CHECK_GAMES / 2);
@@ -800,17 +789,11 @@ fn merge(files: &[PathBuf], as_json: bool) -> i32 {
         .split(',')
         .map(|b| <BotKind as clap::ValueEnum>::from_str(b, true).unwrap_or(BotKind::Random))
         .collect();
+    let games = first["run_games"].as_u64().unwrap_or(0);
     let config = SimConfig {
-        variant,
-        players,
-        games: first["run_games"].as_u64().unwrap_or(0),
-        seed: first["seed"].as_u64().unwrap_or(0),
         bots,
-        threads: 1,
-        memo: true,
-        rows: false,
-        shard: (0, 1),
         matches: first["matches"].as_u64().unwrap_or(0) > 0,
+        ..SimConfig::new(variant, players, games, first["seed"].as_u64().unwrap_or(0))
     };
     if as_json {
         say!("{}", sim::report::json(&config, &total));

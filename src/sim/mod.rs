@@ -150,6 +150,23 @@ fn prepare(config: &SimConfig, game: &mut Game, index: u64) -> (u64, Vec<Bot>) {
 }
 
 impl SimConfig {
+    /// `games` hands of `variant` from `seed`: random bots, one thread,
+    /// the memo on, no rows, no shards.
+    pub fn new(variant: Arc<Variant>, players: usize, games: u64, seed: u64) -> SimConfig {
+        SimConfig {
+            variant,
+            players,
+            games,
+            seed,
+            bots: vec![BotKind::Random],
+            threads: 1,
+            memo: true,
+            rows: false,
+            matches: false,
+            shard: (0, 1),
+        }
+    }
+
     /// The bot of `seat`.
     pub fn bot(&self, seat: usize) -> BotKind {
         self.bots.get(seat % self.bots.len().max(1)).copied().unwrap_or(BotKind::Random)

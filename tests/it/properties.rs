@@ -110,16 +110,8 @@ fn every_variant_simulates_across_its_player_range() {
         let variant = Arc::new(load(&LoadRequest { variant: name.into(), ..LoadRequest::default() }).unwrap());
         for players in variant.min_players..=variant.max_players {
             let config = SimConfig {
-                variant: variant.clone(),
-                players,
-                games: 2,
-                seed: players as u64,
                 bots: vec![BotKind::Greedy],
-                threads: 1,
-                memo: true,
-                rows: false,
-                shard: (0, 1),
-                matches: false,
+                ..SimConfig::new(variant.clone(), players, 2, players as u64)
             };
             let stats = run(&config, &Progress::default()).unwrap();
             assert!(stats.failures.is_empty() && stats.stuck.is_empty(), "{name} with {players}: {stats:?}");

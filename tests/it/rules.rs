@@ -4,7 +4,6 @@
 
 use std::sync::Arc;
 
-use unolab::bot::BotKind;
 use unolab::builtin;
 use unolab::loader::load;
 use unolab::ruleset::LoadRequest;
@@ -31,18 +30,7 @@ fn every_combination_of_variant_and_house_rules_plays_to_the_end() {
                         LoadRequest { variant: variant.into(), rules: chosen.clone(), ..LoadRequest::default() };
                     let loaded = Arc::new(load(&request).unwrap_or_else(|e| panic!("{variant} {chosen:?}: {e:?}")));
                     let players = [2, 3, 4][mask as usize % 3].min(loaded.max_players);
-                    let config = SimConfig {
-                        variant: loaded,
-                        players,
-                        games: 2,
-                        seed: u64::from(mask),
-                        bots: vec![BotKind::Random],
-                        threads: 1,
-                        memo: true,
-                        rows: false,
-                        shard: (0, 1),
-                        matches: false,
-                    };
+                    let config = SimConfig::new(loaded, players, 2, u64::from(mask));
                     let stats = run(&config, &Progress::default()).unwrap();
                     assert!(stats.failures.is_empty(), "{variant} {chosen:?}: {:?}", stats.failures);
                     assert!(stats.stuck.is_empty(), "{variant} {chosen:?}: a hand did not end");
@@ -57,18 +45,7 @@ fn plays_to_the_end(request: &LoadRequest, players: usize, games: u64) {
     let what = format!("{} {:?}", request.variant, request.rules);
     let variant = Arc::new(load(request).unwrap_or_else(|e| panic!("{what}: {e:?}")));
     for players in [players.max(variant.min_players), variant.max_players.min(6)] {
-        let config = SimConfig {
-            variant: variant.clone(),
-            players,
-            games,
-            seed: 11,
-            bots: vec![BotKind::Random],
-            threads: 1,
-            memo: true,
-            rows: false,
-            shard: (0, 1),
-            matches: false,
-        };
+        let config = SimConfig::new(variant.clone(), players, games, 11);
         let stats = run(&config, &Progress::default()).unwrap();
         assert!(stats.failures.is_empty(), "{what}, {players} players: {:?}", stats.failures);
         assert!(stats.stuck.is_empty(), "{what}, {players} players: a hand did not end");

@@ -17,18 +17,7 @@ fn config(variant: &str, rules: &[&str], games: u64, threads: usize) -> SimConfi
         rules: rules.iter().map(|r| r.to_string()).collect(),
         ..LoadRequest::default()
     };
-    SimConfig {
-        variant: Arc::new(load(&request).unwrap()),
-        players: 4,
-        games,
-        seed: 3,
-        bots: vec![BotKind::Random],
-        threads,
-        memo: true,
-        rows: true,
-        shard: (0, 1),
-        matches: false,
-    }
+    SimConfig { threads, rows: true, ..SimConfig::new(Arc::new(load(&request).unwrap()), 4, games, 3) }
 }
 
 fn close(a: f64, b: f64) -> bool {
