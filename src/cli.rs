@@ -545,7 +545,7 @@ fn simulate(args: SimArgs) -> i32 {
         eprintln!("error: -j needs at least 1 thread");
         return BAD_INPUT;
     }
-    let sweep = args.players.len() > 1;
+    let sweep = args.players.len() > 1 || args.ruleset.settings.iter().any(|(_, values)| values.contains(','));
     if args.matches && (args.vs.is_some() || args.games_out.is_some() || args.show.is_some()) {
         eprintln!("error: --matches does not combine with --vs, --games-out or --show yet");
         return BAD_INPUT;
@@ -569,9 +569,34 @@ fn simulate(args: SimArgs) -> i32 {
         },
         None => None,
     };
+    // A setting with a list of values (`--set crossStack=true,false`) is
+    // swept like a list of player counts: every combination is a run.
+    let mut combos: Vec<Vec<(String, String)>> = vec![Vec::new()];
+    for (name, values) in &args.ruleset.settings {
+        combos = combos
+            .into_iter()
+            .flat_map(|combo| {
+                values.split(',').map(move |value| {
+                    let mut combo = combo.clone();
+                    combo.push((name.clone(), value.trim().to_string()));
+                    combo
+                })
+            })
+            .collect();
+    }
+    let swept: Vec<&String> =
+        args.ruleset.settings.iter().filter(|(_, values)| values.contains(',')).map(|(name, _)| name).collect();
     let mut plans = Vec::new();
-    for &players in &args.players {
-        let Ok(config) = sim_config(&args, &args.ruleset, players, &args.bot) else { return BAD_INPUT };
+    let mut labels = Vec::new();
+    for (combo, &players) in combos.iter().flat_map(|c| args.players.iter().map(move |p| (c, p))) {
+        let ruleset = Ruleset { settings: combo.clone(), ..args.ruleset.clone() };
+        let label: Vec<String> = combo
+            .iter()
+            .filter(|(name, _)| swept.contains(&name))
+            .map(|(name, value)| format!("{name}={value}"))
+            .collect();
+        labels.push(label.join(", "));
+        let Ok(config) = sim_config(&args, &ruleset, players, &args.bot) else { return BAD_INPUT };
         let other = match &versus {
             Some(vs) => {
                 let players = vs.players.unwrap_or(players);
@@ -680,8 +705,8 @@ fn simulate(args: SimArgs) -> i32 {
             _ => say!("{}", serde_json::Value::Array(objects)),
         }
     } else if sweep && versus.is_none() {
-        let runs: Vec<(&SimConfig, &sim::SimStats)> =
-            plans.iter().zip(&results).map(|((c, _), (s, _))| (c, s)).collect();
+        let runs: Vec<(&str, &SimConfig, &sim::SimStats)> =
+            plans.iter().zip(&results).zip(&labels).map(|(((c, _), (s, _)), l)| (l.as_str(), c, s)).collect();
         say!("{}", sim::report::sweep_table(&runs).trim_end());
     } else {
         say!("{}", texts.join("\n").trim_end());

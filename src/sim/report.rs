@@ -494,18 +494,25 @@ pub fn compare_text(a: (&SimConfig, &SimStats), b: (&SimConfig, &SimStats)) -> S
     out
 }
 
-/// Several runs (a sweep) as one table: a row per configuration, a column
-/// per figure.
-pub fn sweep_table(runs: &[(&SimConfig, &SimStats)]) -> String {
+/// Several runs (a sweep) as one table: a row per configuration (with
+/// its label: the settings swept), a column per figure.
+pub fn sweep_table(runs: &[(&str, &SimConfig, &SimStats)]) -> String {
     let penalty = EVENT_KINDS.iter().position(|k| *k == "penalty");
+    let names: Vec<String> = runs
+        .iter()
+        .map(|(label, config, _)| {
+            let rules = config.variant.rule_names();
+            let with = if rules.is_empty() { String::new() } else { format!(" + {}", rules.join(" + ")) };
+            let label = if label.is_empty() { String::new() } else { format!(" [{label}]") };
+            format!("{}{with}, {} players{label}", config.variant.name, config.players)
+        })
+        .collect();
+    let wide = names.iter().map(|n| n.chars().count()).max().unwrap_or(0).max(13);
     let mut out = format!(
-        "{:<36} {:>7} {:>15} {:>6} {:>5} {:>14} {:>8} {:>9} {:>8}\n",
+        "{:<wide$} {:>7} {:>15} {:>6} {:>5} {:>14} {:>8} {:>9} {:>8}\n",
         "configuration", "hands", "turns (95% CI)", "median", "p90", "1st wins (%)", "points", "penalties", "largest"
     );
-    for (config, stats) in runs {
-        let rules = config.variant.rule_names();
-        let with = if rules.is_empty() { String::new() } else { format!(" + {}", rules.join(" + ")) };
-        let name = format!("{}{with}, {} players", config.variant.name, config.players);
+    for ((_, _, stats), name) in runs.iter().zip(&names) {
         let t = turns(stats);
         let finished = stats.finished();
         let first = stats.wins_by_position.first().copied().unwrap_or(0);
@@ -513,7 +520,7 @@ pub fn sweep_table(runs: &[(&SimConfig, &SimStats)]) -> String {
         let (penalties, largest) =
             penalty.map_or((0.0, 0.0), |k| (stats.events[k] as f64 / games, stats.peaks[k] as f64 / games));
         out += &format!(
-            "{name:<36} {:>7} {:>15} {:>6} {:>5} {:>14} {:>8.1} {:>9.2} {:>8.2}\n",
+            "{name:<wide$} {:>7} {:>15} {:>6} {:>5} {:>14} {:>8.1} {:>9.2} {:>8.2}\n",
             stats.games,
             format!("{:.1} ({:.1}-{:.1})", t.mean.mean, t.mean.low, t.mean.high),
             t.median,

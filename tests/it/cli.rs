@@ -231,3 +231,23 @@ fn sim_draws_its_pictures_to_an_svg_file() {
     assert!(rects > 3 + 1 && rects <= 20 + 3 + 1, "{rects} rectangles");
     let _ = std::fs::remove_file(path);
 }
+
+#[test]
+fn a_sweep_over_players_and_option_values_is_one_table() {
+    let output =
+        unolab(&["sim", "classic", "-r", "stacking", "--set", "crossStack=false,true", "-p", "2,3", "-n", "20"]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output));
+    let out = text(&output);
+    let rows: Vec<&str> = out.lines().skip(1).collect();
+    assert_eq!(rows.len(), 4, "{out}");
+    for (row, (players, cross)) in rows.iter().zip([(2, false), (3, false), (2, true), (3, true)]) {
+        assert!(row.starts_with(&format!("classic + stacking, {players} players [crossStack={cross}]")), "{row}");
+    }
+    let json: serde_json::Value = serde_json::from_slice(
+        &unolab(&["sim", "classic", "-r", "stacking", "--set", "crossStack=false,true", "-n", "10", "--json"]).stdout,
+    )
+    .unwrap();
+    let options: Vec<&str> =
+        json.as_array().unwrap().iter().map(|r| r["options"]["crossStack"].as_str().unwrap()).collect();
+    assert_eq!(options, ["false", "true"]);
+}

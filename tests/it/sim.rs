@@ -162,7 +162,7 @@ fn a_sweep_is_one_table_with_a_row_per_configuration() {
     let four = config("classic", &["stacking"], 30, 1);
     let a = run(&two, &Progress::default()).unwrap();
     let b = run(&four, &Progress::default()).unwrap();
-    let table = report::sweep_table(&[(&two, &a), (&four, &b)]);
+    let table = report::sweep_table(&[("", &two, &a), ("", &four, &b)]);
     assert_eq!(table.lines().count(), 3, "{table}");
     assert!(table.contains("classic + stacking, 2 players") && table.contains("classic + stacking, 4 players"));
     insta::assert_snapshot!(table);
