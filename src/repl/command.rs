@@ -303,8 +303,9 @@ fn expand_color(names: &Names, colors: Range<Color>, word: &str) -> Result<Color
 
 /// Card words with colour initials written out: `r` is `red`, `r5` is
 /// `red 5`, `b+2` is `blue +2`. A word that is already a colour, a symbol
-/// or a number stays as it is.
-fn expand_card_words(names: &Names, colors: Range<Color>, words: &[&str]) -> Vec<String> {
+/// or a number stays as it is. An initial that could be several colours
+/// (`p` on Flip's dark side) is an error naming them.
+fn expand_card_words(names: &Names, colors: Range<Color>, words: &[&str]) -> Result<Vec<String>, String> {
     let mut out = Vec::new();
     for &word in words {
         let known = names.color(word).is_some()
@@ -324,10 +325,11 @@ fn expand_card_words(names: &Names, colors: Range<Color>, words: &[&str]) -> Vec
                     out.push(value.to_string());
                 }
             }
+            Err(e) if !initial.is_empty() && e.contains(" could be ") => return Err(e),
             _ => out.push(word.to_string()),
         }
     }
-    out
+    Ok(out)
 }
 
 fn parse_play(context: &Context, words: &[&str]) -> Result<PlayCommand, String> {
@@ -365,7 +367,7 @@ fn parse_play(context: &Context, words: &[&str]) -> Result<PlayCommand, String> 
         let place = n.parse().map_err(|_| format!("'{n}' is not a place in your hand"))?;
         return Ok(PlayCommand { card: CardRef::Position(place), player: None, color, as_flex, target, uno });
     }
-    let mut expanded = expand_card_words(names, colors.clone(), &card_words);
+    let mut expanded = expand_card_words(names, colors.clone(), &card_words)?;
     // A coloured symbol alone (`+2`, `skip`) stands for the one such card in
     // the hand.
     if let [word] = expanded.as_slice()

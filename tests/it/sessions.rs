@@ -75,3 +75,33 @@ fn reload_replays_under_the_edited_rules_and_stops_at_the_first_refused_move() {
     assert!(out.contains("reloaded classic: 1 of 7 moves replayed\nmove 2 ('p2 play red skip'): refused: no red cards; staying at the last good point"), "{out}");
     assert!(!out.ends_with("p0 plays red 9\n"), "{out}");
 }
+
+/// The REPL's words for cards: colour initials of the side in play, a
+/// symbol alone for the one card held, a marked number by its number.
+#[test]
+fn card_words_expand_against_the_side_and_the_hand() {
+    use unolab::card::Side;
+    use unolab::game::command::{CardRef, Command};
+    use unolab::notation::CardPattern;
+    use unolab::repl::command::{Context, Input, parse};
+    let flip =
+        unolab::loader::load(&unolab::ruleset::LoadRequest { variant: "flip".into(), ..Default::default() }).unwrap();
+    let names = &flip.names;
+    let face = |text: &str| names.parse_face(text).unwrap();
+    let hand = [face("purple 9"), face("teal skip"), face("pink 2")];
+    let dark = Context { names, colors: flip.colors_of(Side::Dark), hand: &hand };
+    let played = |line: &str| match parse(&dark, line) {
+        Ok(Input::Move(Command::Play(play))) => match play.card {
+            CardRef::Named(CardPattern::Face(f)) => Ok(names.format_face(&f)),
+            other => Err(format!("{other:?}")),
+        },
+        other => Err(format!("{other:?}")),
+    };
+    assert_eq!(played("p pu9"), Ok("purple 9".into()));
+    assert_eq!(played("play t skip"), Ok("teal skip".into()));
+    assert_eq!(played("play skip"), Ok("teal skip".into()), "the one skip held");
+    let ambiguous = parse(&dark, "play p9").unwrap_err();
+    assert!(ambiguous.contains("could be pink or purple"), "{ambiguous}");
+    let light = Context { names, colors: flip.colors_of(Side::Light), hand: &[] };
+    assert!(parse(&light, "play p9").is_err(), "no light colour starts with p");
+}
