@@ -187,35 +187,20 @@ impl<'a> Session<'a> {
         Ok(())
     }
 
-    /// Prints the events not yet shown, one line each; a line repeated at
-    /// once is shown once with a count.
+    /// Prints the events not yet shown, one line each, condensed (see
+    /// `render::condense`).
     fn show_events(&mut self, out: &mut dyn Write) -> std::io::Result<()> {
         let events = &self.game.events()[self.shown..];
-        let mut last: Option<(String, usize)> = None;
-        let flush = |last: &mut Option<(String, usize)>, out: &mut dyn Write| -> std::io::Result<()> {
-            if let Some((line, count)) = last.take() {
-                match count {
-                    1 => writeln!(out, "{line}")?,
-                    n => writeln!(out, "{line} (x{n})")?,
-                }
-            }
-            Ok(())
-        };
+        let mut lines = Vec::with_capacity(events.len());
         for event in events {
             if matches!(event, Event::HandStarted { .. }) {
-                flush(&mut last, out)?;
-                writeln!(out)?;
+                lines.push(String::new());
             }
-            let line = describe_for(event, &self.game.variant, Some(HUMAN));
-            match &mut last {
-                Some((previous, count)) if *previous == line => *count += 1,
-                _ => {
-                    flush(&mut last, out)?;
-                    last = Some((line, 1));
-                }
-            }
+            lines.push(describe_for(event, &self.game.variant, Some(HUMAN)));
         }
-        flush(&mut last, out)?;
+        for line in render::condense(lines) {
+            writeln!(out, "{line}")?;
+        }
         if !events.is_empty() {
             self.table_shown = false;
         }

@@ -278,3 +278,51 @@ pub fn table(
 fn state_words(state: &[(rhai::ImmutableString, crate::turn::ScriptValue)]) -> String {
     state.iter().map(|(name, value)| format!("{name} {value}")).collect::<Vec<_>>().join(", ")
 }
+
+/// Event lines made easier to follow: a line repeated at once is shown once
+/// with a count (`p1 draws a card (x4)`), and lines that differ only in
+/// whose it is (`p0's Power Card turns green`, `p1's ...`) become one
+/// (`p0, p1 and p2's Power Card turns green`).
+pub fn condense(lines: Vec<String>) -> Vec<String> {
+    /// `pN's rest` as (N, "'s rest").
+    fn owned(line: &str) -> Option<(&str, &str)> {
+        let rest = line.strip_prefix('p')?;
+        let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+        (digits > 0 && rest[digits..].starts_with("'s ")).then(|| (&rest[..digits], &rest[digits..]))
+    }
+    let mut out: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < lines.len() {
+        let line = &lines[i];
+        let mut j = i + 1;
+        while j < lines.len() && lines[j] == *line && !line.is_empty() {
+            j += 1;
+        }
+        if j - i > 1 {
+            out.push(format!("{line} (x{})", j - i));
+            i = j;
+            continue;
+        }
+        if let Some((_, rest)) = owned(line) {
+            let mut seats = Vec::new();
+            let mut k = i;
+            while let Some((seat, other)) = lines.get(k).and_then(|l| owned(l)) {
+                if other != rest {
+                    break;
+                }
+                seats.push(seat);
+                k += 1;
+            }
+            if seats.len() > 1 {
+                let named: Vec<String> = seats.iter().map(|s| format!("p{s}")).collect();
+                let (last, first) = named.split_last().expect("two seats or more");
+                out.push(format!("{} and {last}{rest}", first.join(", ")));
+                i = k;
+                continue;
+            }
+        }
+        out.push(line.clone());
+        i += 1;
+    }
+    out
+}

@@ -105,3 +105,34 @@ fn card_words_expand_against_the_side_and_the_hand() {
     let light = Context { names, colors: flip.colors_of(Side::Light), hand: &[] };
     assert!(parse(&light, "play p9").is_err(), "no light colour starts with p");
 }
+
+#[test]
+fn event_lines_are_condensed_where_they_repeat() {
+    use unolab::repl::render::condense;
+    let lines = [
+        "p1 draws a card",
+        "p1 draws a card",
+        "p1 draws a card",
+        "every Power Card is red: they all turn green",
+        "p0's Power Card turns green",
+        "p1's Power Card turns green",
+        "p2's Power Card turns green",
+        "p2's Power Card turns red",
+        "",
+        "",
+        "p3 passes",
+    ];
+    let condensed = condense(lines.iter().map(|l| l.to_string()).collect());
+    assert_eq!(
+        condensed,
+        [
+            "p1 draws a card (x3)",
+            "every Power Card is red: they all turn green",
+            "p0, p1 and p2's Power Card turns green",
+            "p2's Power Card turns red",
+            "",
+            "",
+            "p3 passes",
+        ]
+    );
+}
