@@ -62,9 +62,16 @@ enum Command {
     },
     /// Validate variants: schema, deck, scripts, and a few seeded bot games
     Check {
-        /// Built-in names or paths to variant YAML files
-        #[arg(required = true, value_name = "VARIANT|PATH")]
+        /// Built-in names or paths to variant YAML files, or house rules
+        /// (names or files: checked on every built-in variant)
+        #[arg(required = true, value_name = "VARIANT|PATH|RULE.yaml")]
         variants: Vec<String>,
+        /// A house rule to check the variants with (built-in name or path); repeat for more
+        #[arg(short = 'r', long = "rule", value_name = "RULE")]
+        rules: Vec<String>,
+        /// Set an option of the variant or a rule
+        #[arg(long = "set", value_name = "KEY=VALUE", value_parser = parse_setting)]
+        settings: Vec<(String, String)>,
     },
     /// Run scenario files and folders of them
     Scenario {
@@ -236,7 +243,7 @@ pub fn main() -> i32 {
         Command::Play(args) => play(args),
         Command::Variants => variants(),
         Command::Deck { ruleset, json } => deck(&ruleset, json),
-        Command::Check { variants } => check(&variants),
+        Command::Check { variants, rules, settings } => check(&variants, &rules, &settings),
         Command::Scenario { paths } => scenarios(&paths),
         Command::Sim(args) => simulate(args),
         Command::Merge { files, json } => merge(&files, json),
@@ -395,66 +402,123 @@ fn deck(ruleset: &Ruleset, as_json: bool) -> i32 {
 /// Seeded bot games `check` plays per variant.
 const CHECK_GAMES: u64 = 20;
 
-fn check(targets: &[String]) -> i32 {
+/// Is `target` a house rule (a built-in rule's name, or a YAML file with
+/// no table of its own), rather than a variant? Its spec, if it is.
+fn rule_target(target: &str) -> Option<crate::variant::spec::LayerSpec> {
+    if builtin::variant_names().contains(&target) {
+        return None;
+    }
+    if builtin::rule_names().contains(&target) {
+        return builtin::spec(&format!("variants/rules/{target}.yaml"));
+    }
+    let file = crate::source::SourceFile::read(&Disk, std::path::Path::new(target)).ok()?;
+    let spec = crate::variant::build::parse_spec(&file).ok()?;
+    (spec.colors.is_empty() && spec.deck.is_empty()).then_some(spec)
+}
+
+fn check(targets: &[String], rules: &[String], settings: &[(String, String)]) -> i32 {
     let mut code = SUCCESS;
     for target in targets {
-        let request = LoadRequest { variant: target.clone(), ..LoadRequest::default() };
-        if let Err(e) = ruleset::open_variant(&Disk, target) {
-            eprintln!("error: {e}");
-            code = BAD_INPUT;
+        if let Some(spec) = rule_target(target) {
+            // A house rule: on every built-in variant (what it says cannot
+            // trigger somewhere is noted; the rest of it still can).
+            for variant in builtin::variant_names() {
+                if let Some(why) = spec.inert_in.get(variant) {
+                    say!("note {target} on {variant}: {why}");
+                }
+                let mut with = vec![target.clone()];
+                with.extend(rules.iter().cloned());
+                let request = LoadRequest { variant: variant.to_string(), rules: with, settings: settings.to_vec() };
+                code = code.max(check_one(&request, &format!("{target} on {variant}")));
+            }
             continue;
         }
-        let variant = match crate::loader::load(&request) {
-            Ok(v) => Arc::new(v),
-            Err(problems) => {
-                for p in problems {
-                    eprintln!("error: {p}");
-                }
-                code = code.max(FAILED);
-                continue;
-            }
-        };
-        if let Err(problems) = Runtime::new(variant.clone()) {
+        if let Err(e) = ruleset::open_variant(&Disk, target) {
+            eprintln!("error: {e}");
+            code = code.max(BAD_INPUT);
+            continue;
+        }
+        let request = LoadRequest { variant: target.clone(), rules: rules.to_vec(), settings: settings.to_vec() };
+        let label =
+            std::iter::once(target.clone()).chain(rules.iter().map(|r| format!("+ {r}"))).collect::<Vec<_>>().join(" ");
+        code = code.max(check_one(&request, &label));
+    }
+    code
+}
+
+/// Checks one ruleset: it loads, its scripts compile, and seeded bot games
+/// at the smallest and largest table end. Every problem is printed, a
+/// failing game with the command that shows it.
+fn check_one(request: &LoadRequest, label: &str) -> i32 {
+    let variant = match crate::loader::load(request) {
+        Ok(v) => Arc::new(v),
+        Err(problems) => {
             for p in problems {
                 eprintln!("error: {p}");
             }
-            code = code.max(FAILED);
-            continue;
+            return FAILED;
         }
-        let mut failures = Vec::new();
-        for players in [variant.min_players, variant.max_players] {
-            // A check runs every script every time.
-            let config = SimConfig { memo: false, ..SimConfig::new(variant.clone(), players, CHECK_GAMES / 2, 1) };
-            match sim::run(&config, &sim::Progress::default()) {
-                Ok(stats) => {
-                    let command = format!("unolab sim {target} -p {players} -n {}", CHECK_GAMES / 2);
-                    for f in stats.failures.iter().chain(&stats.stuck) {
-                        failures.push(format!(
-                            "{players} players, game {} (seed {:#x}): {}; see it: {}",
-                            f.index,
-                            f.seed,
-                            f.message,
-                            sim::report::show_command(&config, &command, f.index)
-                        ));
+    };
+    for warning in &variant.warnings {
+        eprintln!("warning: {warning}");
+    }
+    if let Err(problems) = Runtime::new(variant.clone()) {
+        for p in problems {
+            eprintln!("error: {p}");
+        }
+        return FAILED;
+    }
+    let mut command = format!("unolab sim {}", request.variant);
+    for rule in &request.rules {
+        command += &format!(" -r {rule}");
+    }
+    for (k, v) in &request.settings {
+        command += &format!(" --set {k}={v}");
+    }
+    let mut failures = Vec::new();
+    for players in [variant.min_players, variant.max_players] {
+        // A check runs every script every time.
+        let config = SimConfig { memo: false, ..SimConfig::new(variant.clone(), players, CHECK_GAMES / 2, 1) };
+        match sim::run(&config, &sim::Progress::default()) {
+            Ok(stats) => {
+                let command = format!("{command} -p {players} -n {}", CHECK_GAMES / 2);
+                // The same script error in several games is one problem:
+                // its first game, and how many more.
+                let mut seen: Vec<(&str, &sim::Failure, usize)> = Vec::new();
+                for f in stats.failures.iter().chain(&stats.stuck) {
+                    let problem = f.message.find("script error").map_or(f.message.as_str(), |at| &f.message[at..]);
+                    match seen.iter_mut().find(|(p, _, _)| *p == problem) {
+                        Some((_, _, more)) => *more += 1,
+                        None => seen.push((problem, f, 0)),
                     }
                 }
-                Err(e) => failures.push(e),
+                for (_, f, more) in seen {
+                    let also = if more > 0 { format!(" (and {more} more games)") } else { String::new() };
+                    failures.push(format!(
+                        "{players} players, game {} (seed {:#x}){also}: {}; see it: {}",
+                        f.index,
+                        f.seed,
+                        f.message,
+                        sim::report::show_command(&config, &command, f.index)
+                    ));
+                }
             }
-        }
-        if failures.is_empty() {
-            say!(
-                "ok {target}: {} cards, {} layer(s), {CHECK_GAMES} seeded games played to the end",
-                variant.total_cards(),
-                variant.layers.len()
-            );
-        } else {
-            for f in failures {
-                eprintln!("error: {target}: {f}");
-            }
-            code = code.max(FAILED);
+            Err(e) => failures.push(e),
         }
     }
-    code
+    if failures.is_empty() {
+        say!(
+            "ok {label}: {} cards, {} layer(s), {CHECK_GAMES} seeded games played to the end",
+            variant.total_cards(),
+            variant.layers.len()
+        );
+        SUCCESS
+    } else {
+        for f in failures {
+            eprintln!("error: {label}: {f}");
+        }
+        FAILED
+    }
 }
 
 fn scenarios(paths: &[PathBuf]) -> i32 {

@@ -251,3 +251,38 @@ fn a_sweep_over_players_and_option_values_is_one_table() {
         json.as_array().unwrap().iter().map(|r| r["options"]["crossStack"].as_str().unwrap()).collect();
     assert_eq!(options, ["false", "true"]);
 }
+
+#[test]
+fn check_takes_house_rules_alone_or_with_a_variant() {
+    let with = unolab(&["check", "classic", "-r", "stacking", "--set", "crossStack=true"]);
+    assert_eq!(with.status.code(), Some(0), "{}", text(&with));
+    assert!(text(&with).contains("ok classic + stacking: 108 cards, 2 layer(s)"), "{}", text(&with));
+    // A rule alone is checked on every built-in variant.
+    let alone = unolab(&["check", "seven-o"]);
+    assert_eq!(alone.status.code(), Some(0), "{}", text(&alone));
+    for variant in unolab::builtin::variant_names() {
+        assert!(text(&alone).contains(&format!("ok seven-o on {variant}:")), "{}", text(&alone));
+    }
+    assert!(text(&alone).contains("note seven-o on flex: the 0 half never triggers"), "{}", text(&alone));
+    // A rule file that fails in play: each problem once, with the command
+    // that shows the game.
+    let dir = std::env::temp_dir().join(format!("unolab-check-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("bad.rhai"), "fn oops(card) { let x = [1]; x[5] }\n").unwrap();
+    let rule = dir.join("bad.yaml");
+    std::fs::write(&rule, "name: bad\ndescription: Breaks on a 5.\nscripts: [bad.rhai]\nhooks:\n  on_play:\n    - {match: \"5\", call: oops}\n").unwrap();
+    let rule = rule.display().to_string();
+    let broken = unolab(&["check", &rule]);
+    assert_eq!(broken.status.code(), Some(1));
+    let out = text(&broken);
+    let classic_two: Vec<&str> = out.lines().filter(|l| l.contains("on classic: 2 players")).collect();
+    assert_eq!(classic_two.len(), 1, "one line per problem:\n{out}");
+    assert!(
+        classic_two[0].contains("more games)") && classic_two[0].contains("bad.rhai:1): Array index 5 out of bounds"),
+        "{out}"
+    );
+    let show = classic_two[0].split("see it: ").nth(1).unwrap();
+    let args: Vec<&str> = show.split_whitespace().skip(1).collect();
+    let shown = text(&unolab(&args));
+    assert!(shown.contains("failed: hand 1") && shown.contains("Array index 5 out of bounds"), "{shown}");
+}
