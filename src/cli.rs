@@ -73,6 +73,11 @@ enum Command {
         #[arg(long = "set", value_name = "KEY=VALUE", value_parser = parse_setting)]
         settings: Vec<(String, String)>,
     },
+    /// The rule sheet: what is in play, the table, and what each card does
+    Rules {
+        #[command(flatten)]
+        ruleset: Ruleset,
+    },
     /// Run scenario files and folders of them
     Scenario {
         #[arg(required = true, value_name = "PATH")]
@@ -244,6 +249,13 @@ pub fn main() -> i32 {
         Command::Variants => variants(),
         Command::Deck { ruleset, json } => deck(&ruleset, json),
         Command::Check { variants, rules, settings } => check(&variants, &rules, &settings),
+        Command::Rules { ruleset } => {
+            let Ok(variant) = load(&ruleset) else { return BAD_INPUT };
+            for line in variant.rule_sheet(None) {
+                say!("{line}");
+            }
+            SUCCESS
+        }
         Command::Scenario { paths } => scenarios(&paths),
         Command::Sim(args) => simulate(args),
         Command::Merge { files, json } => merge(&files, json),

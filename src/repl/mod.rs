@@ -531,22 +531,8 @@ impl<'a> Session<'a> {
     }
 
     fn rules(&self, out: &mut dyn Write) -> std::io::Result<()> {
-        let variant = &self.game.variant;
-        for line in variant.summary() {
-            writeln!(out, "{line}")?;
-        }
-        writeln!(
-            out,
-            "  {} players, {} cards each, first to {} points wins the match",
-            self.game.players(),
-            variant.hand_size,
-            variant.target_score
-        )?;
-        writeln!(out, "cards:")?;
-        writeln!(out, "  numbers: play on the same colour or the same number")?;
-        for symbol in &variant.names.symbols {
-            let description = if symbol.description.is_empty() { "(no description)" } else { &symbol.description };
-            writeln!(out, "  {}: {description} ({} points)", symbol.name, symbol.points)?;
+        for line in self.game.variant.rule_sheet(Some(self.game.players())) {
+            writeln!(out, "{}", render::wrap_text(&line, 4, self.style))?;
         }
         Ok(())
     }

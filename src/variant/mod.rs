@@ -374,6 +374,48 @@ impl Variant {
         lines
     }
 
+    /// The rule sheet: `summary`, then the table (players, hand size,
+    /// target) and what each kind of card does, with how many the deck
+    /// holds (counting both faces of double-sided cards) and its points.
+    /// `players` is the table in play, if there is one.
+    pub fn rule_sheet(&self, players: Option<usize>) -> Vec<String> {
+        let mut lines = self.summary();
+        let table = match players {
+            Some(n) => format!("{n} players"),
+            None => format!("{} to {} players", self.min_players, self.max_players),
+        };
+        lines.push(format!(
+            "  {table}, {} cards each, first to {} points wins the match; {} cards in the box",
+            self.hand_size,
+            self.target_score,
+            self.total_cards()
+        ));
+        let faces = |pick: &dyn Fn(&Face) -> bool| -> usize {
+            self.designs
+                .iter()
+                .zip(&self.copies)
+                .map(|(design, &copies)| {
+                    let sides = std::iter::once(&design.light).chain(design.dark.as_ref());
+                    sides.filter(|f| pick(f)).count() * copies as usize
+                })
+                .sum()
+        };
+        lines.push("cards:".into());
+        let numbers = faces(&|f| matches!(f.value, crate::card::Value::Number(_)));
+        lines.push(format!(
+            "  numbers ({numbers} faces): play on the same colour or the same number; points as printed"
+        ));
+        for (id, symbol) in self.names.symbols.iter().enumerate() {
+            let count = faces(&|f| f.symbol() == Some(id as crate::card::SymbolId));
+            let description = if symbol.description.is_empty() { "(no description)" } else { &symbol.description };
+            lines.push(format!("  {} ({count} faces, {} points): {description}", symbol.name, symbol.points));
+        }
+        if self.power_cards > 0 {
+            lines.push(format!("  Power Cards: {}, one per player", self.power_cards));
+        }
+        lines
+    }
+
     /// Total cards in the box: the deck plus Power Cards.
     pub fn total_cards(&self) -> usize {
         self.deck.len() + self.power_cards as usize

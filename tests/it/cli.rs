@@ -286,3 +286,26 @@ fn check_takes_house_rules_alone_or_with_a_variant() {
     let shown = text(&unolab(&args));
     assert!(shown.contains("failed: hand 1") && shown.contains("Array index 5 out of bounds"), "{shown}");
 }
+
+#[test]
+fn the_rules_command_prints_the_rule_sheet_from_the_files() {
+    let output = unolab(&["rules", "classic", "-r", "stacking"]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output));
+    let out = text(&output);
+    assert!(out.starts_with("classic: "), "{out}");
+    assert!(out.contains("  + stacking: "), "{out}");
+    assert!(out.contains("  option crossStack = false"), "{out}");
+    assert!(
+        out.contains("2 to 10 players, 7 cards each, first to 500 points wins the match; 108 cards in the box"),
+        "{out}"
+    );
+    // Every symbol of the deck, with how many faces carry it.
+    let variant =
+        unolab::loader::load(&unolab::ruleset::LoadRequest { variant: "classic".into(), ..Default::default() })
+            .unwrap();
+    for symbol in &variant.names.symbols {
+        assert!(out.contains(&format!("  {} (", symbol.name)), "no line for {}: {out}", symbol.name);
+    }
+    assert!(out.contains("  numbers (76 faces)"), "{out}");
+    assert!(out.contains("  wild-draw4 (4 faces, 50 points)"), "{out}");
+}
