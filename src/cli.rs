@@ -82,6 +82,9 @@ enum Command {
     Scenario {
         #[arg(required = true, value_name = "PATH")]
         paths: Vec<PathBuf>,
+        /// Show the game log of each failing scenario (script prints included)
+        #[arg(short, long)]
+        verbose: bool,
     },
     /// Bot-vs-bot hands with statistics
     Sim(SimArgs),
@@ -256,7 +259,7 @@ pub fn main() -> i32 {
             }
             SUCCESS
         }
-        Command::Scenario { paths } => scenarios(&paths),
+        Command::Scenario { paths, verbose } => scenarios(&paths, verbose),
         Command::Sim(args) => simulate(args),
         Command::Merge { files, json } => merge(&files, json),
     }
@@ -533,7 +536,7 @@ fn check_one(request: &LoadRequest, label: &str) -> i32 {
     }
 }
 
-fn scenarios(paths: &[PathBuf]) -> i32 {
+fn scenarios(paths: &[PathBuf], verbose: bool) -> i32 {
     let files = match scenario::collect(paths) {
         Ok(f) => f,
         Err(e) => {
@@ -541,7 +544,7 @@ fn scenarios(paths: &[PathBuf]) -> i32 {
             return BAD_INPUT;
         }
     };
-    let report = scenario::run_files(&files);
+    let report = scenario::run_files(&files, verbose);
     say!("{}", report.text.trim_end());
     if report.bad_input > 0 {
         BAD_INPUT

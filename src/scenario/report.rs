@@ -45,7 +45,9 @@ pub struct Report {
 }
 
 /// Runs files; each gets a PASS or FAIL line, unreadable ones an error line.
-pub fn run_files(files: &[PathBuf]) -> Report {
+/// `verbose`: a failing scenario's game log follows its line (events, and
+/// what scripts printed).
+pub fn run_files(files: &[PathBuf], verbose: bool) -> Report {
     let mut report = Report::default();
     for path in files {
         match Scenario::load(path) {
@@ -59,7 +61,8 @@ pub fn run_files(files: &[PathBuf]) -> Report {
                     "" => scenario.file.clone(),
                     name => format!("{}: {name}", scenario.file),
                 };
-                match scenario.run() {
+                let (outcome, log) = scenario.run_logged();
+                match outcome {
                     Outcome::Pass => {
                         report.passed += 1;
                         let _ = writeln!(report.text, "PASS {title}");
@@ -67,6 +70,12 @@ pub fn run_files(files: &[PathBuf]) -> Report {
                     Outcome::Fail(why) => {
                         report.failed += 1;
                         let _ = writeln!(report.text, "FAIL {title}: {why}");
+                        if verbose {
+                            let _ = writeln!(report.text, "  the game so far:");
+                            for line in log {
+                                let _ = writeln!(report.text, "    {line}");
+                            }
+                        }
                     }
                 }
             }

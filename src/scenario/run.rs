@@ -15,33 +15,47 @@ use crate::turn::ScriptValue;
 impl Scenario {
     /// Plays the scenario.
     pub fn run(&self) -> Outcome {
+        self.run_logged().0
+    }
+
+    /// Plays the scenario, and gives the game's log as far as it went: one
+    /// line per event, then what scripts printed.
+    pub fn run_logged(&self) -> (Outcome, Vec<String>) {
         let mut game = match self.build() {
             Ok(g) => g,
-            Err(e) => return Outcome::Fail(format!("setup: {e}")),
+            Err(e) => return (Outcome::Fail(format!("setup: {e}")), Vec::new()),
         };
+        let outcome = self.play(&mut game);
+        let mut log: Vec<String> = game.events().iter().map(|e| crate::event::describe(e, &game.variant)).collect();
+        log.extend(game.script_output().iter().map(|line| format!("print: {line}")));
+        (outcome, log)
+    }
+
+    fn play(&self, game: &mut Game) -> Outcome {
         let mut last_player: Option<Seat> = None;
         for (index, (text, step)) in self.steps.iter().enumerate() {
             let fail = |why: String| Outcome::Fail(format!("step {} ({text}): {why}", index + 1));
             match step {
                 Step::Expect(checks) => {
-                    if let Some(mismatch) = check_expectations(&game, checks) {
-                        return fail(mismatch);
+                    let mismatches = check_expectations(game, checks);
+                    if !mismatches.is_empty() {
+                        return fail(mismatches.join("; "));
                     }
                 }
                 Step::ExpectError(inner) => {
                     let before = game.table().clone();
                     let events = game.events().len();
-                    match perform(&mut game, inner, &mut last_player) {
-                        Ok(()) => return fail("expected the step to be refused / it was carried out".into()),
+                    match perform(game, inner, &mut last_player) {
+                        Ok(()) => return fail("expected the step to be refused, found it carried out".into()),
                         Err(_) if *game.table() != before || game.events().len() != events => {
-                            return fail("expected the refused step to change nothing / the table changed".into());
+                            return fail("expected the refused step to change nothing, found the table changed".into());
                         }
                         Err(_) => {}
                     }
                 }
                 Step::Act(_) => {
-                    if let Err(e) = perform(&mut game, step, &mut last_player) {
-                        return fail(format!("expected the step to be carried out / {e}"));
+                    if let Err(e) = perform(game, step, &mut last_player) {
+                        return fail(format!("expected the step to be carried out, found: {e}"));
                     }
                 }
             }
@@ -76,11 +90,13 @@ fn state_mismatch(state: &State, values: &[(String, Option<ScriptValue>)], what:
     };
     values.iter().find_map(|(name, want)| {
         let found = state.get(name.as_str());
-        (found != want.as_ref()).then(|| format!("{what} {name} = {} / {}", shown(want.as_ref()), shown(found)))
+        (found != want.as_ref())
+            .then(|| format!("{what} {name}: expected {}, found {}", shown(want.as_ref()), shown(found)))
     })
 }
 
-fn check_expectations(game: &Game, checks: &[Expect]) -> Option<String> {
+/// Every expectation that does not hold, as `what: expected X, found Y`.
+fn check_expectations(game: &Game, checks: &[Expect]) -> Vec<String> {
     let t = game.table();
     let v = &game.variant;
     let color_name = |c: Option<Color>| c.map(|c| v.names.color_name(c).to_string()).unwrap_or_else(|| "none".into());
@@ -88,22 +104,27 @@ fn check_expectations(game: &Game, checks: &[Expect]) -> Option<String> {
         CardPattern::Face(f) => v.names.format_face(f),
         CardPattern::Card(c) => v.names.format_card(c),
     };
+    let mut mismatches = Vec::new();
     for check in checks {
         let mismatch = match check {
-            Expect::Current(s) => (game.to_act() != *s).then(|| format!("current {s} / {}", game.to_act())),
-            Expect::Direction(d) => {
-                (t.direction != *d).then(|| format!("direction {} / {}", d.name(), t.direction.name()))
+            Expect::Current(s) => {
+                (game.to_act() != *s).then(|| format!("current: expected {s}, found {}", game.to_act()))
             }
-            Expect::Color(c) => (t.color != *c).then(|| format!("color {} / {}", color_name(*c), color_name(t.color))),
-            Expect::Side(s) => (t.side != *s).then(|| format!("side {} / {}", s.name(), t.side.name())),
+            Expect::Direction(d) => {
+                (t.direction != *d).then(|| format!("direction: expected {}, found {}", d.name(), t.direction.name()))
+            }
+            Expect::Color(c) => {
+                (t.color != *c).then(|| format!("color: expected {}, found {}", color_name(*c), color_name(t.color)))
+            }
+            Expect::Side(s) => (t.side != *s).then(|| format!("side: expected {}, found {}", s.name(), t.side.name())),
             Expect::Top(p) => {
                 let ok = t.top().is_some_and(|top| p.matches(v.design(top), t.side));
                 let found = t.top().map(|top| v.face_name(top, t.side)).unwrap_or_else(|| "nothing".into());
-                (!ok).then(|| format!("top {} / {found}", pattern_name(p)))
+                (!ok).then(|| format!("top: expected {}, found {found}", pattern_name(p)))
             }
             Expect::HandSizes(sizes) => sizes.iter().find_map(|(&seat, &size)| {
                 let found = t.hands.get(seat).map_or(0, Vec::len);
-                (found != size).then(|| format!("p{seat} holds {size} cards / {found}"))
+                (found != size).then(|| format!("p{seat}'s hand size: expected {size}, found {found}"))
             }),
             Expect::Hand(hands) => hands.iter().find_map(|(&seat, expected)| {
                 let mut held: Vec<CardId> = t.hands.get(seat).cloned().unwrap_or_default();
@@ -119,14 +140,16 @@ fn check_expectations(game: &Game, checks: &[Expect]) -> Option<String> {
                 }
                 (!ok).then(|| {
                     format!(
-                        "p{seat} holds [{}] / [{all}]",
+                        "p{seat}'s hand: expected [{}], found [{all}]",
                         expected.iter().map(pattern_name).collect::<Vec<_>>().join(", ")
                     )
                 })
             }),
-            Expect::DrawSize(n) => (t.draw.len() != *n).then(|| format!("draw_size {n} / {}", t.draw.len())),
+            Expect::DrawSize(n) => {
+                (t.draw.len() != *n).then(|| format!("draw_size: expected {n}, found {}", t.draw.len()))
+            }
             Expect::DiscardSize(n) => {
-                (t.discard.len() != *n).then(|| format!("discard_size {n} / {}", t.discard.len()))
+                (t.discard.len() != *n).then(|| format!("discard_size: expected {n}, found {}", t.discard.len()))
             }
             Expect::Power(power) => power.iter().find_map(|(&seat, &green)| {
                 let found = t.power.get(seat).copied();
@@ -135,33 +158,39 @@ fn check_expectations(game: &Game, checks: &[Expect]) -> Option<String> {
                     Some(false) => "red",
                     None => "none",
                 };
-                (found != Some(green)).then(|| format!("p{seat}'s Power Card {} / {}", name(Some(green)), name(found)))
+                (found != Some(green))
+                    .then(|| format!("p{seat}'s Power Card: expected {}, found {}", name(Some(green)), name(found)))
             }),
-            Expect::Winner(s) => (t.winner() != Some(*s))
-                .then(|| format!("winner {s} / {}", t.winner().map_or("nobody".into(), |w| w.to_string()))),
-            Expect::MatchWinner(s) => (t.match_winner != Some(*s))
-                .then(|| format!("match_winner {s} / {}", t.match_winner.map_or("nobody".into(), |w| w.to_string()))),
+            Expect::Winner(s) => (t.winner() != Some(*s)).then(|| {
+                format!("winner: expected {s}, found {}", t.winner().map_or("nobody".into(), |w| w.to_string()))
+            }),
+            Expect::MatchWinner(s) => (t.match_winner != Some(*s)).then(|| {
+                format!(
+                    "match_winner: expected {s}, found {}",
+                    t.match_winner.map_or("nobody".into(), |w| w.to_string())
+                )
+            }),
             Expect::Scores(scores) => scores.iter().find_map(|(&seat, &score)| {
                 let found = t.scores.get(seat).copied().unwrap_or(0);
-                (found != score).then(|| format!("p{seat} scores {score} / {found}"))
+                (found != score).then(|| format!("p{seat}'s score: expected {score}, found {found}"))
             }),
             Expect::State(values) => state_mismatch(&t.state, values, "state"),
             Expect::SeatState(seats) => seats.iter().find_map(|(&seat, values)| match t.seat_state.get(seat) {
                 Some(state) => state_mismatch(state, values, &format!("p{seat}'s seat_state")),
-                None => Some(format!("p{seat}'s seat_state / no seat {seat}")),
+                None => Some(format!("p{seat}'s seat_state: there is no seat {seat}")),
             }),
             Expect::Playing(seats) => {
                 let found: Vec<Seat> = (0..t.players()).filter(|&s| t.playing(s)).collect();
                 let mut expected = seats.clone();
                 expected.sort_unstable();
                 expected.dedup();
-                (found != expected).then(|| format!("playing {expected:?} / {found:?}"))
+                (found != expected).then(|| format!("playing: expected {expected:?}, found {found:?}"))
             }
-            Expect::AsideSize(n) => (t.aside.len() != *n).then(|| format!("aside_size {n} / {}", t.aside.len())),
+            Expect::AsideSize(n) => {
+                (t.aside.len() != *n).then(|| format!("aside_size: expected {n}, found {}", t.aside.len()))
+            }
         };
-        if mismatch.is_some() {
-            return mismatch;
-        }
+        mismatches.extend(mismatch);
     }
-    None
+    mismatches
 }

@@ -309,3 +309,30 @@ fn the_rules_command_prints_the_rule_sheet_from_the_files() {
     assert!(out.contains("  numbers (76 faces)"), "{out}");
     assert!(out.contains("  wild-draw4 (4 faces, 50 points)"), "{out}");
 }
+
+#[test]
+fn a_failing_scenario_says_what_was_expected_and_verbose_shows_the_game() {
+    let dir = std::env::temp_dir().join(format!("unolab-verbose-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("loud.rhai"), "fn loud(card) { print(\"asked about \" + card.name); true }\n").unwrap();
+    std::fs::write(
+        dir.join("loud.yaml"),
+        "name: loud\ndescription: Prints.\nscripts: [loud.rhai]\nhooks:\n  can_play:\n    - {match: \"5\", call: loud}\n",
+    )
+    .unwrap();
+    let scenario = dir.join("s.yaml");
+    std::fs::write(
+        &scenario,
+        "name: fails\nvariant: classic\nrules: [loud.yaml]\nsetup:\n  hands: {0: [red 5, red 6], 1: [blue 1], 2: [red 4], 3: [green 3]}\n  discard: [red 2]\nsteps:\n  - play: red 5\n  - expect: {current: 3, hand_sizes: {0: 2}}\n",
+    )
+    .unwrap();
+    let path = scenario.display().to_string();
+    let quiet = text(&unolab(&["scenario", &path]));
+    assert!(quiet.contains("current: expected 3, found 1; p0's hand size: expected 2, found 1"), "{quiet}");
+    assert!(!quiet.contains("asked about"), "{quiet}");
+    let output = unolab(&["scenario", "--verbose", &path]);
+    assert_eq!(output.status.code(), Some(1));
+    let verbose = text(&output);
+    assert!(verbose.contains("  the game so far:\n    hand 1: p3 deals\n    p0 plays red 5\n"), "{verbose}");
+    assert!(verbose.contains("    print: asked about red 5"), "{verbose}");
+}
