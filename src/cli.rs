@@ -73,6 +73,11 @@ enum Command {
         #[arg(long = "set", value_name = "KEY=VALUE", value_parser = parse_setting)]
         settings: Vec<(String, String)>,
     },
+    /// Start a new variant or house rule: working files to edit
+    New {
+        #[command(subcommand)]
+        what: NewWhat,
+    },
     /// The rule sheet: what is in play, the table, and what each card does
     Rules {
         #[command(flatten)]
@@ -94,6 +99,27 @@ enum Command {
         files: Vec<PathBuf>,
         #[arg(long)]
         json: bool,
+    },
+}
+
+#[derive(Subcommand)]
+enum NewWhat {
+    /// A variant: a copy of a built-in one with its scripts, and a scenario
+    Variant {
+        name: String,
+        /// The built-in variant to start from (default: the default variant)
+        #[arg(long)]
+        from: Option<String>,
+        /// Where to create the folder NAME/
+        #[arg(long, default_value = ".")]
+        dir: PathBuf,
+    },
+    /// A house rule: its YAML, a script and a scenario that passes
+    Rule {
+        name: String,
+        /// Where to create the folder NAME/
+        #[arg(long, default_value = ".")]
+        dir: PathBuf,
     },
 }
 
@@ -252,6 +278,7 @@ pub fn main() -> i32 {
         Command::Variants => variants(),
         Command::Deck { ruleset, json } => deck(&ruleset, json),
         Command::Check { variants, rules, settings } => check(&variants, &rules, &settings),
+        Command::New { what } => scaffold(what),
         Command::Rules { ruleset } => {
             let Ok(variant) = load(&ruleset) else { return BAD_INPUT };
             for line in variant.rule_sheet(None) {
@@ -905,5 +932,48 @@ fn merge(files: &[PathBuf], as_json: bool) -> i32 {
         let command = format!("unolab sim {}", string(&first["variant"]));
         say!("{}", sim::report::text(&config, &total, &command).trim_end());
     }
+    SUCCESS
+}
+
+/// `unolab new`: writes the starting files, never over existing ones.
+fn scaffold(what: NewWhat) -> i32 {
+    let from = match &what {
+        NewWhat::Variant { from: Some(from), .. } => from.clone(),
+        _ => builtin::default_variant().unwrap_or_default().to_string(),
+    };
+    if !builtin::variant_names().contains(&from.as_str()) {
+        eprintln!("error: --from takes a built-in variant ({}), not '{from}'", builtin::variant_names().join(", "));
+        return BAD_INPUT;
+    }
+    let ruleset = Ruleset { variant: Some(from.clone()), rules: Vec::new(), settings: Vec::new() };
+    let Ok(variant) = load(&ruleset) else { return BAD_INPUT };
+    let (files, rule) = match &what {
+        NewWhat::Rule { name, dir } => (crate::scaffold::rule(dir, name, &variant, &from), true),
+        NewWhat::Variant { name, dir, .. } => (crate::scaffold::variant(dir, name, &variant, &from), false),
+    };
+    let files = match files {
+        Ok(files) => files,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return BAD_INPUT;
+        }
+    };
+    if let Some(existing) = files.iter().find(|f| f.path.exists()) {
+        eprintln!("error: {} exists already; nothing was written", existing.path.display());
+        return BAD_INPUT;
+    }
+    for file in &files {
+        let written = file
+            .path
+            .parent()
+            .map_or(Ok(()), std::fs::create_dir_all)
+            .and_then(|()| std::fs::write(&file.path, &file.text));
+        if let Err(e) = written {
+            eprintln!("error: {}: {e}", file.path.display());
+            return BAD_INPUT;
+        }
+        say!("created {}", file.path.display());
+    }
+    say!("{}", crate::scaffold::next_steps(&files, rule));
     SUCCESS
 }

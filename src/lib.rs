@@ -18,6 +18,7 @@ pub mod loader;
 pub mod notation;
 pub mod repl;
 pub mod ruleset;
+pub mod scaffold;
 pub mod scenario;
 pub mod script;
 pub mod sim;

@@ -336,3 +336,29 @@ fn a_failing_scenario_says_what_was_expected_and_verbose_shows_the_game() {
     assert!(verbose.contains("  the game so far:\n    hand 1: p3 deals\n    p0 plays red 5\n"), "{verbose}");
     assert!(verbose.contains("    print: asked about red 5"), "{verbose}");
 }
+
+#[test]
+fn new_scaffolds_files_that_check_and_pass_as_written() {
+    let dir = std::env::temp_dir().join(format!("unolab-new-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let run = |args: &[&str]| Command::new(env!("CARGO_BIN_EXE_unolab")).args(args).current_dir(&dir).output().unwrap();
+    for (args, yaml, scenario) in [
+        (vec!["new", "rule", "five"], "five/five.yaml", "five/five-scenario.yaml"),
+        (vec!["new", "variant", "mine", "--from", "flip"], "mine/mine.yaml", "mine/mine-scenario.yaml"),
+    ] {
+        let made = run(&args);
+        assert_eq!(made.status.code(), Some(0), "{}", text(&made));
+        assert!(text(&made).contains(&format!("unolab check ./{yaml}")), "{}", text(&made));
+        let checked = run(&["check", yaml]);
+        assert_eq!(checked.status.code(), Some(0), "{}", text(&checked));
+        let passed = run(&["scenario", scenario]);
+        assert_eq!(passed.status.code(), Some(0), "{}", text(&passed));
+    }
+    // Nothing is overwritten; a bad name is refused.
+    let again = run(&["new", "rule", "five"]);
+    assert_eq!(again.status.code(), Some(2));
+    assert!(text(&again).contains("exists already; nothing was written"));
+    assert_eq!(run(&["new", "rule", "../escape"]).status.code(), Some(2));
+    let _ = std::fs::remove_dir_all(&dir);
+}
