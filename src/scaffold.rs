@@ -61,12 +61,12 @@ hooks:
                 .to_string(),
         },
         NewFile {
-            path: at.join(format!("{name}-scenario.yaml")),
+            path: at.join("scenarios").join(format!("{name}.yaml")),
             text: format!(
                 "name: A {n} makes the next player draw a card and lose their turn
 variant: {on_name}
 players: {players}
-rules: [{name}.yaml]
+rules: [../{name}.yaml]
 setup:
   hands: {{0: [{one} {n}, {one} {b}], 1: [{two} {x}, {two} {y}]}}
   discard: [{one} {c}]
@@ -125,7 +125,7 @@ pub fn variant(dir: &Path, name: &str, from: &Variant, from_name: &str) -> Resul
         }
     }
     files.insert(0, NewFile { path: at.join(format!("{name}.yaml")), text });
-    files.push(NewFile { path: at.join(format!("{name}-scenario.yaml")), text: plain_play(name, from)? });
+    files.push(NewFile { path: at.join("scenarios").join(format!("{name}.yaml")), text: plain_play(name, from)? });
     Ok(files)
 }
 
@@ -142,7 +142,7 @@ fn plain_play(name: &str, variant: &Variant) -> Result<String, String> {
     let players = variant.min_players.max(2);
     Ok(format!(
         "name: A card of the colour in play may be played; the turn moves on
-variant: {name}.yaml
+variant: ../{name}.yaml
 players: {players}
 setup:
   hands: {{0: [{colour} {a}, {colour} {b}]}}
@@ -157,7 +157,7 @@ steps:
 /// What to run next, as the README would say it.
 pub fn next_steps(files: &[NewFile], rule: bool) -> String {
     let yaml = files[0].path.display();
-    let scenario = files.last().map(|f| f.path.display().to_string()).unwrap_or_default();
+    let scenario = files.last().and_then(|f| f.path.parent()).map(|p| format!("{}/", p.display())).unwrap_or_default();
     let play = if rule { format!("unolab play -r {yaml}") } else { format!("unolab play {yaml}") };
     format!(
         "next:\n  unolab check {yaml}\n  unolab scenario {scenario}\n  {play}\n\

@@ -344,8 +344,8 @@ fn new_scaffolds_files_that_check_and_pass_as_written() {
     std::fs::create_dir_all(&dir).unwrap();
     let run = |args: &[&str]| Command::new(env!("CARGO_BIN_EXE_unolab")).args(args).current_dir(&dir).output().unwrap();
     for (args, yaml, scenario) in [
-        (vec!["new", "rule", "five"], "five/five.yaml", "five/five-scenario.yaml"),
-        (vec!["new", "variant", "mine", "--from", "flip"], "mine/mine.yaml", "mine/mine-scenario.yaml"),
+        (vec!["new", "rule", "five"], "five/five.yaml", "five/scenarios/"),
+        (vec!["new", "variant", "mine", "--from", "flip"], "mine/mine.yaml", "mine/scenarios/"),
     ] {
         let made = run(&args);
         assert_eq!(made.status.code(), Some(0), "{}", text(&made));
