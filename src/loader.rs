@@ -13,12 +13,21 @@ pub struct Disk;
 
 impl Loader for Disk {
     fn read(&self, path: &Path) -> Result<String, String> {
-        std::fs::read_to_string(path).map_err(|e| e.to_string())
+        read_text(path).map_err(|e| e.to_string())
     }
 
     fn exists(&self, path: &Path) -> bool {
         path.exists()
     }
+}
+
+/// A text file, without the UTF-8 byte-order mark some editors put first.
+pub fn read_text(path: &Path) -> std::io::Result<String> {
+    let text = std::fs::read_to_string(path)?;
+    Ok(match text.strip_prefix('\u{feff}') {
+        Some(rest) => rest.to_string(),
+        None => text,
+    })
 }
 
 /// Loads a ruleset from built-in files and files on disk.

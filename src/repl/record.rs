@@ -182,7 +182,7 @@ impl SavedGame {
 
     /// Reads a saved game: YAML, with the place of any problem.
     pub fn read(path: &Path) -> Result<SavedGame, String> {
-        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let text = crate::loader::read_text(path).map_err(|e| format!("{}: {e}", path.display()))?;
         let saved: SavedGame = serde_yaml::from_str(&text).map_err(|e| match e.location() {
             Some(at) => format!("{}:{}:{}: {e}", path.display(), at.line(), at.column()),
             None => format!("{}: {e}", path.display()),

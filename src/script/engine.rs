@@ -1,7 +1,7 @@
 //! The one place a Rhai engine is made, with every limit in one place: a raw
 //! engine with the standard package (no time, no modules), bounded
 //! operations, call depth, expression depth, strings, arrays and maps, no
-//! `eval`, strict variables, and print/debug routed to the host.
+//! `eval`, no `sleep`, strict variables, and print/debug routed to the host.
 
 use rhai::Engine;
 use rhai::packages::{Package, StandardPackage};
@@ -27,6 +27,11 @@ pub fn hardened_engine(on_print: impl Fn(&str) + 'static) -> Engine {
         .set_max_functions(512)
         .set_max_strings_interned(1_024);
     engine.disable_symbol("eval");
+    // The standard package's `sleep` blocks the thread and costs no
+    // operations: a rule could hang the host with it. It is refused.
+    engine.register_fn("sleep", |_: i64| -> Result<(), Box<rhai::EvalAltResult>> {
+        Err("sleep is not available to rules: scripts run without waiting".into())
+    });
     // A variable used before it is defined is a compile error, not a
     // runtime surprise.
     engine.set_strict_variables(true);

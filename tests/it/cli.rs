@@ -362,3 +362,13 @@ fn new_scaffolds_files_that_check_and_pass_as_written() {
     assert_eq!(run(&["new", "rule", "../escape"]).status.code(), Some(2));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_byte_order_mark_does_not_make_a_file_unreadable() {
+    let dir = std::env::temp_dir().join(format!("unolab-bom-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let rule = dir.join("bom.yaml");
+    std::fs::write(&rule, "\u{feff}name: bom\ndescription: Saved by an editor that writes a BOM.\n").unwrap();
+    let output = unolab(&["check", "classic", "-r", &rule.display().to_string()]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output));
+}
