@@ -37,7 +37,7 @@ pub fn rule(dir: &Path, name: &str, on: &Variant, on_name: &str) -> Result<Vec<N
         return Err(format!("{on_name}'s first two colours have too few plain numbers for a starter scenario"));
     };
     let (one, two) = (on.names.color_name(0), on.names.color_name(1));
-    let players = on.min_players.max(3);
+    let players = on.table_sizes().find(|&n| n >= 3).unwrap_or(on.min_players);
     Ok(vec![
         NewFile {
             path: at.join(format!("{name}.yaml")),
@@ -139,7 +139,7 @@ fn plain_play(name: &str, variant: &Variant) -> Result<String, String> {
         return Err(format!("{}'s first colour has too few plain numbers for a starter scenario", variant.name));
     };
     let colour = names.color_name(color);
-    let players = variant.min_players.max(2);
+    let players = variant.table_sizes().next().unwrap_or(variant.min_players);
     Ok(format!(
         "name: A card of the colour in play may be played; the turn moves on
 variant: ../{name}.yaml

@@ -65,12 +65,7 @@ impl Game {
     /// A table of `players` seats with scores at zero; no hand dealt yet.
     pub fn new(runtime: Runtime, players: usize, seed: u64) -> Result<Game, String> {
         let variant = runtime.variant.clone();
-        if players < variant.min_players || players > variant.max_players {
-            return Err(format!(
-                "{} is for {} to {} players, not {players}",
-                variant.name, variant.min_players, variant.max_players
-            ));
-        }
+        variant.seats(players)?;
         let table = Table::new(players, variant.power_cards > 0, rng(seed));
         Ok(Game {
             backup: table.clone(),

@@ -73,15 +73,9 @@ impl Scenario {
         let variant = Arc::new(variant);
         let mut problems = Vec::new();
         let mut players = raw.players.unwrap_or_else(|| raw.setup.hands.keys().max().map(|&m| m + 1).unwrap_or(4));
-        if players < variant.min_players || players > variant.max_players {
-            problems.push(source.problem_at(
-                "players:",
-                format!(
-                    "{} is for {} to {} players, not {players} (set 'players:' or name more hands)",
-                    variant.name, variant.min_players, variant.max_players
-                ),
-            ));
-            players = players.clamp(variant.min_players, variant.max_players);
+        if let Err(e) = variant.seats(players) {
+            problems.push(source.problem_at("players:", format!("{e} (set 'players:' or name more hands)")));
+            players = variant.table_sizes().min_by_key(|n| n.abs_diff(players)).unwrap_or(variant.min_players);
         }
         let mut steps = Vec::new();
         for value in &raw.steps {

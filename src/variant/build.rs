@@ -67,6 +67,25 @@ pub fn build(
     let mut variant = variant?;
     variant.options = options;
     // A house rule may change the catch penalty; the last one that does wins.
+    for (spec, file) in std::iter::once(table).chain(rules).map(|input| (&input.spec, &input.file)) {
+        if let Some(step) = spec.players_multiple_of {
+            if !(1..=16).contains(&step) {
+                problems.push(file.problem_at("players_multiple_of:", "players_multiple_of must be from 1 to 16"));
+            } else if variant.table_sizes().all(|n| n % step as usize != 0) {
+                problems.push(file.problem_at(
+                    "players_multiple_of:",
+                    format!(
+                        "no table of {} to {} players is a multiple of {step}",
+                        variant.min_players, variant.max_players
+                    ),
+                ));
+            } else {
+                let step = step as usize;
+                variant.players_multiple_of =
+                    variant.players_multiple_of * step / gcd(variant.players_multiple_of, step);
+            }
+        }
+    }
     if let Some(penalty) = rules.iter().rev().find_map(|rule| rule.spec.uno_penalty) {
         variant.uno_penalty = penalty;
     }
@@ -297,6 +316,7 @@ fn build_table(file: &SourceFile, spec: &LayerSpec, problems: &mut Vec<String>) 
         hand_size,
         min_players,
         max_players,
+        players_multiple_of: 1,
         target_score,
         uno_penalty: spec.uno_penalty.unwrap_or(2),
         power_cards,
@@ -454,4 +474,8 @@ fn bind_hooks(variant: &mut Variant, layers: &[Layer], problems: &mut Vec<String
         };
     }
     variant.moment_hooks = HookKind::ALL.iter().any(|&kind| kind.is_moment() && variant.hook_bound[kind as usize]);
+}
+
+fn gcd(a: usize, b: usize) -> usize {
+    if b == 0 { a } else { gcd(b, a % b) }
 }

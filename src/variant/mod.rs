@@ -236,6 +236,8 @@ pub struct Variant {
     pub names: Names,
     pub hand_size: usize,
     pub min_players: usize,
+    /// Tables seat a multiple of this many players (1: any number).
+    pub players_multiple_of: usize,
     pub max_players: usize,
     pub target_score: i64,
     pub uno_penalty: u32,
@@ -382,6 +384,10 @@ impl Variant {
         let mut lines = self.summary();
         let table = match players {
             Some(n) => format!("{n} players"),
+            None if self.players_multiple_of > 1 => format!(
+                "{} to {} players (a multiple of {})",
+                self.min_players, self.max_players, self.players_multiple_of
+            ),
             None => format!("{} to {} players", self.min_players, self.max_players),
         };
         lines.push(format!(
@@ -414,6 +420,24 @@ impl Variant {
             lines.push(format!("  Power Cards: {}, one per player", self.power_cards));
         }
         lines
+    }
+
+    /// The player counts this ruleset seats, smallest first.
+    pub fn table_sizes(&self) -> impl Iterator<Item = usize> + '_ {
+        (self.min_players..=self.max_players).filter(|n| n % self.players_multiple_of.max(1) == 0)
+    }
+
+    /// `players` may sit at this ruleset's table; if not, why.
+    pub fn seats(&self, players: usize) -> Result<(), String> {
+        if self.table_sizes().any(|n| n == players) {
+            return Ok(());
+        }
+        let sizes = if self.players_multiple_of > 1 {
+            format!("{} to {} players, a multiple of {}", self.min_players, self.max_players, self.players_multiple_of)
+        } else {
+            format!("{} to {} players", self.min_players, self.max_players)
+        };
+        Err(format!("{} is for {sizes}, not {players}", self.name))
     }
 
     /// Total cards in the box: the deck plus Power Cards.

@@ -25,6 +25,9 @@ pub struct LayerSpec {
     pub dark_colors: Vec<String>,
     pub hand_size: Option<u32>,
     pub players: Option<[u32; 2]>,
+    /// The table must seat a multiple of this many players (e.g. 2 for
+    /// teams of partners); a rule may set it.
+    pub players_multiple_of: Option<u32>,
     pub target_score: Option<i64>,
     pub uno_penalty: Option<u32>,
     /// Power Cards in the box (one per player at most; not shuffled in).

@@ -29,7 +29,9 @@ fn every_combination_of_variant_and_house_rules_plays_to_the_end() {
                     let request =
                         LoadRequest { variant: variant.into(), rules: chosen.clone(), ..LoadRequest::default() };
                     let loaded = Arc::new(load(&request).unwrap_or_else(|e| panic!("{variant} {chosen:?}: {e:?}")));
-                    let players = [2, 3, 4][mask as usize % 3].min(loaded.max_players);
+                    // Two to four players, as many as the rules seat.
+                    let sizes: Vec<usize> = loaded.table_sizes().filter(|&n| n <= 4).collect();
+                    let players = sizes[mask as usize % sizes.len()];
                     let config = SimConfig::new(loaded, players, 2, u64::from(mask));
                     let stats = run(&config, &Progress::default()).unwrap();
                     assert!(stats.failures.is_empty(), "{variant} {chosen:?}: {:?}", stats.failures);
@@ -44,7 +46,8 @@ fn every_combination_of_variant_and_house_rules_plays_to_the_end() {
 fn plays_to_the_end(request: &LoadRequest, players: usize, games: u64) {
     let what = format!("{} {:?}", request.variant, request.rules);
     let variant = Arc::new(load(request).unwrap_or_else(|e| panic!("{what}: {e:?}")));
-    for players in [players.max(variant.min_players), variant.max_players.min(6)] {
+    let sizes: Vec<usize> = variant.table_sizes().filter(|&n| n >= players && n <= 6).collect();
+    for players in [sizes[0], sizes[sizes.len() - 1]] {
         let config = SimConfig::new(variant.clone(), players, games, 11);
         let stats = run(&config, &Progress::default()).unwrap();
         assert!(stats.failures.is_empty(), "{what}, {players} players: {:?}", stats.failures);
