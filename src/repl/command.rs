@@ -286,14 +286,23 @@ fn color_list(names: &Names, colors: Range<Color>) -> String {
 /// A colour by name, or by the start of the name of one colour in play
 /// (`b` for blue).
 fn expand_color(names: &Names, colors: Range<Color>, word: &str) -> Result<Color, String> {
-    if let Some(color) = names.color(word) {
-        return Ok(color);
+    match colors_named(names, colors.clone(), word) {
+        Ok(Some(color)) => Ok(color),
+        Ok(None) => Err(format!("'{word}' is not a colour (colours: {})", color_list(names, colors))),
+        Err(ambiguous) => Err(ambiguous),
     }
-    let starting: Vec<Color> =
-        colors.clone().filter(|&c| names.color_name(c).to_ascii_lowercase().starts_with(word)).collect();
+}
+
+/// The colour `word` names, or the one colour in play whose name starts
+/// with it; `None` if no colour does; an error naming them if several do.
+fn colors_named(names: &Names, colors: Range<Color>, word: &str) -> Result<Option<Color>, String> {
+    if let Some(color) = names.color(word) {
+        return Ok(Some(color));
+    }
+    let starting: Vec<Color> = colors.filter(|&c| names.color_name(c).to_ascii_lowercase().starts_with(word)).collect();
     match starting.as_slice() {
-        [one] => Ok(*one),
-        [] => Err(format!("'{word}' is not a colour (colours: {})", color_list(names, colors))),
+        [] => Ok(None),
+        [one] => Ok(Some(*one)),
         many => {
             let names: Vec<&str> = many.iter().map(|&c| names.color_name(c)).collect();
             Err(format!("'{word}' could be {}", names.join(" or ")))
@@ -318,15 +327,18 @@ fn expand_card_words(names: &Names, colors: Range<Color>, words: &[&str]) -> Res
         }
         let letters = word.bytes().take_while(u8::is_ascii_alphabetic).count();
         let (initial, value) = word.split_at(letters);
-        match expand_color(names, colors.clone(), initial) {
-            Ok(color) if !initial.is_empty() => {
+        if initial.is_empty() {
+            out.push(word.to_string());
+            continue;
+        }
+        match colors_named(names, colors.clone(), initial)? {
+            Some(color) => {
                 out.push(names.color_name(color).to_ascii_lowercase());
                 if !value.is_empty() {
                     out.push(value.to_string());
                 }
             }
-            Err(e) if !initial.is_empty() && e.contains(" could be ") => return Err(e),
-            _ => out.push(word.to_string()),
+            None => out.push(word.to_string()),
         }
     }
     Ok(out)
