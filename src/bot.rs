@@ -23,6 +23,16 @@ pub enum BotKind {
     Greedy,
 }
 
+impl BotKind {
+    /// The name the command line takes (`--bot greedy`).
+    pub fn name(self) -> &'static str {
+        match self {
+            BotKind::Random => "random",
+            BotKind::Greedy => "greedy",
+        }
+    }
+}
+
 pub struct Bot {
     pub kind: BotKind,
     rng: Rng,

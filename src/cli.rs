@@ -292,7 +292,7 @@ pub fn main() -> i32 {
     }
 }
 
-fn request(ruleset: &Ruleset) -> Result<LoadRequest, i32> {
+fn request_for(ruleset: &Ruleset) -> Result<LoadRequest, i32> {
     let Some(name) = ruleset.variant.clone().or_else(|| builtin::default_variant().map(String::from)) else {
         eprintln!("error: name a variant (no built-in variant is marked as the default)");
         return Err(BAD_INPUT);
@@ -301,8 +301,12 @@ fn request(ruleset: &Ruleset) -> Result<LoadRequest, i32> {
 }
 
 fn load(ruleset: &Ruleset) -> Result<Arc<Variant>, i32> {
-    let request = request(ruleset)?;
-    match crate::loader::load(&request) {
+    load_request(&request_for(ruleset)?)
+}
+
+/// Loads a ruleset, printing its warnings, or its problems.
+fn load_request(request: &LoadRequest) -> Result<Arc<Variant>, i32> {
+    match crate::loader::load(request) {
         Ok(v) => {
             for warning in &v.warnings {
                 eprintln!("warning: {warning}");
@@ -328,8 +332,8 @@ fn runtime(variant: &Arc<Variant>) -> Result<Runtime, i32> {
 }
 
 fn play(args: PlayArgs) -> i32 {
-    let Ok(request) = request(&args.ruleset) else { return BAD_INPUT };
-    let Ok(variant) = load(&args.ruleset) else { return BAD_INPUT };
+    let Ok(request) = request_for(&args.ruleset) else { return BAD_INPUT };
+    let Ok(variant) = load_request(&request) else { return BAD_INPUT };
     let Ok(runtime) = runtime(&variant) else { return BAD_INPUT };
     let seed = args.seed.unwrap_or_else(|| {
         std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0)
@@ -492,31 +496,14 @@ fn check(targets: &[String], rules: &[String], settings: &[(String, String)]) ->
 /// at the smallest and largest table end. Every problem is printed, a
 /// failing game with the command that shows it.
 fn check_one(request: &LoadRequest, label: &str) -> i32 {
-    let variant = match crate::loader::load(request) {
-        Ok(v) => Arc::new(v),
-        Err(problems) => {
-            for p in problems {
-                eprintln!("error: {p}");
-            }
-            return FAILED;
-        }
-    };
-    for warning in &variant.warnings {
-        eprintln!("warning: {warning}");
-    }
+    let Ok(variant) = load_request(request) else { return FAILED };
     if let Err(problems) = Runtime::new(variant.clone()) {
         for p in problems {
             eprintln!("error: {p}");
         }
         return FAILED;
     }
-    let mut command = format!("unolab sim {}", request.variant);
-    for rule in &request.rules {
-        command += &format!(" -r {rule}");
-    }
-    for (k, v) in &request.settings {
-        command += &format!(" --set {k}={v}");
-    }
+    let arguments = request.arguments();
     let mut failures = Vec::new();
     let sizes: Vec<usize> = variant.table_sizes().collect();
     let (smallest, largest) = (sizes.first().copied().unwrap_or(2), sizes.last().copied().unwrap_or(2));
@@ -525,7 +512,6 @@ fn check_one(request: &LoadRequest, label: &str) -> i32 {
         let config = SimConfig { memo: false, ..SimConfig::new(variant.clone(), players, CHECK_GAMES / 2, 1) };
         match sim::run(&config, &sim::Progress::default()) {
             Ok(stats) => {
-                let command = format!("{command} -p {players} -n {}", CHECK_GAMES / 2);
                 // The same script error in several games is one problem:
                 // its first game, and how many more.
                 let mut seen: Vec<(&str, &sim::Failure, usize)> = Vec::new();
@@ -543,7 +529,7 @@ fn check_one(request: &LoadRequest, label: &str) -> i32 {
                         f.index,
                         f.seed,
                         f.message,
-                        sim::report::show_command(&config, &command, f.index)
+                        sim::report::show_command(&config, &arguments, f.index)
                     ));
                 }
             }
@@ -599,8 +585,8 @@ struct VsArgs {
 }
 
 /// The simulation of `ruleset` with `players`, checked.
-fn sim_config(args: &SimArgs, ruleset: &Ruleset, players: usize, bots: &[BotKind]) -> Result<SimConfig, i32> {
-    let variant = load(ruleset)?;
+fn sim_config(args: &SimArgs, request: &LoadRequest, players: usize, bots: &[BotKind]) -> Result<SimConfig, i32> {
+    let variant = load_request(request)?;
     if let Err(e) = variant.seats(players) {
         eprintln!("error: {e}");
         return Err(BAD_INPUT);
@@ -693,6 +679,7 @@ fn simulate(args: SimArgs) -> i32 {
         args.ruleset.settings.iter().filter(|(_, values)| values.contains(',')).map(|(name, _)| name).collect();
     let mut plans = Vec::new();
     let mut labels = Vec::new();
+    let mut arguments = Vec::new();
     for (combo, &players) in combos.iter().flat_map(|c| args.players.iter().map(move |p| (c, p))) {
         let ruleset = Ruleset { settings: combo.clone(), ..args.ruleset.clone() };
         let label: Vec<String> = combo
@@ -701,12 +688,14 @@ fn simulate(args: SimArgs) -> i32 {
             .map(|(name, value)| format!("{name}={value}"))
             .collect();
         labels.push(label.join(", "));
-        let Ok(config) = sim_config(&args, &ruleset, players, &args.bot) else { return BAD_INPUT };
+        let Ok(request) = request_for(&ruleset) else { return BAD_INPUT };
+        arguments.push(request.arguments());
+        let Ok(config) = sim_config(&args, &request, players, &args.bot) else { return BAD_INPUT };
         let other = match &versus {
             Some(vs) => {
                 let players = vs.players.unwrap_or(players);
-                let Ok(other) =
-                    sim_config(&args, &vs.ruleset, players, if vs.bot.is_empty() { &args.bot } else { &vs.bot })
+                let bots = if vs.bot.is_empty() { &args.bot } else { &vs.bot };
+                let Ok(other) = request_for(&vs.ruleset).and_then(|request| sim_config(&args, &request, players, bots))
                 else {
                     return BAD_INPUT;
                 };
@@ -767,21 +756,21 @@ fn simulate(args: SimArgs) -> i32 {
     }
     if let Some(path) = &args.plot {
         let (config, stats) = (&plans[0].0, &results[0].0);
-        let rules = config.variant.rule_names();
-        let with = if rules.is_empty() { String::new() } else { format!(" + {}", rules.join(" + ")) };
         let title = format!(
-            "{}{with}, {} players, {} hands, seed {}",
-            config.variant.name, config.players, stats.games, config.seed
+            "{}, {} players, {} hands, seed {}",
+            config.variant.title(),
+            config.players,
+            stats.games,
+            config.seed
         );
         if let Err(e) = sim::plot::svg(stats, &title, path) {
             eprintln!("error: {e}");
             return BAD_INPUT;
         }
     }
-    let command = sim_command(&args);
     let mut texts = Vec::new();
     let mut objects = Vec::new();
-    for ((config, other), (stats, versus)) in plans.iter().zip(&results) {
+    for (((config, other), (stats, versus)), arguments) in plans.iter().zip(&results).zip(&arguments) {
         match (other, versus) {
             (Some(other), Some(versus)) => {
                 texts.push(sim::report::compare_text((config, stats), (other, versus)));
@@ -799,7 +788,7 @@ fn simulate(args: SimArgs) -> i32 {
                 }));
             }
             _ => {
-                texts.push(sim::report::text(config, stats, &command));
+                texts.push(sim::report::text(config, stats, arguments));
                 objects.push(sim::report::json(config, stats));
             }
         }
@@ -835,24 +824,6 @@ fn progress_bar(games: u64) -> Option<indicatif::ProgressBar> {
     .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar());
     bar.set_style(style);
     Some(bar)
-}
-
-/// The `unolab sim ...` command line of a run, without its seed.
-fn sim_command(args: &SimArgs) -> String {
-    let mut words = vec!["unolab sim".to_string()];
-    words.extend(args.ruleset.variant.clone());
-    for rule in &args.ruleset.rules {
-        words.push(format!("-r {rule}"));
-    }
-    for (k, v) in &args.ruleset.settings {
-        words.push(format!("--set {k}={v}"));
-    }
-    words.push(format!("-p {}", args.players.iter().map(ToString::to_string).collect::<Vec<_>>().join(",")));
-    if args.bot.iter().any(|b| *b != BotKind::Random) {
-        let names: Vec<String> = args.bot.iter().map(|b| format!("{b:?}").to_lowercase()).collect();
-        words.push(format!("--bot {}", names.join(",")));
-    }
-    words.join(" ")
 }
 
 /// The fields that say which run a shard belongs to.
@@ -914,7 +885,8 @@ fn merge(files: &[PathBuf], as_json: bool) -> i32 {
         .map(|o| o.iter().map(|(k, v)| (k.clone(), string(v))).collect())
         .unwrap_or_default();
     let ruleset = Ruleset { variant: Some(string(&first["variant"])), rules, settings };
-    let Ok(variant) = load(&ruleset) else { return BAD_INPUT };
+    let Ok(request) = request_for(&ruleset) else { return BAD_INPUT };
+    let Ok(variant) = load_request(&request) else { return BAD_INPUT };
     let bots: Vec<BotKind> = string(&first["bot"])
         .split(',')
         .map(|b| <BotKind as clap::ValueEnum>::from_str(b, true).unwrap_or(BotKind::Random))
@@ -928,8 +900,7 @@ fn merge(files: &[PathBuf], as_json: bool) -> i32 {
     if as_json {
         say!("{}", sim::report::json(&config, &total));
     } else {
-        let command = format!("unolab sim {}", string(&first["variant"]));
-        say!("{}", sim::report::text(&config, &total, &command).trim_end());
+        say!("{}", sim::report::text(&config, &total, &request.arguments()).trim_end());
     }
     SUCCESS
 }

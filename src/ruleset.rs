@@ -19,6 +19,17 @@ pub struct LoadRequest {
     pub settings: Vec<(String, String)>,
 }
 
+impl LoadRequest {
+    /// The request as command-line arguments: `classic -r stacking --set
+    /// crossStack=true`.
+    pub fn arguments(&self) -> String {
+        let mut words = vec![self.variant.clone()];
+        words.extend(self.rules.iter().map(|r| format!("-r {r}")));
+        words.extend(self.settings.iter().map(|(k, v)| format!("--set {k}={v}")));
+        words.join(" ")
+    }
+}
+
 /// Opens a built-in variant (`variants/NAME.yaml`) or a path.
 pub fn open_variant(loader: &dyn Loader, reference: &str) -> Result<SourceFile, String> {
     open(loader, reference, "variants/", "variant", builtin::variant_names())

@@ -121,8 +121,8 @@ impl<'a> Session<'a> {
             if let Err(e) = self.advance(out) {
                 writeln!(out, "error: {e}")?;
                 writeln!(out, "that move was not made: fix the rules and 'reload', or 'undo', 'new' or 'quit'")?;
+                self.refresh_moves();
             }
-            self.refresh_moves();
             if !self.table_shown {
                 self.show_table(out)?;
             }
@@ -166,14 +166,12 @@ impl<'a> Session<'a> {
 
     fn opening(&mut self, out: &mut dyn Write) -> std::io::Result<()> {
         let variant = &self.game.variant;
-        let mut what = variant.name.clone();
-        for layer in variant.layers.iter().filter(|l| l.is_rule) {
-            what += &format!(" + {}", layer.name);
-        }
         writeln!(
             out,
-            "unolab: {what}, {} players, seed {}; you are p{HUMAN}. Type 'help' for commands.",
-            self.setup.players, self.setup.seed
+            "unolab: {}, {} players, seed {}; you are p{HUMAN}. Type 'help' for commands.",
+            variant.title(),
+            self.setup.players,
+            self.setup.seed
         )?;
         for (name, value) in &variant.options {
             writeln!(out, "option {name} = {value}")?;
@@ -210,9 +208,11 @@ impl<'a> Session<'a> {
 
     /// Plays the bots' moves until seat 0 has something to decide: its
     /// turn or decision, or a chance out of turn it has not let pass.
+    /// Seat 0's moves are up to date when it returns `Ok`.
     fn advance(&mut self, out: &mut dyn Write) -> Result<(), String> {
         loop {
             self.show_events(out).map_err(|e| e.to_string())?;
+            self.refresh_moves();
             if self.game.table().match_winner.is_some() {
                 if !self.announced {
                     self.announced = true;
@@ -234,7 +234,6 @@ impl<'a> Session<'a> {
                 self.game.deal().map_err(|e| e.to_string())?;
                 continue;
             }
-            self.refresh_moves();
             let to_act = self.game.to_act();
             if to_act == HUMAN && self.moves.has_turn_action() {
                 return Ok(());
@@ -572,8 +571,7 @@ impl<'a> Session<'a> {
         self.passed_at = None;
         self.table_shown = false;
         self.announced = self.game.table().match_winner.is_some();
-        let hand_start = self.game.table().scores.clone();
-        self.scores_at_deal = hand_start;
+        self.scores_at_deal = self.game.table().scores.clone();
     }
 
     /// Plays the lines of a history on a new game of `setup`; stops at the

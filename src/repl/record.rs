@@ -141,15 +141,11 @@ pub fn replay_line(game: &mut Game, line: &str) -> Result<(), String> {
 impl Setup {
     /// The `unolab play` command line that starts this match again.
     pub fn command(&self) -> String {
-        let mut words = vec![format!("unolab play {}", self.request.variant)];
-        words.extend(self.request.rules.iter().map(|r| format!("-r {r}")));
-        words.extend(self.request.settings.iter().map(|(k, v)| format!("--set {k}={v}")));
-        words.push(format!("-p {} --seed {}", self.players, self.seed));
-        use clap::ValueEnum;
-        if let Some(bot) = self.bot.to_possible_value().filter(|_| self.bot != BotKind::Random) {
-            words.push(format!("--bot {}", bot.get_name()));
+        let mut command = format!("unolab play {} -p {} --seed {}", self.request.arguments(), self.players, self.seed);
+        if self.bot != BotKind::Random {
+            command += &format!(" --bot {}", self.bot.name());
         }
-        words.join(" ")
+        command
     }
 }
 
@@ -167,7 +163,6 @@ fn lasting(reference: &str) -> String {
 
 impl SavedGame {
     pub fn of(setup: &Setup, game: &Game) -> SavedGame {
-        use clap::ValueEnum;
         SavedGame {
             unolab_save: SAVE_VERSION,
             variant: lasting(&setup.request.variant),
@@ -175,7 +170,7 @@ impl SavedGame {
             settings: setup.request.settings.iter().map(|(k, v)| format!("{k}={v}")).collect(),
             players: setup.players,
             seed: setup.seed,
-            bot: setup.bot.to_possible_value().map_or_else(String::new, |v| v.get_name().to_string()),
+            bot: setup.bot.name().to_string(),
             history: history_text(game, game.history()),
         }
     }

@@ -142,6 +142,12 @@ pub fn play_hand(game: &mut Game, bots: &mut [Bot]) -> Result<HandResult, String
     Ok(HandResult::Won { seat, points, actions })
 }
 
+/// A table of `players` for `variant`, its scripts compiled.
+fn new_game(variant: &Arc<Variant>, players: usize, seed: u64) -> Result<Game, String> {
+    let runtime = Runtime::new(variant.clone()).map_err(|p| p.join("\n"))?;
+    Game::new(runtime, players, seed)
+}
+
 /// Sets `game` and `bots` up for game `index` of a run.
 fn prepare(config: &SimConfig, game: &mut Game, index: u64) -> (u64, Vec<Bot>) {
     let seed = game_seed(config.seed, index);
@@ -174,13 +180,12 @@ impl SimConfig {
 
     /// The bots in words: `random`, or one per seat (`random,greedy`).
     pub fn bot_names(&self) -> String {
-        let name = |b: &BotKind| format!("{b:?}").to_lowercase();
-        let mut names: Vec<String> = self.bots.iter().map(name).collect();
+        let mut names: Vec<&str> = self.bots.iter().map(|b| b.name()).collect();
         names.dedup();
         if names.len() <= 1 {
-            names.pop().unwrap_or_else(|| "random".into())
+            names.pop().unwrap_or(BotKind::Random.name()).to_string()
         } else {
-            (0..self.players).map(|s| name(&self.bot(s))).collect::<Vec<_>>().join(",")
+            (0..self.players).map(|s| self.bot(s).name()).collect::<Vec<_>>().join(",")
         }
     }
 }
@@ -301,8 +306,7 @@ impl SimStats {
 }
 
 fn run_share(config: &SimConfig, worker: usize, progress: &Progress) -> Result<SimStats, String> {
-    let runtime = Runtime::new(config.variant.clone()).map_err(|p| p.join("\n"))?;
-    let mut game = Game::new(runtime, config.players, config.seed)?;
+    let mut game = new_game(&config.variant, config.players, config.seed)?;
     game.set_logging(false);
     game.set_memo(config.memo);
     let mut stats = SimStats::new(config.players);
@@ -394,8 +398,7 @@ pub fn run(config: &SimConfig, progress: &Progress) -> Result<SimStats, String> 
 
 /// The transcript of game `index` of a run: what `sim --show` prints.
 pub fn show(config: &SimConfig, index: u64) -> Result<String, String> {
-    let runtime = Runtime::new(config.variant.clone()).map_err(|p| p.join("\n"))?;
-    let mut game = Game::new(runtime, config.players, config.seed)?;
+    let mut game = new_game(&config.variant, config.players, config.seed)?;
     game.set_memo(config.memo);
     let (seed, mut bots) = prepare(config, &mut game, index);
     let result = play_hand(&mut game, &mut bots);
@@ -414,8 +417,7 @@ pub fn show(config: &SimConfig, index: u64) -> Result<String, String> {
 
 /// The full transcript of one seeded hand with bots: one line per event.
 pub fn transcript(variant: Arc<Variant>, players: usize, seed: u64, bot: BotKind) -> Result<String, String> {
-    let runtime = Runtime::new(variant.clone()).map_err(|p| p.join("\n"))?;
-    let mut game = Game::new(runtime, players, seed)?;
+    let mut game = new_game(&variant, players, seed)?;
     let mut bots: Vec<Bot> = (0..players).map(|s| Bot::new(bot, seed, s as u64)).collect();
     let result = play_hand(&mut game, &mut bots)?;
     let mut text: String =

@@ -122,21 +122,24 @@ fn rate(k: u64, n: u64) -> String {
     format!("{:.1}% ({:.1}-{:.1})", 100.0 * k as f64 / n.max(1) as f64, 100.0 * low, 100.0 * high)
 }
 
-/// The command that prints game `index`'s transcript.
-pub fn show_command(config: &SimConfig, command: &str, index: u64) -> String {
+/// The command that prints game `index` of the run `config`, whose
+/// ruleset is `arguments` (`classic -r stacking --set crossStack=true`).
+pub fn show_command(config: &SimConfig, arguments: &str, index: u64) -> String {
+    let mut command = format!("unolab sim {arguments} -p {}", config.players);
+    if config.bots.iter().any(|&b| b != crate::bot::BotKind::Random) {
+        command += &format!(" --bot {}", config.bot_names());
+    }
     format!("{command} --seed {} --show {index}", config.seed)
 }
 
-/// The readable report. `command` is the `unolab sim ...` that ran (for
-/// the replay hint).
-pub fn text(config: &SimConfig, stats: &SimStats, command: &str) -> String {
+/// The readable report. `arguments` is the ruleset as the command line
+/// gave it (for the command that shows a failed game).
+pub fn text(config: &SimConfig, stats: &SimStats, arguments: &str) -> String {
     let variant = &config.variant;
     let mut out = String::new();
-    let rules = variant.rule_names();
-    let with = if rules.is_empty() { String::new() } else { format!(" + {}", rules.join(" + ")) };
     out += &format!(
-        "{}{with}, {} players, {} hands, seed {}, bots {}{}\n",
-        variant.name,
+        "{}, {} players, {} hands, seed {}, bots {}{}\n",
+        variant.title(),
         config.players,
         stats.games,
         config.seed,
@@ -224,7 +227,7 @@ pub fn text(config: &SimConfig, stats: &SimStats, command: &str) -> String {
         );
         for f in stats.failures.iter().chain(&stats.stuck).take(5) {
             out += &format!("  game {} (seed {:#x}): {}\n", f.index, f.seed, f.message);
-            out += &format!("    see it: {}\n", show_command(config, command, f.index));
+            out += &format!("    see it: {}\n", show_command(config, arguments, f.index));
         }
     }
     out += &format!("{:.2}s, {:.0} hands/s\n", stats.elapsed_s, stats.games_per_s());
@@ -465,11 +468,9 @@ pub fn paired(a: &SimStats, b: &SimStats) -> Vec<Paired> {
 /// the interval leaves out zero.
 pub fn compare_text(a: (&SimConfig, &SimStats), b: (&SimConfig, &SimStats)) -> String {
     let describe = |config: &SimConfig| {
-        let rules = config.variant.rule_names();
-        let with = if rules.is_empty() { String::new() } else { format!(" + {}", rules.join(" + ")) };
         let options = options(config);
         let set = if options.is_empty() { String::new() } else { format!(" [{}]", options.join(", ")) };
-        format!("{}{with}, {} players, bots {}{set}", config.variant.name, config.players, config.bot_names())
+        format!("{}, {} players, bots {}{set}", config.variant.title(), config.players, config.bot_names())
     };
     let mut out = format!(
         "A: {}\nB: {}\n{} games on the same seeds (seed {}); B - A is the mean of per-game differences, 95% interval; * = significant\n",
@@ -501,10 +502,8 @@ pub fn sweep_table(runs: &[(&str, &SimConfig, &SimStats)]) -> String {
     let names: Vec<String> = runs
         .iter()
         .map(|(label, config, _)| {
-            let rules = config.variant.rule_names();
-            let with = if rules.is_empty() { String::new() } else { format!(" + {}", rules.join(" + ")) };
             let label = if label.is_empty() { String::new() } else { format!(" [{label}]") };
-            format!("{}{with}, {} players{label}", config.variant.name, config.players)
+            format!("{}, {} players{label}", config.variant.title(), config.players)
         })
         .collect();
     let wide = names.iter().map(|n| n.chars().count()).max().unwrap_or(0).max(13);

@@ -339,6 +339,11 @@ impl Variant {
         self.layers.iter().filter(|l| l.is_rule).map(|l| l.name.as_str()).collect()
     }
 
+    /// The variant and its house rules in a few words: `classic + stacking`.
+    pub fn title(&self) -> String {
+        std::iter::once(self.name.as_str()).chain(self.rule_names()).collect::<Vec<_>>().join(" + ")
+    }
+
     /// The colours of `side`, as a range of colour indices (every colour of
     /// a one-sided deck).
     pub fn colors_of(&self, side: Side) -> std::ops::Range<Color> {

@@ -110,7 +110,7 @@ fn script_counters_are_counted_per_game() {
 fn the_report_reads_as_a_table() {
     let config = config("classic", &["stacking"], 60, 2);
     let stats = run(&config, &Progress::default()).unwrap();
-    let text = report::text(&config, &stats, "unolab sim classic -r stacking -p 4");
+    let text = report::text(&config, &stats, "classic -r stacking");
     let without_timing: Vec<&str> = text.lines().filter(|l| !l.ends_with("hands/s")).collect();
     insta::assert_snapshot!(without_timing.join("\n"));
 }
