@@ -42,7 +42,10 @@ pub struct Penalty {
     pub pending: bool,
 }
 
-/// A value scripts keep (`set_state`), or offer to choose from.
+/// A value scripts keep (`set_state`), or offer to choose from. Its text
+/// is Rhai's cheap-to-clone string, which is not `Send`; settings, which
+/// live in the `Variant` that simulation threads share, are the same kind
+/// of value as `OptionValue`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum ScriptValue {
     Int(i64),

@@ -7,7 +7,8 @@ use std::collections::BTreeMap;
 use crate::source::SourceFile;
 use crate::variant::spec::LayerSpec;
 
-/// A value of a setting, as scripts read it with `option(NAME)`.
+/// A value of a setting, as scripts read it with `option(NAME)`: a
+/// `ScriptValue` that may cross threads (see there).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum OptionValue {
     Bool(bool),
