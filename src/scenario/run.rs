@@ -46,16 +46,16 @@ impl Scenario {
                     let before = game.table().clone();
                     let events = game.events().len();
                     match perform(game, inner, &mut last_player) {
-                        Ok(()) => return fail("expected the step to be refused, found it carried out".into()),
+                        Ok(()) => return fail("expected the step to be refused / it was carried out".into()),
                         Err(_) if *game.table() != before || game.events().len() != events => {
-                            return fail("expected the refused step to change nothing, found the table changed".into());
+                            return fail("expected the refused step to change nothing / the table changed".into());
                         }
                         Err(_) => {}
                     }
                 }
                 Step::Act(_) => {
                     if let Err(e) = perform(game, step, &mut last_player) {
-                        return fail(format!("expected the step to be carried out, found: {e}"));
+                        return fail(format!("expected the step to be carried out / {e}"));
                     }
                 }
             }
@@ -91,11 +91,11 @@ fn state_mismatch(state: &State, values: &[(String, Option<ScriptValue>)], what:
     values.iter().find_map(|(name, want)| {
         let found = state.get(name.as_str());
         (found != want.as_ref())
-            .then(|| format!("{what} {name}: expected {}, found {}", shown(want.as_ref()), shown(found)))
+            .then(|| format!("{what} {name}: expected {} / found {}", shown(want.as_ref()), shown(found)))
     })
 }
 
-/// Every expectation that does not hold, as `what: expected X, found Y`.
+/// Every expectation that does not hold, as `what: expected X / found Y`.
 fn check_expectations(game: &Game, checks: &[Expect]) -> Vec<String> {
     let t = game.table();
     let v = &game.variant;
@@ -108,23 +108,23 @@ fn check_expectations(game: &Game, checks: &[Expect]) -> Vec<String> {
     for check in checks {
         let mismatch = match check {
             Expect::Current(s) => {
-                (game.to_act() != *s).then(|| format!("current: expected {s}, found {}", game.to_act()))
+                (game.to_act() != *s).then(|| format!("current: expected {s} / found {}", game.to_act()))
             }
             Expect::Direction(d) => {
-                (t.direction != *d).then(|| format!("direction: expected {}, found {}", d.name(), t.direction.name()))
+                (t.direction != *d).then(|| format!("direction: expected {} / found {}", d.name(), t.direction.name()))
             }
             Expect::Color(c) => {
-                (t.color != *c).then(|| format!("color: expected {}, found {}", color_name(*c), color_name(t.color)))
+                (t.color != *c).then(|| format!("color: expected {} / found {}", color_name(*c), color_name(t.color)))
             }
-            Expect::Side(s) => (t.side != *s).then(|| format!("side: expected {}, found {}", s.name(), t.side.name())),
+            Expect::Side(s) => (t.side != *s).then(|| format!("side: expected {} / found {}", s.name(), t.side.name())),
             Expect::Top(p) => {
                 let ok = t.top().is_some_and(|top| p.matches(v.design(top), t.side));
                 let found = t.top().map(|top| v.face_name(top, t.side)).unwrap_or_else(|| "nothing".into());
-                (!ok).then(|| format!("top: expected {}, found {found}", pattern_name(p)))
+                (!ok).then(|| format!("top: expected {} / found {found}", pattern_name(p)))
             }
             Expect::HandSizes(sizes) => sizes.iter().find_map(|(&seat, &size)| {
                 let found = t.hands.get(seat).map_or(0, Vec::len);
-                (found != size).then(|| format!("p{seat}'s hand size: expected {size}, found {found}"))
+                (found != size).then(|| format!("p{seat}'s hand size: expected {size} / found {found}"))
             }),
             Expect::Hand(hands) => hands.iter().find_map(|(&seat, expected)| {
                 let mut held: Vec<CardId> = t.hands.get(seat).cloned().unwrap_or_default();
@@ -140,16 +140,16 @@ fn check_expectations(game: &Game, checks: &[Expect]) -> Vec<String> {
                 }
                 (!ok).then(|| {
                     format!(
-                        "p{seat}'s hand: expected [{}], found [{all}]",
+                        "p{seat}'s hand: expected [{}] / found [{all}]",
                         expected.iter().map(pattern_name).collect::<Vec<_>>().join(", ")
                     )
                 })
             }),
             Expect::DrawSize(n) => {
-                (t.draw.len() != *n).then(|| format!("draw_size: expected {n}, found {}", t.draw.len()))
+                (t.draw.len() != *n).then(|| format!("draw_size: expected {n} / found {}", t.draw.len()))
             }
             Expect::DiscardSize(n) => {
-                (t.discard.len() != *n).then(|| format!("discard_size: expected {n}, found {}", t.discard.len()))
+                (t.discard.len() != *n).then(|| format!("discard_size: expected {n} / found {}", t.discard.len()))
             }
             Expect::Power(power) => power.iter().find_map(|(&seat, &green)| {
                 let found = t.power.get(seat).copied();
@@ -159,20 +159,20 @@ fn check_expectations(game: &Game, checks: &[Expect]) -> Vec<String> {
                     None => "none",
                 };
                 (found != Some(green))
-                    .then(|| format!("p{seat}'s Power Card: expected {}, found {}", name(Some(green)), name(found)))
+                    .then(|| format!("p{seat}'s Power Card: expected {} / found {}", name(Some(green)), name(found)))
             }),
             Expect::Winner(s) => (t.winner() != Some(*s)).then(|| {
-                format!("winner: expected {s}, found {}", t.winner().map_or("nobody".into(), |w| w.to_string()))
+                format!("winner: expected {s} / found {}", t.winner().map_or("nobody".into(), |w| w.to_string()))
             }),
             Expect::MatchWinner(s) => (t.match_winner != Some(*s)).then(|| {
                 format!(
-                    "match_winner: expected {s}, found {}",
+                    "match_winner: expected {s} / found {}",
                     t.match_winner.map_or("nobody".into(), |w| w.to_string())
                 )
             }),
             Expect::Scores(scores) => scores.iter().find_map(|(&seat, &score)| {
                 let found = t.scores.get(seat).copied().unwrap_or(0);
-                (found != score).then(|| format!("p{seat}'s score: expected {score}, found {found}"))
+                (found != score).then(|| format!("p{seat}'s score: expected {score} / found {found}"))
             }),
             Expect::State(values) => state_mismatch(&t.state, values, "state"),
             Expect::SeatState(seats) => seats.iter().find_map(|(&seat, values)| match t.seat_state.get(seat) {
@@ -184,10 +184,10 @@ fn check_expectations(game: &Game, checks: &[Expect]) -> Vec<String> {
                 let mut expected = seats.clone();
                 expected.sort_unstable();
                 expected.dedup();
-                (found != expected).then(|| format!("playing: expected {expected:?}, found {found:?}"))
+                (found != expected).then(|| format!("playing: expected {expected:?} / found {found:?}"))
             }
             Expect::AsideSize(n) => {
-                (t.aside.len() != *n).then(|| format!("aside_size: expected {n}, found {}", t.aside.len()))
+                (t.aside.len() != *n).then(|| format!("aside_size: expected {n} / found {}", t.aside.len()))
             }
         };
         mismatches.extend(mismatch);

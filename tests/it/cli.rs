@@ -328,7 +328,7 @@ fn a_failing_scenario_says_what_was_expected_and_verbose_shows_the_game() {
     .unwrap();
     let path = scenario.display().to_string();
     let quiet = text(&unolab(&["scenario", &path]));
-    assert!(quiet.contains("current: expected 3, found 1; p0's hand size: expected 2, found 1"), "{quiet}");
+    assert!(quiet.contains("current: expected 3 / found 1; p0's hand size: expected 2 / found 1"), "{quiet}");
     assert!(!quiet.contains("asked about"), "{quiet}");
     let output = unolab(&["scenario", "--verbose", &path]);
     assert_eq!(output.status.code(), Some(1));

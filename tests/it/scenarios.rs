@@ -48,5 +48,5 @@ fn a_failing_step_is_reported_with_expected_and_found() {
     )
     .unwrap();
     let outcome = Scenario::load(&file).unwrap().run();
-    assert_eq!(outcome, Outcome::Fail("step 2 ({expect: {current: 3}}): current: expected 3, found 1".into()));
+    assert_eq!(outcome, Outcome::Fail("step 2 ({expect: {current: 3}}): current: expected 3 / found 1".into()));
 }
