@@ -191,6 +191,9 @@ impl Game {
             Err(Stop::Refuse(_)) => return Ok(()),
             Err(fail) => return Err(fail),
         };
+        // Designs met so far, where a bit per design fits.
+        let mut designs_seen = [0u64; 4];
+        let few_designs = self.variant.designs.len() <= 64 * designs_seen.len();
         for index in 0..self.table.hands[seat].len() {
             let hand = &self.table.hands[seat];
             let card = hand[index];
@@ -198,6 +201,11 @@ impl Game {
             let seen = if self.variant.double_sided {
                 let face = self.face(card);
                 hand[..index].iter().any(|&other| self.face(other) == face)
+            } else if few_designs {
+                let (word, bit) = (usize::from(card.0) / 64, 1u64 << (card.0 % 64));
+                let seen = designs_seen[word] & bit != 0;
+                designs_seen[word] |= bit;
+                seen
             } else {
                 hand[..index].contains(&card)
             };
@@ -216,7 +224,7 @@ impl Game {
                     );
                     moves.plays.push(play);
                 }
-            } else {
+            } else if self.may_match(card) {
                 self.plays_of(seat, standing, card, &mut moves.plays)?;
             }
         }
@@ -264,6 +272,18 @@ impl Game {
             }
         }
         Ok(())
+    }
+
+    /// Could the card be played on some side, as far as matching goes: it
+    /// matches the discard pile on a side it has, or a hook may grant it.
+    /// The cheap test that spares `plays_of` most cards out of turn.
+    #[inline]
+    fn may_match(&self, card: CardId) -> bool {
+        let side = self.table.side;
+        let face = self.face(card);
+        self.variant.grants(card, side)
+            || self.table.matches(&self.variant, face, false)
+            || (self.variant.names.has_flex_side(face) && self.table.matches(&self.variant, face, true))
     }
 
     /// The cards (one per visible face) `seat` could play now.
