@@ -91,6 +91,17 @@ enum Command {
         #[arg(short, long)]
         verbose: bool,
     },
+    /// Snapshot tests: play the seeded games that spec files
+    /// (NAME.snapshots.yaml) list and compare their transcripts with the
+    /// .snap files beside them
+    Snapshot {
+        /// Spec files, or folders to search for them
+        #[arg(required = true, value_name = "PATH")]
+        paths: Vec<PathBuf>,
+        /// Make the new and changed transcripts the .snap files
+        #[arg(long)]
+        accept: bool,
+    },
     /// Bot-vs-bot hands with statistics
     Sim(SimArgs),
     /// Add up the --json outputs of the shards of one run (sim --shard K/N)
@@ -287,6 +298,7 @@ pub fn main() -> i32 {
             SUCCESS
         }
         Command::Scenario { paths, verbose } => scenarios(&paths, verbose),
+        Command::Snapshot { paths, accept } => snapshots(&paths, accept),
         Command::Sim(args) => simulate(args),
         Command::Merge { files, json } => merge(&files, json),
     }
@@ -567,6 +579,30 @@ fn scenarios(paths: &[PathBuf], verbose: bool) -> i32 {
         FAILED
     } else {
         SUCCESS
+    }
+}
+
+fn snapshots(paths: &[PathBuf], accept: bool) -> i32 {
+    let files = match crate::snapshot::collect(paths) {
+        Ok(files) if files.is_empty() => {
+            eprintln!("error: no snapshot spec (a file named NAME{}) in the paths given", crate::snapshot::SPEC_SUFFIX);
+            return BAD_INPUT;
+        }
+        Ok(files) => files,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return BAD_INPUT;
+        }
+    };
+    let mode = if accept { crate::snapshot::Mode::Accept } else { crate::snapshot::Mode::Review };
+    let report = crate::snapshot::run_files(&files, mode);
+    say!("{}", report.text.trim_end());
+    if report.bad_input > 0 {
+        BAD_INPUT
+    } else if report.clean(mode) {
+        SUCCESS
+    } else {
+        FAILED
     }
 }
 

@@ -5,7 +5,7 @@
 //! Layers, from the bottom: the model (`card`, `notation`, `variant`,
 //! `source`, `ruleset`), the state and its vocabulary (`turn`, `table`,
 //! `event`), the rules engine (`script`, `game`, `view`, `bot`), and the
-//! front ends (`loader`, `scenario`, `sim`, `play`, `cli`). Only the front
+//! front ends (`loader`, `scenario`, `snapshot`, `sim`, `repl`, `scaffold`, `cli`). Only the front
 //! ends touch files or the terminal.
 
 pub mod bot;
@@ -22,6 +22,7 @@ pub mod scaffold;
 pub mod scenario;
 pub mod script;
 pub mod sim;
+pub mod snapshot;
 pub mod source;
 pub mod table;
 pub mod turn;

@@ -1,6 +1,7 @@
 //! `unolab new`: the files a new variant or house rule starts from, each
-//! one working as written (the scenario passes, `check` is clean), so an
-//! author edits something that runs instead of writing from nothing.
+//! one working as written (the scenario passes, `check` is clean, the
+//! snapshot spec plays), so an author edits something that runs instead of
+//! writing from nothing.
 
 use std::path::{Path, PathBuf};
 
@@ -76,7 +77,26 @@ steps:
 "
             ),
         },
+        snapshot_spec(&at, name, &format!("{on_name} with {name}"), on_name, Some(name), players),
     ])
+}
+
+/// A snapshot spec in `AT/snapshots/`: seeded games whose transcripts are
+/// kept beside it once accepted (`unolab snapshot`).
+fn snapshot_spec(at: &Path, name: &str, what: &str, variant: &str, rule: Option<&str>, players: usize) -> NewFile {
+    let rules = rule.map(|r| format!("rules: [../{r}.yaml]\n")).unwrap_or_default();
+    NewFile {
+        path: at.join("snapshots").join(format!("{name}{}", crate::snapshot::SPEC_SUFFIX)),
+        text: format!(
+            "# Seeded bot games of {what}. `unolab snapshot` plays them and compares
+# each transcript with the .snap file beside this one.
+description: {what}
+variant: {variant}
+{rules}players: {players}
+seeds: [1, 2, 3]
+"
+        ),
+    }
 }
 
 /// The plain numbers (no second colour, no mark) of a colour's light
@@ -126,6 +146,8 @@ pub fn variant(dir: &Path, name: &str, from: &Variant, from_name: &str) -> Resul
     }
     files.insert(0, NewFile { path: at.join(format!("{name}.yaml")), text });
     files.push(NewFile { path: at.join("scenarios").join(format!("{name}.yaml")), text: plain_play(name, from)? });
+    let players = from.table_sizes().find(|&n| n >= 4).unwrap_or(from.min_players);
+    files.push(snapshot_spec(&at, name, name, &format!("../{name}.yaml"), None, players));
     Ok(files)
 }
 
@@ -157,10 +179,21 @@ steps:
 /// What to run next, as the README would say it.
 pub fn next_steps(files: &[NewFile], rule: bool) -> String {
     let yaml = files[0].path.display();
-    let scenario = files.last().and_then(|f| f.path.parent()).map(|p| format!("{}/", p.display())).unwrap_or_default();
+    let folder_of = |what: &str| {
+        files
+            .iter()
+            .filter_map(|f| f.path.parent())
+            .find(|dir| dir.file_name().is_some_and(|n| n == what))
+            .map(|dir| format!("{}/", dir.display()))
+            .unwrap_or_default()
+    };
+    let (scenarios, snapshots) = (folder_of("scenarios"), folder_of("snapshots"));
     let play = if rule { format!("unolab play -r {yaml}") } else { format!("unolab play {yaml}") };
     format!(
-        "next:\n  unolab check {yaml}\n  unolab scenario {scenario}\n  {play}\n\
+        "next:\n  unolab check {yaml}\n  unolab scenario {scenarios}\n  \
+         unolab snapshot {snapshots}            (plays seeded games: their transcripts to read)\n  \
+         unolab snapshot {snapshots} --accept   (keeps them: later changes show as diffs)\n  \
+         {play}\n\
          then edit the files; the authoring guide is docs/authoring.md"
     )
 }

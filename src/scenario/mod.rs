@@ -17,8 +17,9 @@ use crate::ruleset::{self, LoadRequest};
 use crate::source::SourceFile;
 use crate::variant::Variant;
 
-pub use report::{Report, collect, run_files};
-use schema::{RawScenario, RawSetup, Step, first_scalar, parse_step, yaml_text};
+pub use report::{Report, collect, collect_where, run_files};
+pub use schema::yaml_text;
+use schema::{RawScenario, RawSetup, Step, first_scalar, parse_step};
 
 /// A scenario ready to run.
 pub struct Scenario {
@@ -41,7 +42,7 @@ pub enum Outcome {
 
 /// A variant or rule reference in a scenario: a built-in name, or a path
 /// relative to the scenario file.
-fn reference(name: &str, builtin_names: &[&str], scenario: &Path) -> String {
+pub fn reference(name: &str, builtin_names: &[&str], scenario: &Path) -> String {
     let joined = scenario.parent().unwrap_or(Path::new(".")).join(name);
     let looks_like_name = !name.contains('/') && !name.ends_with(".yaml") && !name.ends_with(".yml");
     if builtin_names.contains(&name) || Path::new(name).is_absolute() || (looks_like_name && !joined.exists()) {

@@ -7,12 +7,21 @@ use std::path::{Path, PathBuf};
 
 use crate::scenario::{Outcome, Scenario};
 
-/// Every scenario file under the given files and folders (folders recursively).
+/// Every scenario file under the given files and folders (folders
+/// recursively; snapshot specs, `*.snapshots.yaml`, are not scenarios).
 pub fn collect(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
+    collect_where(paths, |path| {
+        matches!(path.extension().and_then(|e| e.to_str()), Some("yaml" | "yml")) && !crate::snapshot::is_spec(path)
+    })
+}
+
+/// The files given, and the files under the folders given that `wanted`
+/// picks, in name order.
+pub fn collect_where(paths: &[PathBuf], wanted: impl Fn(&Path) -> bool) -> Result<Vec<PathBuf>, String> {
     let mut files = Vec::new();
     for path in paths {
         if path.is_dir() {
-            walk(path, &mut files).map_err(|e| format!("{}: {e}", path.display()))?;
+            walk(path, &wanted, &mut files).map_err(|e| format!("{}: {e}", path.display()))?;
         } else if path.exists() {
             files.push(path.clone());
         } else {
@@ -22,13 +31,13 @@ pub fn collect(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
     Ok(files)
 }
 
-fn walk(dir: &Path, files: &mut Vec<PathBuf>) -> std::io::Result<()> {
+fn walk(dir: &Path, wanted: &dyn Fn(&Path) -> bool, files: &mut Vec<PathBuf>) -> std::io::Result<()> {
     let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)?.map(|e| e.map(|e| e.path())).collect::<Result<_, _>>()?;
     entries.sort();
     for path in entries {
         if path.is_dir() {
-            walk(&path, files)?;
-        } else if matches!(path.extension().and_then(|e| e.to_str()), Some("yaml" | "yml")) {
+            walk(&path, wanted, files)?;
+        } else if wanted(&path) {
             files.push(path);
         }
     }

@@ -354,7 +354,32 @@ fn new_scaffolds_files_that_check_and_pass_as_written() {
         assert_eq!(checked.status.code(), Some(0), "{}", text(&checked));
         let passed = run(&["scenario", scenario]);
         assert_eq!(passed.status.code(), Some(0), "{}", text(&passed));
+        // The snapshot workflow: new transcripts are pending (exit 1) until
+        // accepted; then they stand, and a change shows as a diff.
+        let snapshots = format!("{}/snapshots/", yaml.split('/').next().unwrap());
+        let pending = run(&["snapshot", &snapshots]);
+        assert_eq!(pending.status.code(), Some(1), "{}", text(&pending));
+        assert!(text(&pending).contains("3 snapshots: 0 same, 3 new"), "{}", text(&pending));
+        let accepted = run(&["snapshot", &snapshots, "--accept"]);
+        assert_eq!(accepted.status.code(), Some(0), "{}", text(&accepted));
+        let same = run(&["snapshot", &snapshots]);
+        assert_eq!(same.status.code(), Some(0), "{}", text(&same));
+        assert!(text(&same).contains("3 snapshots: 3 same"), "{}", text(&same));
+        assert!(text(&made).contains(&format!("unolab snapshot ./{snapshots} --accept")), "{}", text(&made));
     }
+    // A changed transcript is shown as a diff and kept pending beside the
+    // .snap; accepting it replaces the .snap.
+    let snap = dir.join("five/snapshots/five@3p-seed1.snap");
+    let kept = std::fs::read_to_string(&snap).unwrap();
+    std::fs::write(&snap, kept.replacen(" deals\n", " deals\nsomething else\n", 1)).unwrap();
+    let changed = run(&["snapshot", "five/snapshots/five.snapshots.yaml"]);
+    assert_eq!(changed.status.code(), Some(1), "{}", text(&changed));
+    assert!(text(&changed).contains("changed  five@3p-seed1.snap"), "{}", text(&changed));
+    assert!(text(&changed).contains("-something else"), "{}", text(&changed));
+    assert_eq!(std::fs::read_to_string(snap.with_extension("snap.new")).unwrap(), kept);
+    assert_eq!(run(&["snapshot", "five/snapshots", "--accept"]).status.code(), Some(0));
+    assert_eq!(std::fs::read_to_string(&snap).unwrap(), kept);
+    assert!(!snap.with_extension("snap.new").exists());
     // Nothing is overwritten; a bad name is refused.
     let again = run(&["new", "rule", "five"]);
     assert_eq!(again.status.code(), Some(2));

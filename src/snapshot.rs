@@ -1,0 +1,310 @@
+//! Snapshot tests for authors: a spec file (`NAME.snapshots.yaml`) lists
+//! seeded bot games (a variant, house rules, option settings, player counts
+//! and seeds); each game's transcript is kept in a `.snap` file beside the
+//! spec, in insta's format (a YAML header between `---` lines, then the
+//! body), so `cargo insta review` works on them too. A new or changed
+//! transcript is written as a pending `.snap.new` next to it and shown as a
+//! diff; accepting it makes it the `.snap`.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use serde::Deserialize;
+use serde_yaml::Value as Yaml;
+
+use crate::bot::BotKind;
+use crate::loader::Disk;
+use crate::ruleset::{self, LoadRequest};
+use crate::scenario::{reference, yaml_text};
+use crate::source::SourceFile;
+
+/// What names a snapshot spec file.
+pub const SPEC_SUFFIX: &str = ".snapshots.yaml";
+
+/// A spec file as written.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawSpec {
+    /// What the games show, for the reader.
+    #[serde(default)]
+    description: Option<String>,
+    variant: String,
+    #[serde(default)]
+    rules: Vec<String>,
+    #[serde(default)]
+    options: BTreeMap<String, Yaml>,
+    /// One player count or several: every seed is played at each.
+    players: Option<Counts>,
+    seeds: Vec<u64>,
+    /// The bots' kind (default random).
+    bot: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(untagged)]
+enum Counts {
+    One(usize),
+    Many(Vec<usize>),
+}
+
+/// What became of one game's transcript.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Verdict {
+    /// The same as its `.snap`.
+    Same,
+    /// No `.snap` yet.
+    New,
+    /// Different from its `.snap`: the diff, old to new.
+    Changed(String),
+    /// The game could not be played: why.
+    Failed(String),
+}
+
+/// One game of a spec and how it compared.
+#[derive(Debug, Clone)]
+pub struct GameResult {
+    /// The `.snap` file of the game.
+    pub snap: PathBuf,
+    pub verdict: Verdict,
+}
+
+/// Whether differences are kept pending or accepted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// A new or changed transcript is written as a pending `.snap.new`.
+    Review,
+    /// A new or changed transcript becomes the `.snap`.
+    Accept,
+}
+
+/// Every spec file under the given files and folders (folders recursively,
+/// files named `*.snapshots.yaml`).
+pub fn collect(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
+    crate::scenario::collect_where(paths, is_spec)
+}
+
+/// Is this a snapshot spec file (by its name)?
+pub fn is_spec(path: &Path) -> bool {
+    path.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.ends_with(SPEC_SUFFIX) && n.len() > SPEC_SUFFIX.len())
+}
+
+/// Plays the games of one spec file and compares each transcript with its
+/// `.snap`. `Err`: the spec itself is bad input.
+pub fn run_spec(path: &Path, mode: Mode) -> Result<SpecResult, String> {
+    let source = SourceFile::read(&Disk, path)?;
+    let raw: RawSpec = serde_yaml::from_str(&source.text).map_err(|e| source.yaml_error(&e))?;
+    let request = LoadRequest {
+        variant: reference(&raw.variant, &crate::builtin::variant_names(), path),
+        rules: raw.rules.iter().map(|r| reference(r, &crate::builtin::rule_names(), path)).collect(),
+        settings: raw.options.iter().map(|(k, v)| (k.clone(), yaml_text(v))).collect(),
+    };
+    let variant = ruleset::load(&request, &Disk).map_err(|problems| {
+        source.problem_at(&raw.variant, format!("cannot load the variant:\n  {}", problems.join("\n  ")))
+    })?;
+    let variant = Arc::new(variant);
+    let bot = match &raw.bot {
+        None => BotKind::Random,
+        Some(name) => <BotKind as clap::ValueEnum>::from_str(name, true)
+            .map_err(|_| source.problem_at(name, format!("unknown bot '{name}' (random or greedy)")))?,
+    };
+    let players = match raw.players {
+        Some(Counts::One(n)) => vec![n],
+        Some(Counts::Many(counts)) => counts,
+        None => vec![variant.table_sizes().find(|&n| n >= 4).unwrap_or(variant.min_players)],
+    };
+    for &n in &players {
+        variant.seats(n).map_err(|e| source.problem_at("players:", e))?;
+    }
+    if raw.seeds.is_empty() || players.is_empty() {
+        return Err(source.problem_at("seeds:", "list at least one seed and one player count"));
+    }
+    let stem = spec_stem(path);
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let what = request.arguments();
+    let mut results = Vec::new();
+    for &n in &players {
+        for &seed in &raw.seeds {
+            let snap = dir.join(format!("{stem}@{n}p-seed{seed}.snap"));
+            let verdict = match crate::sim::transcript(variant.clone(), n, seed, bot) {
+                Ok(body) => {
+                    let description = format!("{what}, {n} players, seed {seed}, {} bots", bot.name());
+                    compare(&snap, &SnapFile { source: source.name.clone(), description, body }, mode)?
+                }
+                Err(e) => Verdict::Failed(e),
+            };
+            results.push(GameResult { snap, verdict });
+        }
+    }
+    Ok(SpecResult { description: raw.description.unwrap_or_default(), games: results })
+}
+
+/// The games of one spec file.
+#[derive(Debug, Clone)]
+pub struct SpecResult {
+    /// The spec's `description:`.
+    pub description: String,
+    pub games: Vec<GameResult>,
+}
+
+/// The name a spec's `.snap` files start with: `my-rule` for
+/// `my-rule.snapshots.yaml`.
+fn spec_stem(path: &Path) -> String {
+    let name = path.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
+    name.strip_suffix(SPEC_SUFFIX).unwrap_or(&name).to_string()
+}
+
+/// A `.snap` file: the header insta writes, and the body.
+struct SnapFile {
+    /// The spec the game comes from.
+    source: String,
+    /// The game in words.
+    description: String,
+    body: String,
+}
+
+impl SnapFile {
+    /// insta's format: the header is YAML between `---` lines (the values
+    /// as JSON strings, which YAML reads as they are).
+    fn render(&self) -> String {
+        let quote = |s: &str| serde_json::to_string(s).unwrap_or_default();
+        format!(
+            "---\nsource: {}\ndescription: {}\nexpression: transcript\n---\n{}\n",
+            quote(&self.source),
+            quote(&self.description),
+            self.body.trim_end_matches('\n')
+        )
+    }
+}
+
+/// The body of a `.snap` file's text: what follows the header.
+fn snap_body(text: &str) -> &str {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let Some(rest) = text.strip_prefix("---\n").or_else(|| text.strip_prefix("---\r\n")) else {
+        return text;
+    };
+    match rest.find("\n---\n") {
+        Some(end) => &rest[end + 5..],
+        None => rest.strip_prefix("---\n").unwrap_or(""),
+    }
+}
+
+/// Compares a transcript with its `.snap`, writing the pending or accepted
+/// file as `mode` says. Writing errors are errors of the spec's run.
+fn compare(snap: &Path, new: &SnapFile, mode: Mode) -> Result<Verdict, String> {
+    let pending = pending_path(snap);
+    let body = new.body.trim_end_matches('\n');
+    let old = match std::fs::read_to_string(snap) {
+        Ok(text) => Some(snap_body(&text).replace("\r\n", "\n").trim_end_matches('\n').to_string()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+        Err(e) => return Err(format!("{}: cannot read: {e}", snap.display())),
+    };
+    let verdict = match &old {
+        Some(old) if old == body => Verdict::Same,
+        Some(old) => Verdict::Changed(diff(old, body)),
+        None => Verdict::New,
+    };
+    let write = |path: &Path, text: &str| std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()));
+    let remove_pending = || match std::fs::remove_file(&pending) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(format!("{}: {e}", pending.display())),
+        _ => Ok(()),
+    };
+    match (&verdict, mode) {
+        (Verdict::Same, _) => remove_pending()?,
+        (_, Mode::Accept) => {
+            write(snap, &new.render())?;
+            remove_pending()?;
+        }
+        (_, Mode::Review) => write(&pending, &new.render())?,
+    }
+    Ok(verdict)
+}
+
+/// Where the pending version of a `.snap` goes (insta's name for it).
+pub fn pending_path(snap: &Path) -> PathBuf {
+    let mut name = snap.as_os_str().to_owned();
+    name.push(".new");
+    PathBuf::from(name)
+}
+
+/// A unified diff of two transcripts, three lines of context.
+fn diff(old: &str, new: &str) -> String {
+    let old = format!("{old}\n");
+    let new = format!("{new}\n");
+    similar::TextDiff::from_lines(&old, &new).unified_diff().context_radius(3).header("old", "new").to_string()
+}
+
+/// Totals of a run over spec files, with the report lines.
+#[derive(Debug, Default)]
+pub struct Report {
+    pub text: String,
+    pub same: usize,
+    pub new: usize,
+    pub changed: usize,
+    pub failed: usize,
+    /// Spec files that are bad input.
+    pub bad_input: usize,
+}
+
+/// Runs every spec file, reporting each game that is not the same as its
+/// `.snap` (and a line per spec).
+pub fn run_files(files: &[PathBuf], mode: Mode) -> Report {
+    let mut report = Report::default();
+    for file in files {
+        let spec = match run_spec(file, mode) {
+            Ok(spec) => spec,
+            Err(e) => {
+                report.bad_input += 1;
+                let _ = writeln!(report.text, "error: {e}");
+                continue;
+            }
+        };
+        let about = if spec.description.is_empty() { String::new() } else { format!(" ({})", spec.description) };
+        let _ = writeln!(report.text, "{}{about}: {} games", file.display(), spec.games.len());
+        for game in spec.games {
+            let name = game.snap.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
+            let accepted = if mode == Mode::Accept { " (accepted)" } else { "" };
+            match game.verdict {
+                Verdict::Same => report.same += 1,
+                Verdict::New => {
+                    report.new += 1;
+                    let written = match mode {
+                        Mode::Accept => " (accepted)".to_string(),
+                        Mode::Review => format!(" (to read in {name}.new)"),
+                    };
+                    let _ = writeln!(report.text, "  new      {name}{written}");
+                }
+                Verdict::Changed(diff) => {
+                    report.changed += 1;
+                    let _ = writeln!(report.text, "  changed  {name}{accepted}");
+                    for line in diff.lines() {
+                        let _ = writeln!(report.text, "    {line}");
+                    }
+                }
+                Verdict::Failed(why) => {
+                    report.failed += 1;
+                    let _ = writeln!(report.text, "  failed   {name}: {why}");
+                }
+            }
+        }
+    }
+    let total = report.same + report.new + report.changed + report.failed;
+    let _ = write!(
+        report.text,
+        "{total} snapshots: {} same, {} new, {} changed, {} failed",
+        report.same, report.new, report.changed, report.failed
+    );
+    if mode == Mode::Review && report.new + report.changed > 0 {
+        report.text += "\nthe new transcripts are in the .snap.new files beside them; when they are right, accept \
+                        them with --accept (or `cargo insta review` inside a Rust project)";
+    }
+    report
+}
+
+impl Report {
+    /// Do the snapshots stand as they should (nothing pending, nothing failed)?
+    pub fn clean(&self, mode: Mode) -> bool {
+        self.failed == 0 && self.bad_input == 0 && (mode == Mode::Accept || self.new + self.changed == 0)
+    }
+}
