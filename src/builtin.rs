@@ -29,7 +29,7 @@ fn names_in(dir: &str) -> Vec<&'static str> {
 /// The raw spec of a built-in variant or rule (`variants/NAME.yaml`,
 /// `variants/rules/NAME.yaml`), read without validating it.
 pub fn spec(path: &str) -> Option<crate::variant::spec::LayerSpec> {
-    file(path).and_then(|text| serde_yaml::from_str(text).ok())
+    file(path).and_then(|text| crate::yaml::from_str(text).ok())
 }
 
 /// The built-in variant marked `default: true`, which `unolab` plays when

@@ -326,19 +326,24 @@ fn load_request(request: &LoadRequest) -> Result<Arc<Variant>, i32> {
             Ok(Arc::new(v))
         }
         Err(problems) => {
-            for p in problems {
-                eprintln!("error: {p}");
-            }
+            print_problems(&problems);
             Err(BAD_INPUT)
         }
     }
 }
 
+/// Prints problems on stderr, each with the source line it points at.
+fn print_problems(problems: &[String]) {
+    use std::io::IsTerminal;
+    let color = std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none();
+    for p in problems {
+        eprintln!("error: {}", crate::diagnostic::render(p, &crate::loader::Disk, color));
+    }
+}
+
 fn runtime(variant: &Arc<Variant>) -> Result<Runtime, i32> {
     Runtime::new(variant.clone()).map_err(|problems| {
-        for p in problems {
-            eprintln!("error: {p}");
-        }
+        print_problems(&problems);
         BAD_INPUT
     })
 }
@@ -407,7 +412,7 @@ fn variants() -> i32 {
             continue;
         };
         say!("  {name:<18} {}", spec.description);
-        let options: Vec<String> = spec.options.iter().map(|(k, v)| format!("{k}={}", yaml_scalar(v))).collect();
+        let options: Vec<String> = spec.options.iter().map(|(k, v)| format!("{k}={v}")).collect();
         if !options.is_empty() {
             say!("  {:<18}   options: {}", "", options.join(", "));
         }
@@ -416,10 +421,6 @@ fn variants() -> i32 {
         }
     }
     SUCCESS
-}
-
-fn yaml_scalar(value: &serde_yaml::Value) -> String {
-    serde_yaml::to_string(value).map(|s| s.trim().to_string()).unwrap_or_default()
 }
 
 fn deck(ruleset: &Ruleset, as_json: bool) -> i32 {
@@ -510,9 +511,7 @@ fn check(targets: &[String], rules: &[String], settings: &[(String, String)]) ->
 fn check_one(request: &LoadRequest, label: &str) -> i32 {
     let Ok(variant) = load_request(request) else { return FAILED };
     if let Err(problems) = Runtime::new(variant.clone()) {
-        for p in problems {
-            eprintln!("error: {p}");
-        }
+        print_problems(&problems);
         return FAILED;
     }
     let arguments = request.arguments();

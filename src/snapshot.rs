@@ -12,13 +12,13 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use serde::Deserialize;
-use serde_yaml::Value as Yaml;
 
 use crate::bot::BotKind;
 use crate::loader::Disk;
 use crate::ruleset::{self, LoadRequest};
 use crate::scenario::{reference, yaml_text};
 use crate::source::SourceFile;
+use crate::yaml::Yaml;
 
 /// What names a snapshot spec file.
 pub const SPEC_SUFFIX: &str = ".snapshots.yaml";
@@ -94,7 +94,7 @@ pub fn is_spec(path: &Path) -> bool {
 /// `.snap`. `Err`: the spec itself is bad input.
 pub fn run_spec(path: &Path, mode: Mode) -> Result<SpecResult, String> {
     let source = SourceFile::read(&Disk, path)?;
-    let raw: RawSpec = serde_yaml::from_str(&source.text).map_err(|e| source.yaml_error(&e))?;
+    let raw: RawSpec = crate::yaml::from_file(&source)?;
     let request = LoadRequest {
         variant: reference(&raw.variant, &crate::builtin::variant_names(), path),
         rules: raw.rules.iter().map(|r| reference(r, &crate::builtin::rule_names(), path)).collect(),
@@ -256,7 +256,9 @@ pub fn run_files(files: &[PathBuf], mode: Mode) -> Report {
             Ok(spec) => spec,
             Err(e) => {
                 report.bad_input += 1;
-                let _ = writeln!(report.text, "error: {e}");
+                let problems: Vec<String> = e.lines().map(String::from).collect();
+                let shown = crate::diagnostic::render_all(&problems, &Disk, false, "  ");
+                let _ = writeln!(report.text, "error: {}", shown.trim_start());
                 continue;
             }
         };

@@ -102,18 +102,6 @@ impl SourceFile {
     pub fn problem_at(&self, needle: &str, message: impl fmt::Display) -> String {
         self.problem(self.locate(needle), message)
     }
-
-    /// A serde_yaml error with its line and column.
-    pub fn yaml_error(&self, error: &serde_yaml::Error) -> String {
-        let at = error.location().map(|l| Position { line: l.line(), column: l.column() });
-        let message = error.to_string();
-        // serde_yaml appends " at line L column C"; the prefix says it already.
-        let message = match message.find(" at line ") {
-            Some(cut) if at.is_some() => message[..cut].to_string(),
-            _ => message,
-        };
-        self.problem(at, message)
-    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -70,12 +70,10 @@ fn home(path: &str) -> String {
 }
 
 /// A heading and the problems under it, one a line.
+/// Problems under a heading, each with the source line it points at.
 fn list_problems(out: &mut dyn Write, heading: &str, problems: &[String]) -> std::io::Result<()> {
     writeln!(out, "{heading}")?;
-    for p in problems {
-        writeln!(out, "  {p}")?;
-    }
-    Ok(())
+    writeln!(out, "{}", crate::diagnostic::render_all(problems, &crate::loader::Disk, false, "  "))
 }
 
 fn new_bots(setup: &Setup, records: usize) -> Vec<Bot> {

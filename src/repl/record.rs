@@ -178,8 +178,13 @@ impl SavedGame {
     /// Reads a saved game: YAML, with the place of any problem.
     pub fn read(path: &Path) -> Result<SavedGame, String> {
         let text = crate::loader::read_text(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        let saved: SavedGame = serde_yaml::from_str(&text).map_err(|e| match e.location() {
-            Some(at) => format!("{}:{}:{}: {e}", path.display(), at.line(), at.column()),
+        let is_save =
+            crate::yaml::from_str::<crate::yaml::Yaml>(&text).is_ok_and(|node| node.get("unolab_save").is_some());
+        if !is_save {
+            return Err(format!("{}: not a saved game of unolab (`save FILE` writes them)", path.display()));
+        }
+        let saved: SavedGame = crate::yaml::from_str(&text).map_err(|(at, e)| match at {
+            Some(at) => format!("{}:{}:{}: {e}", path.display(), at.line, at.column),
             None => format!("{}: {e}", path.display()),
         })?;
         if saved.unolab_save != SAVE_VERSION {
@@ -212,7 +217,7 @@ impl SavedGame {
     }
 
     pub fn write(&self, path: &Path) -> Result<(), String> {
-        let text = serde_yaml::to_string(self).map_err(|e| e.to_string())?;
+        let text = crate::yaml::to_string(self)?;
         let text = format!("# unolab saved game: load it with 'load FILE' in 'unolab play'\n{text}");
         std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))
     }

@@ -19,7 +19,7 @@ use crate::variant::Variant;
 
 pub use report::{Report, collect, collect_where, run_files};
 pub use schema::yaml_text;
-use schema::{RawScenario, RawSetup, Step, first_scalar, parse_step};
+use schema::{RawScenario, RawSetup, Step, parse_step};
 
 /// A scenario ready to run.
 pub struct Scenario {
@@ -59,7 +59,7 @@ impl Scenario {
         if source.text.trim().is_empty() {
             return Err(source.problem(None, "the file is empty"));
         }
-        let raw: RawScenario = serde_yaml::from_str(&source.text).map_err(|e| source.yaml_error(&e))?;
+        let raw: RawScenario = crate::yaml::from_file(&source)?;
         let settings: Vec<(String, String)> = raw.options.iter().map(|(k, v)| (k.clone(), yaml_text(v))).collect();
         let rule_names = crate::builtin::rule_names();
         let request = LoadRequest {
@@ -82,7 +82,7 @@ impl Scenario {
         for value in &raw.steps {
             match parse_step(&variant, value) {
                 Ok(step) => steps.push((yaml_text(value), step)),
-                Err(e) => problems.push(source.problem_at(&first_scalar(value), e)),
+                Err(e) => problems.push(source.problem(value.position(), e)),
             }
         }
         let scenario = Scenario {

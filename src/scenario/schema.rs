@@ -5,7 +5,6 @@
 use std::collections::BTreeMap;
 
 use serde::Deserialize;
-use serde_yaml::Value as Yaml;
 
 use crate::card::{Color, Direction, Side};
 use crate::event::Seat;
@@ -13,6 +12,7 @@ use crate::game::command::{CardRef, ChoiceRef, Command, PlayCommand};
 use crate::notation::CardPattern;
 use crate::turn::ScriptValue;
 use crate::variant::Variant;
+use crate::yaml::{Yaml, YamlValue};
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -92,15 +92,15 @@ pub enum Expect {
 /// A value for the rules' state, written in YAML: a number, text or
 /// true/false; `~` (in expectations) means "not set".
 pub fn script_value(value: &Yaml) -> Result<Option<ScriptValue>, String> {
-    match value {
-        Yaml::Null => Ok(None),
-        Yaml::Bool(b) => Ok(Some(ScriptValue::Bool(*b))),
-        Yaml::Number(n) => n
-            .as_i64()
-            .map(|n| Some(ScriptValue::Int(n)))
-            .ok_or_else(|| format!("'{n}' is not a whole number: state values are whole numbers, text or true/false")),
-        Yaml::String(s) => Ok(Some(ScriptValue::Text(s.as_str().into()))),
-        other => Err(format!("'{}' is not a number, text or true/false", yaml_text(other))),
+    match &value.value {
+        YamlValue::Null => Ok(None),
+        YamlValue::Bool(b) => Ok(Some(ScriptValue::Bool(*b))),
+        YamlValue::Int(n) => Ok(Some(ScriptValue::Int(*n))),
+        YamlValue::Float(n) => {
+            Err(format!("'{n}' is not a whole number: state values are whole numbers, text or true/false"))
+        }
+        YamlValue::Str(s) => Ok(Some(ScriptValue::Text(s.as_str().into()))),
+        _ => Err(format!("'{value}' is not a number, text or true/false")),
     }
 }
 
@@ -116,28 +116,7 @@ fn state_map(value: &Yaml) -> Result<Vec<(String, Option<ScriptValue>)>, String>
 
 /// A YAML value in one line, as a step is shown in reports.
 pub fn yaml_text(value: &Yaml) -> String {
-    match value {
-        Yaml::Null => "~".into(),
-        Yaml::Bool(b) => b.to_string(),
-        Yaml::Number(n) => n.to_string(),
-        Yaml::String(s) => s.clone(),
-        Yaml::Sequence(items) => format!("[{}]", items.iter().map(yaml_text).collect::<Vec<_>>().join(", ")),
-        Yaml::Mapping(map) => format!(
-            "{{{}}}",
-            map.iter().map(|(k, v)| format!("{}: {}", yaml_text(k), yaml_text(v))).collect::<Vec<_>>().join(", ")
-        ),
-        Yaml::Tagged(t) => yaml_text(&t.value),
-    }
-}
-
-/// The first scalar inside a value: what to look for in the file to point
-/// at a step's problem.
-pub fn first_scalar(value: &Yaml) -> String {
-    match value {
-        Yaml::Mapping(map) => map.iter().next().map(|(_, v)| first_scalar(v)).unwrap_or_default(),
-        Yaml::Sequence(items) => items.first().map(first_scalar).unwrap_or_default(),
-        other => yaml_text(other),
-    }
+    value.to_string()
 }
 
 fn as_seat(value: &Yaml) -> Result<Seat, String> {
@@ -155,10 +134,10 @@ fn parse_color(variant: &Variant, value: &Yaml) -> Result<Color, String> {
 }
 
 fn parse_pattern(variant: &Variant, value: &Yaml) -> Result<CardPattern, String> {
-    let text = match value {
-        Yaml::String(s) => s.clone(),
-        Yaml::Number(n) => n.to_string(),
-        other => return Err(format!("'{}' is not a card", yaml_text(other))),
+    let text = match &value.value {
+        YamlValue::Str(s) => s.clone(),
+        YamlValue::Int(n) => n.to_string(),
+        _ => return Err(format!("'{value}' is not a card")),
     };
     let pattern = variant.names.parse_pattern(&text)?;
     let exists = variant.designs.iter().any(|d| pattern.matches(d, Side::Light) || pattern.matches(d, Side::Dark));
@@ -172,19 +151,19 @@ fn parse_pattern(variant: &Variant, value: &Yaml) -> Result<CardPattern, String>
 /// (the Nth option, counting from 1).
 fn parse_choice(arg: &Yaml) -> Result<ChoiceRef, String> {
     if let Some(map) = arg.as_mapping() {
-        return match (map.len(), map.get("option").and_then(Yaml::as_u64)) {
+        return match (map.len(), arg.get("option").and_then(Yaml::as_u64)) {
             (1, Some(n)) => Ok(ChoiceRef::Place(n as usize)),
             _ => Err(format!("choose: takes a value or {{option: N}}, not '{}'", yaml_text(arg))),
         };
     }
-    match arg {
-        Yaml::Null => Err("choose: which option?".into()),
-        other => Ok(ChoiceRef::Value(yaml_text(other))),
+    match arg.value {
+        YamlValue::Null => Err("choose: which option?".into()),
+        _ => Ok(ChoiceRef::Value(yaml_text(arg))),
     }
 }
 
 fn parse_play(variant: &Variant, arg: &Yaml) -> Result<Command, String> {
-    let Yaml::Mapping(m) = arg else {
+    let Some(m) = arg.as_mapping() else {
         return Ok(Command::Play(PlayCommand::of(CardRef::Named(parse_pattern(variant, arg)?))));
     };
     let mut card = None;
@@ -236,7 +215,9 @@ pub fn parse_step(variant: &Variant, value: &Yaml) -> Result<Step, String> {
         "choose" => Ok(Step::Act(Command::Choose(parse_choice(arg)?))),
         "expect" => parse_expect(variant, arg).map(Step::Expect),
         "expect_error" => Ok(Step::ExpectError(Box::new(parse_step(variant, arg)?))),
-        "draw" | "pass" | "challenge" | "accept" if arg.is_null() => parse_step(variant, &Yaml::String(key.into())),
+        "draw" | "pass" | "challenge" | "accept" if arg.is_null() => {
+            parse_step(variant, &Yaml::unplaced(YamlValue::Str(key.into())))
+        }
         other => Err(format!("unknown step '{other}'")),
     }
 }

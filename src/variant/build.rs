@@ -27,7 +27,7 @@ pub fn parse_spec(file: &SourceFile) -> Result<LayerSpec, String> {
     if file.text.trim().is_empty() {
         return Err(file.problem(None, "the file is empty"));
     }
-    serde_yaml::from_str(&file.text).map_err(|e| file.yaml_error(&e))
+    crate::yaml::from_file(file)
 }
 
 /// The layer's name: `name:`, else the file's stem.

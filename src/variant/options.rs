@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 
 use crate::source::SourceFile;
 use crate::variant::spec::LayerSpec;
+use crate::yaml::{Yaml, YamlValue};
 
 /// A value of a setting, as scripts read it with `option(NAME)`: a
 /// `ScriptValue` that may cross threads (see there).
@@ -26,11 +27,11 @@ impl std::fmt::Display for OptionValue {
     }
 }
 
-fn option_value(value: &serde_yaml::Value) -> Option<OptionValue> {
-    match value {
-        serde_yaml::Value::Bool(b) => Some(OptionValue::Bool(*b)),
-        serde_yaml::Value::Number(n) => n.as_i64().map(OptionValue::Int),
-        serde_yaml::Value::String(s) => Some(OptionValue::Text(s.clone())),
+fn option_value(value: &Yaml) -> Option<OptionValue> {
+    match &value.value {
+        YamlValue::Bool(b) => Some(OptionValue::Bool(*b)),
+        YamlValue::Int(n) => Some(OptionValue::Int(*n)),
+        YamlValue::Str(s) => Some(OptionValue::Text(s.clone())),
         _ => None,
     }
 }
@@ -48,10 +49,9 @@ pub fn merge<'a>(
                 Some(v) => {
                     options.insert(key.clone(), v);
                 }
-                None => problems.push(file.problem_at(
-                    &format!("{key}:"),
-                    format!("option '{key}' must be a boolean, a whole number or text"),
-                )),
+                None => problems.push(
+                    file.problem(value.position(), format!("option '{key}' must be a boolean, a whole number or text")),
+                ),
             }
         }
     }

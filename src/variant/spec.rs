@@ -12,7 +12,7 @@ use serde::Deserialize;
 #[serde(deny_unknown_fields)]
 pub struct LayerSpec {
     pub name: Option<String>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::yaml::text_or_empty")]
     pub description: String,
     /// The built-in variant `unolab` plays when none is named.
     #[serde(default)]
@@ -38,7 +38,7 @@ pub struct LayerSpec {
     pub deck: Vec<DeckEntry>,
     /// Named settings scripts read with `option(NAME)`.
     #[serde(default)]
-    pub options: BTreeMap<String, serde_yaml::Value>,
+    pub options: BTreeMap<String, crate::yaml::Yaml>,
     /// For a double-sided deck: the integer option that, when not 0, re-pairs
     /// light and dark faces at random, seeded by its value.
     pub random_pairing_option: Option<String>,
@@ -90,7 +90,7 @@ pub struct SymbolSpec {
     pub matches: Option<String>,
     #[serde(default)]
     pub aliases: Vec<String>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::yaml::text_or_empty")]
     pub description: String,
 }
 

@@ -37,6 +37,12 @@ fn scenario_command_reports_and_exits_by_outcome() {
     let bad = unolab(&["scenario", "tests/bad-input/unknown-card.yaml"]);
     assert_eq!(bad.status.code(), Some(2));
     assert!(text(&bad).contains("tests/bad-input/unknown-card.yaml:4:22"), "{}", text(&bad));
+    // The line the problem is on, with a caret under its column.
+    assert!(
+        text(&bad).contains("  4 |   hands: {0: [red 5, purple 7]}\n    |                      ^\n"),
+        "{}",
+        text(&bad)
+    );
     let missing = unolab(&["scenario", "tests/no-such-folder"]);
     assert_eq!(missing.status.code(), Some(2));
 }

@@ -26,10 +26,11 @@ fn bad_scenario_files_name_file_line_and_problem() {
     let cases = [
         ("unknown-card.yaml", "unknown-card.yaml:4:22: 'purple 7': unknown colour 'purple'"),
         ("too-many-copies.yaml", "too-many-copies.yaml:4:15: more copies of 'red 0' than the classic deck holds"),
-        ("broken-yaml.yaml", "broken-yaml.yaml:4:6: did not find expected ',' or ']'"),
+        ("broken-yaml.yaml", "broken-yaml.yaml:4:6: illegal placement of ':' indicator"),
         ("unknown-variant.yaml", "unknown variant 'klassik'"),
-        ("unknown-step.yaml", "unknown-step.yaml:3:11: unknown step 'jump'"),
-        ("unknown-field.yaml", "unknown-field.yaml:4:3: setup: unknown field `discrad`"),
+        ("unknown-step.yaml", "unknown-step.yaml:3:5: unknown step 'jump'"),
+        ("unknown-field.yaml", "unknown-field.yaml:4:3: unknown field `discrad`"),
+        ("duplicate-key.yaml", "duplicate-key.yaml:5:3: duplicate mapping key: discard (each key once)"),
     ];
     for (file, expected) in cases {
         let message = rejection(file);
