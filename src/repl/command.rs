@@ -147,6 +147,10 @@ pub fn command_named(word: &str) -> Result<&'static CommandInfo, String> {
     let prefixed: Vec<&CommandInfo> = COMMANDS.iter().filter(|c| c.name.starts_with(&word)).collect();
     match prefixed.as_slice() {
         [one] => Ok(one),
+        [] if word.chars().count() > 40 => {
+            let start: String = word.chars().take(20).collect();
+            Err(format!("unknown command '{start}…' (type 'help')"))
+        }
         [] => {
             let closest = COMMANDS
                 .iter()
@@ -199,9 +203,16 @@ pub struct Context<'a> {
 }
 
 /// Parses a line.
+/// The longest line a command may be (a file name to save to included).
+const MAX_LINE: usize = 1024;
+
 pub fn parse(context: &Context, line: &str) -> Result<Input, String> {
     let Context { names, colors, .. } = context;
     let colors = colors.clone();
+    let length = line.chars().count();
+    if length > MAX_LINE {
+        return Err(format!("that line is {length} characters long: commands are short (type 'help')"));
+    }
     let words: Vec<&str> = line.split_whitespace().collect();
     let Some((&first, rest)) = words.split_first() else { return Ok(Input::GoOn) };
     let info = command_named(first)?;

@@ -16,9 +16,9 @@ use std::sync::Arc;
 
 use crate::bot::{self, Bot};
 use crate::card::Face;
-use crate::event::{Event, describe_for};
+use crate::event::{Event, Seat, describe_for};
 use crate::game::command::{CardRef, Command, Sight};
-use crate::game::{Game, Moves, Record};
+use crate::game::{Action, Game, Moves, Play, Record};
 use crate::script::Runtime;
 use crate::turn::Phase;
 use crate::variant::Variant;
@@ -162,15 +162,20 @@ impl<'a> Session<'a> {
         }
     }
 
+    /// A message, wrapped at the terminal's width.
+    fn say(&self, out: &mut dyn Write, text: &str) -> std::io::Result<()> {
+        writeln!(out, "{}", render::wrap_text(text, 2, self.style))
+    }
+
     fn opening(&mut self, out: &mut dyn Write) -> std::io::Result<()> {
         let variant = &self.game.variant;
-        writeln!(
-            out,
+        let opening = format!(
             "unolab: {}, {} players, seed {}; you are p{HUMAN}. Type 'help' for commands.",
             variant.title(),
             self.setup.players,
             self.setup.seed
-        )?;
+        );
+        self.say(out, &opening)?;
         for (name, value) in &variant.options {
             writeln!(out, "option {name} = {value}")?;
         }
@@ -191,6 +196,10 @@ impl<'a> Session<'a> {
         for event in events {
             if matches!(event, Event::HandStarted { .. }) {
                 lines.push(String::new());
+            }
+            // The match's end is announced once, after the hand's summary.
+            if matches!(event, Event::MatchWon { .. }) {
+                continue;
             }
             lines.push(describe_for(event, &self.game.variant, Some(HUMAN)));
         }
@@ -215,12 +224,21 @@ impl<'a> Session<'a> {
                 if !self.announced {
                     self.announced = true;
                     self.hand_summary(out).map_err(|e| e.to_string())?;
-                    let winner = self.game.table().match_winner.unwrap_or_default();
-                    let _ = writeln!(
-                        out,
-                        "match over: p{winner} wins with {} points. 'new' starts another match.",
-                        self.game.table().scores[winner]
-                    );
+                    let winners: Vec<Seat> = self
+                        .game
+                        .events()
+                        .iter()
+                        .filter_map(|e| match e {
+                            Event::MatchWon { seat } => Some(*seat),
+                            _ => None,
+                        })
+                        .collect();
+                    let first = winners.first().copied().unwrap_or_default();
+                    let who = winners.iter().map(|s| format!("p{s}")).collect::<Vec<_>>().join(" and ");
+                    let win = if winners.len() > 1 { "win" } else { "wins" };
+                    let points = self.game.table().scores[first];
+                    let line = format!("match over: {who} {win} with {points} points. 'new' starts another match.");
+                    let _ = writeln!(out, "{}", render::wrap_text(&line, 2, self.style));
                 }
                 return Ok(());
             }
@@ -239,6 +257,7 @@ impl<'a> Session<'a> {
             if self.has_chance() && self.passed_at != Some(self.game.history().len()) {
                 return Ok(());
             }
+            self.reseed_bots();
             match bot::next_action(&mut self.game, &mut self.bots, Some(HUMAN)).map_err(|e| e.to_string())? {
                 Some((seat, action)) => {
                     self.game.apply(action).map_err(|e| format!("p{seat} could not act: {e}"))?;
@@ -246,6 +265,13 @@ impl<'a> Session<'a> {
                 None => return Ok(()),
             }
         }
+    }
+
+    /// Bots decide from the seed and the point in the game (how many
+    /// records the history holds), so an undone move made again meets the
+    /// same answers, as a replayed or loaded game does.
+    fn reseed_bots(&mut self) {
+        self.bots = new_bots(&self.setup, self.game.history().len());
     }
 
     /// Seat 0 may do something now that is not a turn: play out of turn,
@@ -286,7 +312,7 @@ impl<'a> Session<'a> {
         }
         writeln!(out, "hand {} over; target {}:", table.hand_number, self.game.variant.target_score)?;
         for part in parts {
-            writeln!(out, "{part}")?;
+            writeln!(out, "{}", render::wrap_text(&part, 4, self.style))?;
         }
         self.scores_at_deal = table.scores.clone();
         Ok(())
@@ -419,7 +445,7 @@ impl<'a> Session<'a> {
         let input = match command::parse(&context, line) {
             Ok(input) => input,
             Err(e) => {
-                writeln!(out, "{e}")?;
+                self.say(out, &e)?;
                 return Ok(Flow::Continue);
             }
         };
@@ -485,10 +511,7 @@ impl<'a> Session<'a> {
             .resolve(&command, HUMAN, Sight::Seat)
             .and_then(|action| self.game.apply(action).map_err(|e| e.to_string()));
         if let Err(e) = result {
-            writeln!(out, "{e}")?;
-            if self.in_window() && self.has_chance() {
-                writeln!(out, "{}", self.prompt())?;
-            }
+            self.say(out, &e)?;
         }
         Ok(())
     }
@@ -500,6 +523,7 @@ impl<'a> Session<'a> {
             writeln!(out, "the match is over: 'new' starts another, 'undo' goes back")?;
             return Ok(());
         }
+        self.reseed_bots();
         if self.in_window() {
             let taken = if self.moves.call_uno {
                 Ok(Some(crate::game::Action::CallUno(HUMAN)))
@@ -517,8 +541,14 @@ impl<'a> Session<'a> {
             }
             return Ok(());
         }
+        // A bot playing for you never forgets to call UNO.
+        let held = self.game.table().hands[HUMAN].len();
         let result = self.bots[HUMAN]
             .choose(&mut self.game, HUMAN)
+            .map(|action| match action {
+                Action::Play(play) if held == 2 => Action::Play(Play { uno: true, ..play }),
+                other => other,
+            })
             .map_err(|e| e.to_string())
             .and_then(|action| self.game.apply(action).map_err(|e| e.to_string()));
         if let Err(e) = result {

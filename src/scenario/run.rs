@@ -170,6 +170,18 @@ fn check_expectations(game: &Game, checks: &[Expect]) -> Vec<String> {
                     t.match_winner.map_or("nobody".into(), |w| w.to_string())
                 )
             }),
+            Expect::MatchWinners(seats) => {
+                let won: Vec<Seat> = game
+                    .events()
+                    .iter()
+                    .filter_map(|e| match e {
+                        crate::event::Event::MatchWon { seat } => Some(*seat),
+                        _ => None,
+                    })
+                    .collect();
+                let list = |seats: &[Seat]| format!("{seats:?}");
+                (won != *seats).then(|| format!("match_winner: expected {} / found {}", list(seats), list(&won)))
+            }
             Expect::Scores(scores) => scores.iter().find_map(|(&seat, &score)| {
                 let found = t.scores.get(seat).copied().unwrap_or(0);
                 (found != score).then(|| format!("p{seat}'s score: expected {score} / found {found}"))

@@ -78,7 +78,10 @@ pub enum Expect {
     DiscardSize(usize),
     Power(BTreeMap<Seat, bool>),
     Winner(Seat),
+    /// The match's winner (the first named, where a rule names several).
     MatchWinner(Seat),
+    /// Exactly these seats won the match together.
+    MatchWinners(Vec<Seat>),
     Scores(BTreeMap<Seat, i64>),
     /// Rules' values by name; `None` = not set.
     State(Vec<(String, Option<ScriptValue>)>),
@@ -256,7 +259,10 @@ fn parse_expect(variant: &Variant, value: &Yaml) -> Result<Vec<Expect>, String> 
                 _ => Err(format!("power: '{}' must be green or red", yaml_text(x))),
             })?),
             "winner" => Expect::Winner(as_seat(v)?),
-            "match_winner" => Expect::MatchWinner(as_seat(v)?),
+            "match_winner" => match v.as_sequence() {
+                Some(seats) => Expect::MatchWinners(seats.iter().map(as_seat).collect::<Result<_, _>>()?),
+                None => Expect::MatchWinner(as_seat(v)?),
+            },
             "scores" => Expect::Scores(seat_map(v, |x| {
                 x.as_i64().ok_or_else(|| format!("scores: '{}' is not a number", yaml_text(x)))
             })?),

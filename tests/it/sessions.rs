@@ -57,23 +57,24 @@ fn reload_replays_under_the_edited_rules_and_stops_at_the_first_refused_move() {
         LoadRequest { variant: "classic".into(), rules: vec![rule.display().to_string()], ..LoadRequest::default() };
     let load = |request: &LoadRequest| unolab::loader::load(request);
     let variant = Arc::new(load(&request).unwrap());
-    let game = unolab::game::Game::new(unolab::script::Runtime::new(variant).unwrap(), 3, 8).unwrap();
-    let setup = Setup { request, players: 3, seed: 8, bot: BotKind::Random };
+    let game = unolab::game::Game::new(unolab::script::Runtime::new(variant).unwrap(), 3, 237).unwrap();
+    let setup = Setup { request, players: 3, seed: 237, bot: BotKind::Random };
     let mut session = Session::new(setup, game, Style::plain(), &load);
     let mut out = Vec::new();
-    // Seed 8: p0 holds red 9 and red draw2 on a red 1.
-    session.run(&mut Piped::new(&b"play red 9\n"[..]), &mut out).unwrap();
+    // Seed 237: p0 holds red 6 (and red skip), playable.
+    session.run(&mut Piped::new(&b"play red 6\n"[..]), &mut out).unwrap();
     std::fs::write(&rule, "name: house\ndescription: No reds.\nscripts: [no-reds.rhai]\nhooks:\n  can_play:\n    - {match: red, call: no_reds}\n  bogus: 1\n").unwrap();
     session.run(&mut Piped::new(&b"reload\n"[..]), &mut out).unwrap();
     std::fs::write(&rule, "name: house\ndescription: No reds.\nscripts: [no-reds.rhai]\nhooks:\n  can_play:\n    - {match: red, call: no_reds}\n").unwrap();
     session.run(&mut Piped::new(&b"reload\nlog 1\n"[..]), &mut out).unwrap();
     let out = String::from_utf8(out).unwrap();
-    assert!(out.contains("p0 plays red 9"), "{out}");
+    assert!(out.contains("p0 plays red 6"), "{out}");
     assert!(out.contains("not reloaded (the game goes on as it was):"), "{out}");
     assert!(out.contains("bogus"), "{out}");
-    // The first red card of the game was a bot's, right after the deal.
-    assert!(out.contains("reloaded classic: 1 of 7 moves replayed\nmove 2 ('p2 play red skip'): refused: no red cards; staying at the last good point"), "{out}");
-    assert!(!out.ends_with("p0 plays red 9\n"), "{out}");
+    // The first red card played in the game was p0's (the red draw2 was
+    // turned up, not played).
+    assert!(out.contains("reloaded classic: 1 of 4 moves replayed\nmove 2 ('p0 play red 6'): refused: no red cards; staying at the last good point"), "{out}");
+    assert!(!out.ends_with("p0 plays red 6\n"), "{out}");
 }
 
 /// The REPL's words for cards: colour initials of the side in play, a
@@ -135,4 +136,24 @@ fn event_lines_are_condensed_where_they_repeat() {
             "p3 passes",
         ]
     );
+}
+
+/// Bots decide from the seed and the point in the game: a decision undone
+/// and made again meets the same answers (one seed, the same game).
+#[test]
+fn a_decision_made_again_after_undo_meets_the_same_bot_moves() {
+    let output = super::cli::with_input(
+        Command::new(env!("CARGO_BIN_EXE_unolab")).args(["play", "classic", "--seed", "8"]),
+        "auto\nundo\nauto\nquit\n",
+    );
+    let text = String::from_utf8_lossy(&output.stdout);
+    let after = |from: usize, to: &str| {
+        let start = text[from..].find("> auto\n").map(|i| from + i).expect("the command is echoed");
+        let end = text[start..].find(to).map_or(text.len(), |i| start + i);
+        (text[start..end].to_string(), end)
+    };
+    let (first, end) = after(0, "> undo");
+    let (again, _) = after(end, "> quit");
+    assert!(first.lines().count() > 3, "{text}");
+    assert_eq!(first, again, "{text}");
 }
