@@ -331,10 +331,25 @@ fn expand_card_words(names: &Names, colors: Range<Color>, words: &[&str]) -> Res
         let known = names.color(word).is_some()
             || names.symbol(word).is_some()
             || word.bytes().all(|b| b.is_ascii_digit())
-            || word.contains('/');
+            || word.split_once('/').is_some_and(|(a, _)| names.color(a).is_some());
         if known {
             out.push(word.to_string());
             continue;
+        }
+        // `g/y2`: a two-colour card by its initials.
+        if let Some((first, second)) = word.split_once('/')
+            && let Some(regular) = colors_named(names, colors.clone(), first)?
+        {
+            let letters = second.bytes().take_while(u8::is_ascii_alphabetic).count();
+            let (initial, value) = second.split_at(letters);
+            if let Some(flex) = colors_named(names, 0..names.colors.len() as Color, initial)? {
+                let pair = format!("{}/{}", names.color_name(regular), names.color_name(flex)).to_ascii_lowercase();
+                out.push(pair);
+                if !value.is_empty() {
+                    out.push(value.to_string());
+                }
+                continue;
+            }
         }
         let letters = word.bytes().take_while(u8::is_ascii_alphabetic).count();
         let (initial, value) = word.split_at(letters);
@@ -432,13 +447,27 @@ fn parse_play(context: &Context, words: &[&str]) -> Result<PlayCommand, String> 
         }
     }
     let mut pattern = names.parse_pattern(&expanded.join(" "))?;
-    // `r6` for the red 6* held (a number with a mark), when no plain one is.
+    // `r6` for the one red 6 held when it has more than it says: a mark
+    // (`red 6*`) or a flex colour (`red/blue 6`).
     if let CardPattern::Face(face) = &mut pattern
-        && !face.marked
         && !context.hand.contains(face)
-        && context.hand.contains(&Face { marked: true, ..*face })
     {
-        face.marked = true;
+        let mut fuller: Vec<Face> = context
+            .hand
+            .iter()
+            .copied()
+            .filter(|held| {
+                held.color == face.color
+                    && held.value == face.value
+                    && (face.flex.is_none() || held.flex == face.flex)
+                    && (!face.marked || held.marked)
+            })
+            .collect();
+        fuller.sort_by_key(|f| (f.flex, f.marked));
+        fuller.dedup();
+        if let [one] = fuller.as_slice() {
+            *face = *one;
+        }
     }
     Ok(PlayCommand { card: CardRef::Named(pattern), player: None, color, as_flex, target, uno })
 }

@@ -192,8 +192,12 @@ impl<'a> Session<'a> {
     /// `render::condense`).
     fn show_events(&mut self, out: &mut dyn Write) -> std::io::Result<()> {
         let events = &self.game.events()[self.shown..];
+        // The events of one action (the REPL shows them after each): the
+        // action, then what followed from it, indented under it. A deal is
+        // not an action.
+        let one_action = !matches!(events.first(), Some(Event::HandStarted { .. }));
         let mut lines = Vec::with_capacity(events.len());
-        for event in events {
+        for (index, event) in events.iter().enumerate() {
             if matches!(event, Event::HandStarted { .. }) {
                 lines.push(String::new());
             }
@@ -201,7 +205,8 @@ impl<'a> Session<'a> {
             if matches!(event, Event::MatchWon { .. }) {
                 continue;
             }
-            lines.push(describe_for(event, &self.game.variant, Some(HUMAN)));
+            let line = describe_for(event, &self.game.variant, Some(HUMAN));
+            lines.push(if one_action && index > 0 { format!("  {line}") } else { line });
         }
         for line in render::condense(lines) {
             writeln!(out, "{line}")?;
@@ -306,7 +311,9 @@ impl<'a> Session<'a> {
             let left = if held.is_empty() {
                 String::new()
             } else {
-                format!(" (held {} = {} points)", cards.join(", "), table.hand_points(&self.game.variant, seat))
+                let points = table.hand_points(&self.game.variant, seat);
+                let unit = if points == 1 { "point" } else { "points" };
+                format!(" (held {} = {points} {unit})", cards.join(", "))
             };
             parts.push(format!("  p{seat}: +{gained}, total {}{left}", table.scores[seat]));
         }
@@ -321,11 +328,15 @@ impl<'a> Session<'a> {
     fn summary(&self, out: &mut dyn Write) -> std::io::Result<()> {
         let table = self.game.table();
         let scores: Vec<String> = table.scores.iter().enumerate().map(|(s, p)| format!("p{s} {p}")).collect();
-        let finished = table.hand_number.saturating_sub(u32::from(!self.game.hand_over()));
+        let finished = match table.hand_number.saturating_sub(u32::from(!self.game.hand_over())) {
+            0 => "no hand".to_string(),
+            1 => "1 hand".to_string(),
+            n => format!("{n} hands"),
+        };
         let winner = table.match_winner.map_or(String::new(), |w| format!("p{w} won the match; "));
         writeln!(
             out,
-            "{winner}{finished} hand(s) finished; scores: {}. Play it again: {}",
+            "{winner}{finished} finished; scores: {}. Play it again: {}",
             scores.join(", "),
             self.setup.command()
         )

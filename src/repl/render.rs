@@ -281,21 +281,27 @@ fn state_words(state: &[(rhai::ImmutableString, crate::turn::ScriptValue)]) -> S
 
 /// Event lines made easier to follow: a line repeated at once is shown once
 /// with a count (`p1 draws a card (x4)`), and lines that differ only in
-/// whose it is (`p0's Power Card turns green`, `p1's ...`) become one
-/// (`p0, p1 and p2's Power Card turns green`).
+/// whose it is become one: `p0's Power Card turns green`, `p1's ...` as
+/// `p0, p1 and p2's Power Card turns green`; `p1 is skipped`, `p2 is
+/// skipped` as `p1 and p2 are skipped`. Lines keep their indentation and
+/// only lines of the same indentation are joined.
 pub fn condense(lines: Vec<String>) -> Vec<String> {
-    /// `pN's rest` as (N, "'s rest").
-    fn owned(line: &str) -> Option<(&str, &str)> {
-        let rest = line.strip_prefix('p')?;
+    /// A line about one seat, `pN's rest` or `pN is rest`: its indentation,
+    /// the seat, and the rest.
+    fn about_a_seat(line: &str) -> Option<(&str, &str, &str)> {
+        let body = line.trim_start_matches(' ');
+        let indent = &line[..line.len() - body.len()];
+        let rest = body.strip_prefix('p')?;
         let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
-        (digits > 0 && rest[digits..].starts_with("'s ")).then(|| (&rest[..digits], &rest[digits..]))
+        let tail = &rest[digits..];
+        (digits > 0 && (tail.starts_with("'s ") || tail.starts_with(" is "))).then(|| (indent, &rest[..digits], tail))
     }
     let mut out: Vec<String> = Vec::new();
     let mut i = 0;
     while i < lines.len() {
         let line = &lines[i];
         let mut j = i + 1;
-        while j < lines.len() && lines[j] == *line && !line.is_empty() {
+        while j < lines.len() && lines[j] == *line && !line.trim().is_empty() {
             j += 1;
         }
         if j - i > 1 {
@@ -303,11 +309,11 @@ pub fn condense(lines: Vec<String>) -> Vec<String> {
             i = j;
             continue;
         }
-        if let Some((_, rest)) = owned(line) {
+        if let Some((indent, _, rest)) = about_a_seat(line) {
             let mut seats = Vec::new();
             let mut k = i;
-            while let Some((seat, other)) = lines.get(k).and_then(|l| owned(l)) {
-                if other != rest {
+            while let Some((other_indent, seat, other)) = lines.get(k).and_then(|l| about_a_seat(l)) {
+                if other != rest || other_indent != indent {
                     break;
                 }
                 seats.push(seat);
@@ -316,7 +322,11 @@ pub fn condense(lines: Vec<String>) -> Vec<String> {
             if seats.len() > 1 {
                 let named: Vec<String> = seats.iter().map(|s| format!("p{s}")).collect();
                 let (last, first) = named.split_last().expect("two seats or more");
-                out.push(format!("{} and {last}{rest}", first.join(", ")));
+                let rest = match rest.strip_prefix(" is ") {
+                    Some(what) => format!(" are {what}"),
+                    None => rest.to_string(),
+                };
+                out.push(format!("{indent}{} and {last}{rest}", first.join(", ")));
                 i = k;
                 continue;
             }

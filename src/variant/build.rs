@@ -136,6 +136,7 @@ fn check_rule_has_no_table(file: &SourceFile, spec: &LayerSpec, problems: &mut V
         ("players", spec.players.is_some()),
         ("target_score", spec.target_score.is_some()),
         ("power_cards", spec.power_cards.is_some()),
+        ("mark", spec.mark.is_some()),
     ];
     for (field, present) in table_fields {
         if present {
@@ -320,6 +321,7 @@ fn build_table(file: &SourceFile, spec: &LayerSpec, problems: &mut Vec<String>) 
         target_score,
         uno_penalty: spec.uno_penalty.unwrap_or(2),
         power_cards,
+        mark: spec.mark.clone().unwrap_or_default(),
         double_sided,
         designs: designs.designs,
         copies: designs.copies,

@@ -242,6 +242,8 @@ pub struct Variant {
     pub target_score: i64,
     pub uno_penalty: u32,
     pub power_cards: u32,
+    /// What the mark `*` on a number means, in words (may be empty).
+    pub mark: String,
     pub double_sided: bool,
     /// Distinct card designs, in deck order.
     pub designs: Vec<CardDef>,
@@ -416,6 +418,17 @@ impl Variant {
         lines.push(format!(
             "  numbers ({numbers} faces): play on the same colour or the same number; points as printed"
         ));
+        let two_colour = faces(&|f| f.flex.is_some());
+        if two_colour > 0 {
+            lines.push(format!(
+                "  two-colour cards ({two_colour} faces), written red/blue 6: the second colour is the flex side's"
+            ));
+        }
+        let marked = faces(&|f| f.marked);
+        if marked > 0 {
+            let means = if self.mark.is_empty() { "(no description)" } else { &self.mark };
+            lines.push(format!("  marked * ({marked} faces), written red 6*: {means}"));
+        }
         for (id, symbol) in self.names.symbols.iter().enumerate() {
             let count = faces(&|f| f.symbol() == Some(id as crate::card::SymbolId));
             let description = if symbol.description.is_empty() { "(no description)" } else { &symbol.description };

@@ -32,6 +32,8 @@ pub struct LayerSpec {
     pub uno_penalty: Option<u32>,
     /// Power Cards in the box (one per player at most; not shuffled in).
     pub power_cards: Option<u32>,
+    /// What the mark `*` on a number means (the rule sheet says it).
+    pub mark: Option<String>,
     #[serde(default)]
     pub symbols: BTreeMap<String, SymbolSpec>,
     #[serde(default)]

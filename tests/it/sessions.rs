@@ -122,6 +122,11 @@ fn event_lines_are_condensed_where_they_repeat() {
         "",
         "",
         "p3 passes",
+        "p0 plays red skip-everyone",
+        "  p1 is skipped",
+        "  p2 is skipped",
+        "p1 is dealt 7",
+        "p2 is dealt 7",
     ];
     let condensed = condense(lines.iter().map(|l| l.to_string()).collect());
     assert_eq!(
@@ -134,6 +139,9 @@ fn event_lines_are_condensed_where_they_repeat() {
             "",
             "",
             "p3 passes",
+            "p0 plays red skip-everyone",
+            "  p1 and p2 are skipped",
+            "p1 and p2 are dealt 7",
         ]
     );
 }

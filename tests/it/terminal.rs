@@ -2,8 +2,9 @@
 //! `tests/sessions/terminal/` gives the command line and the keys typed
 //! (`keys: ...`, with `<Tab>`, `<Enter>`, `<Up>`, `<Left>`, `<C-a>`,
 //! `<C-c>`, `<C-d>`...), and `screen` lines take what the screen (80x30,
-//! or `size: COLSxROWS` after the command line) shows then. The snapshot
-//! is those screens, in order.
+//! or `size: COLSxROWS` after the command line) shows then (`screen
+//! colours`: with each change of text colour marked). The snapshot is those
+//! screens, in order.
 
 use std::io::{Read, Write};
 use std::process::Command;
@@ -37,6 +38,32 @@ fn keys(text: &str) -> Vec<u8> {
     }
     bytes.extend(rest.as_bytes());
     bytes
+}
+
+/// The screen's text with each change of text colour marked where it
+/// happens: `{1}red 5{}` (a palette index; `{}` the default colour).
+fn coloured(screen: &vt100::Screen) -> String {
+    let (rows, cols) = screen.size();
+    let mut out = String::new();
+    for row in 0..rows.get() {
+        let mut line = String::new();
+        let mut current = vt100::Color::Default;
+        for col in 0..cols.get() {
+            let Some(cell) = screen.cell(row, col) else { continue };
+            if cell.fgcolor() != current && !cell.contents().trim().is_empty() {
+                current = cell.fgcolor();
+                line += &match current {
+                    vt100::Color::Default => "{}".to_string(),
+                    vt100::Color::Idx(n) => format!("{{{n}}}"),
+                    vt100::Color::Rgb(r, g, b) => format!("{{#{r:02x}{g:02x}{b:02x}}}"),
+                };
+            }
+            line += if cell.has_contents() { cell.contents() } else { " " };
+        }
+        out += line.trim_end();
+        out.push('\n');
+    }
+    out
 }
 
 /// Reads what the program writes until it has been quiet for a while.
@@ -87,6 +114,8 @@ fn terminal_sessions() {
                 let contents = screen.screen().contents();
                 let rows: Vec<&str> = contents.lines().map(str::trim_end).collect();
                 seen += &format!("--- screen\n{}\n", rows.join("\n").trim_end());
+            } else if line == "screen colours" {
+                seen += &format!("--- screen, colours as {{colour}}\n{}\n", coloured(screen.screen()).trim_end());
             } else if let Some(typed) = line.strip_prefix("keys: ") {
                 session.write_all(&keys(typed)).unwrap();
                 session.flush().unwrap();
