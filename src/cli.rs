@@ -555,9 +555,8 @@ fn check_one(request: &LoadRequest, label: &str) -> i32 {
         );
         SUCCESS
     } else {
-        for f in failures {
-            eprintln!("error: {label}: {f}");
-        }
+        let failures: Vec<String> = failures.iter().map(|f| format!("{label}: {f}")).collect();
+        print_problems(&failures);
         FAILED
     }
 }

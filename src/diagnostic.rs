@@ -62,10 +62,13 @@ fn place(problem: &str) -> Option<(&str, usize, usize)> {
 
 fn snippet(problem: &str, loader: &dyn Loader, color: bool) -> Option<String> {
     let (name, line, column) = place(problem)?;
-    let file = match name.strip_prefix("builtin:") {
-        Some(path) => SourceFile::builtin(path)?,
-        None => SourceFile::read(loader, Path::new(name)).ok()?,
+    let open = |name: &str| match name.strip_prefix("builtin:") {
+        Some(path) => SourceFile::builtin(path),
+        None => SourceFile::read(loader, Path::new(name)).ok(),
     };
+    // The place may follow words about it (`... in rule (hook f): x.rhai:3:5:`):
+    // then the file is the last word.
+    let file = open(name).or_else(|| open(name.rsplit(' ').next()?))?;
     let text = &file.text;
     let start = text.split_inclusive('\n').take(line.checked_sub(1)?).map(str::len).sum::<usize>();
     let source_line = text[start..].lines().next()?;

@@ -51,9 +51,19 @@ fn open(loader: &dyn Loader, reference: &str, dir: &str, what: &str, known: Vec<
     Err(format!("unknown {what} '{reference}' (built in: {}; or give a path to a YAML file)", known.join(", ")))
 }
 
-/// Parses a file and opens the scripts it names.
-fn input(loader: &dyn Loader, file: SourceFile, problems: &mut Vec<String>) -> Option<LayerInput> {
-    let spec = build::parse_spec(&file).map_err(|e| problems.push(e)).ok()?;
+/// Parses a file and opens the scripts it names. A house rule's unknown
+/// field is told the fields a rule may set, not the variant's.
+fn input(loader: &dyn Loader, file: SourceFile, rule: bool, problems: &mut Vec<String>) -> Option<LayerInput> {
+    let spec = build::parse_spec(&file)
+        .map_err(|e| match e.find("expected one of ") {
+            Some(at) if rule && e.contains("unknown field") => problems.push(format!(
+                "{}a house rule's fields are {}",
+                &e[..at],
+                crate::variant::spec::RULE_FIELDS.join(", ")
+            )),
+            _ => problems.push(e),
+        })
+        .ok()?;
     let mut scripts = Vec::new();
     for path in &spec.scripts {
         match file.sibling(loader, path) {
@@ -70,11 +80,11 @@ fn input(loader: &dyn Loader, file: SourceFile, problems: &mut Vec<String>) -> O
 pub fn load(request: &LoadRequest, loader: &dyn Loader) -> Result<Variant, Vec<String>> {
     let mut problems = Vec::new();
     let table_file = open_variant(loader, &request.variant).map_err(|e| vec![e])?;
-    let table = input(loader, table_file, &mut problems).ok_or_else(|| problems.clone())?;
+    let table = input(loader, table_file, false, &mut problems).ok_or_else(|| problems.clone())?;
     let mut rules = Vec::new();
     for reference in &request.rules {
         match open_rule(loader, reference) {
-            Ok(file) => rules.extend(input(loader, file, &mut problems)),
+            Ok(file) => rules.extend(input(loader, file, true, &mut problems)),
             Err(e) => problems.push(e),
         }
     }

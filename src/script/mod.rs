@@ -230,25 +230,41 @@ impl Runtime {
         let ast = &self.layers[f.layer];
         let options = CallFnOptions::new().eval_ast(false).rewind_scope(true);
         let result = self.engine.call_fn_with_options::<Dynamic>(options, &mut self.scope, ast, &f.function, args);
-        result.map_err(|e| self.failure(f, e))
+        result.map_err(|mut e| {
+            // Where the error happened, as `script:line:column:` (the script
+            // that defines the hook function), so it is shown with its line.
+            let at = e.take_position();
+            match (self.defining_script(f), at.line(), at.position()) {
+                (Some((script, _)), Some(line), column) => ScriptFailure(format!(
+                    "script error in {} ({} hook {}): {script}:{line}:{}: {e}",
+                    self.variant.layers[f.layer].name,
+                    f.kind.name(),
+                    f.function,
+                    column.unwrap_or(1)
+                )),
+                _ => {
+                    e.set_position(at);
+                    self.failure(f, e)
+                }
+            }
+        })
+    }
+
+    /// The script that defines hook function `f`, and the line it starts
+    /// on. Only on the way to an error: the scripts are compiled again.
+    fn defining_script(&self, f: &FnRef) -> Option<(String, usize)> {
+        self.variant.layers[f.layer].scripts.iter().find_map(|script| {
+            let ast = self.engine.compile(&script.text).ok()?;
+            let def = ast.iter_fn_def().find(|d| d.name == f.function)?;
+            Some((script.name.clone(), def.body.start_position().line()?))
+        })
     }
 
     /// A hook function as errors name it: its layer, hook and name, and the
     /// script and line that define it.
     pub fn describe(&self, f: &FnRef) -> String {
         let layer = &self.variant.layers[f.layer];
-        // Only on the way to an error: the scripts are compiled again to
-        // find the definition.
-        let place = layer
-            .scripts
-            .iter()
-            .find_map(|script| {
-                let ast = self.engine.compile(&script.text).ok()?;
-                let def = ast.iter_fn_def().find(|d| d.name == f.function)?;
-                let line = def.body.start_position().line()?;
-                Some(format!(", {}:{line}", script.name))
-            })
-            .unwrap_or_default();
+        let place = self.defining_script(f).map(|(script, line)| format!(", {script}:{line}")).unwrap_or_default();
         format!("{} ({} hook {}{place})", layer.name, f.kind.name(), f.function)
     }
 

@@ -65,6 +65,22 @@ pub struct LayerSpec {
     pub public_state: Vec<String>,
 }
 
+/// The fields of `LayerSpec` a house rule may set (the rest describe a
+/// table; `build` refuses them in a rule).
+pub const RULE_FIELDS: &[&str] = &[
+    "name",
+    "description",
+    "options",
+    "scripts",
+    "hooks",
+    "targets",
+    "public_state",
+    "uno_penalty",
+    "players_multiple_of",
+    "conflicts",
+    "inert_in",
+];
+
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SymbolSpec {
@@ -157,6 +173,23 @@ impl SelectorSpec {
         match self {
             SelectorSpec::One(s) => vec![s.as_str()],
             SelectorSpec::Any(v) => v.iter().map(String::as_str).collect(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every field a house rule may set is a field of the schema (what the
+    /// parser lists for an unknown one).
+    #[test]
+    fn the_rule_fields_are_fields_of_the_schema() {
+        let (_, message) = crate::yaml::from_str::<LayerSpec>("bogus: 1\n").unwrap_err();
+        let fields = message.split("expected one of ").nth(1).unwrap();
+        let fields: Vec<&str> = fields.split(", ").map(str::trim).collect();
+        for field in RULE_FIELDS {
+            assert!(fields.contains(field), "{field} is not in {fields:?}");
         }
     }
 }

@@ -284,9 +284,11 @@ fn check_takes_house_rules_alone_or_with_a_variant() {
     let classic_two: Vec<&str> = out.lines().filter(|l| l.contains("on classic: 2 players")).collect();
     assert_eq!(classic_two.len(), 1, "one line per problem:\n{out}");
     assert!(
-        classic_two[0].contains("more games)") && classic_two[0].contains("bad.rhai:1): Array index 5 out of bounds"),
+        classic_two[0].contains("more games)") && classic_two[0].contains("bad.rhai:1:32: Array index 5 out of bounds"),
         "{out}"
     );
+    // The script's line, with a caret where it broke.
+    assert!(out.contains("1 | fn oops(card) { let x = [1]; x[5] }\n  |                                ^\n"), "{out}");
     let show = classic_two[0].split("see it: ").nth(1).unwrap();
     let args: Vec<&str> = show.split_whitespace().skip(1).collect();
     let shown = text(&unolab(&args));
