@@ -477,6 +477,9 @@ fn rule_target(target: &str) -> Option<crate::variant::spec::LayerSpec> {
 
 fn check(targets: &[String], rules: &[String], settings: &[(String, String)]) -> i32 {
     let mut code = SUCCESS;
+    // A problem of a file is told once, though a rule is checked on every
+    // variant.
+    let mut told = std::collections::HashSet::new();
     for target in targets {
         if let Some(spec) = rule_target(target) {
             // A house rule: on every built-in variant (what it says cannot
@@ -488,7 +491,7 @@ fn check(targets: &[String], rules: &[String], settings: &[(String, String)]) ->
                 let mut with = vec![target.clone()];
                 with.extend(rules.iter().cloned());
                 let request = LoadRequest { variant: variant.to_string(), rules: with, settings: settings.to_vec() };
-                code = code.max(check_one(&request, &format!("{target} on {variant}")));
+                code = code.max(check_one(&request, &format!("{target} on {variant}"), &mut told));
             }
             continue;
         }
@@ -500,7 +503,7 @@ fn check(targets: &[String], rules: &[String], settings: &[(String, String)]) ->
         let request = LoadRequest { variant: target.clone(), rules: rules.to_vec(), settings: settings.to_vec() };
         let label =
             std::iter::once(target.clone()).chain(rules.iter().map(|r| format!("+ {r}"))).collect::<Vec<_>>().join(" ");
-        code = code.max(check_one(&request, &label));
+        code = code.max(check_one(&request, &label, &mut told));
     }
     code
 }
@@ -508,11 +511,21 @@ fn check(targets: &[String], rules: &[String], settings: &[(String, String)]) ->
 /// Checks one ruleset: it loads, its scripts compile, and seeded bot games
 /// at the smallest and largest table end. Every problem is printed, a
 /// failing game with the command that shows it.
-fn check_one(request: &LoadRequest, label: &str) -> i32 {
-    let Ok(variant) = load_request(request) else { return FAILED };
+fn check_one(request: &LoadRequest, label: &str, told: &mut std::collections::HashSet<String>) -> i32 {
+    let mut tell_once = |problems: Vec<String>| {
+        let new: Vec<String> = problems.into_iter().filter(|p| told.insert(p.clone())).collect();
+        print_problems(&new);
+        FAILED
+    };
+    let variant = match crate::loader::load(request) {
+        Ok(variant) => Arc::new(variant),
+        Err(problems) => return tell_once(problems),
+    };
+    for warning in &variant.warnings {
+        eprintln!("warning: {warning}");
+    }
     if let Err(problems) = Runtime::new(variant.clone()) {
-        print_problems(&problems);
-        return FAILED;
+        return tell_once(problems);
     }
     let arguments = request.arguments();
     let mut failures = Vec::new();

@@ -416,3 +416,44 @@ fn a_rule_can_require_a_multiple_of_players() {
     assert_eq!(even.status.code(), Some(0), "{}", text(&even));
     assert!(text(&unolab(&["rules", "classic", "-r", "partners"])).contains("2 to 10 players (a multiple of 2)"));
 }
+
+/// The worked example of docs/authoring.md, followed as a reader would:
+/// `unolab new rule eights`, the files as the guide shows them, then check,
+/// scenario and snapshot.
+#[test]
+fn the_guides_worked_example_works_as_written() {
+    let guide = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/authoring.md")).unwrap();
+    let section = guide.split("## A worked example").nth(1).unwrap().split("\n## ").next().unwrap();
+    // Fenced blocks whose first line names a file: `# eights/x.yaml`.
+    let mut files = Vec::new();
+    for block in section.split("```").skip(1).step_by(2) {
+        let body = block.split_once('\n').map_or("", |(_, body)| body);
+        let first = body.lines().next().unwrap_or_default();
+        let named = first.strip_prefix("# ").or_else(|| first.strip_prefix("// "));
+        if let Some(path) = named.filter(|p| p.starts_with("eights/")) {
+            files.push((path.to_string(), body.to_string()));
+        }
+    }
+    assert_eq!(files.len(), 3, "the YAML, the script and the scenario: {files:?}");
+    let dir = std::env::temp_dir().join(format!("unolab-guide-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let run = |args: &[&str]| Command::new(env!("CARGO_BIN_EXE_unolab")).args(args).current_dir(&dir).output().unwrap();
+    assert_eq!(run(&["new", "rule", "eights"]).status.code(), Some(0));
+    for (path, body) in &files {
+        std::fs::write(dir.join(path), body).unwrap();
+    }
+    for (args, code) in [
+        (vec!["check", "eights/eights.yaml"], 0),
+        (vec!["scenario", "eights/scenarios/"], 0),
+        (vec!["snapshot", "eights/snapshots/"], 1),
+        (vec!["snapshot", "eights/snapshots/", "--accept"], 0),
+        (vec!["snapshot", "eights/snapshots/"], 0),
+    ] {
+        let output = run(&args);
+        assert_eq!(output.status.code(), Some(code), "{args:?}: {}", text(&output));
+    }
+    let snap = std::fs::read_to_string(dir.join("eights/snapshots/eights@3p-seed1.snap")).unwrap();
+    assert!(snap.contains("play runs counterclockwise"), "{snap}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
