@@ -881,7 +881,7 @@ const RUN_FIELDS: [&str; 7] = ["variant", "rules", "options", "players", "seed",
 fn merge(files: &[PathBuf], as_json: bool) -> i32 {
     let mut shards = Vec::new();
     for path in files {
-        let read = std::fs::read_to_string(path).map_err(|e| e.to_string()).and_then(|text| {
+        let read = crate::loader::read_text(path).map_err(|e| e.to_string()).and_then(|text| {
             let value: serde_json::Value = serde_json::from_str(&text).map_err(|e| e.to_string())?;
             let stats = sim::report::from_raw(&value)?;
             Ok((value, stats))

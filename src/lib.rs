@@ -15,6 +15,7 @@ pub mod cli;
 pub mod diagnostic;
 pub mod event;
 pub mod game;
+pub mod limits;
 pub mod loader;
 pub mod notation;
 pub mod repl;

@@ -22,8 +22,23 @@ impl Loader for Disk {
 }
 
 /// A text file, without the UTF-8 byte-order mark some editors put first.
+/// Only a regular file is read, and only up to `limits::FILE_BYTES`: a
+/// device or a pipe (`/dev/zero`) or a huge file is refused, not read
+/// until memory runs out.
 pub fn read_text(path: &Path) -> std::io::Result<String> {
-    let text = std::fs::read_to_string(path)?;
+    use std::io::{Error, ErrorKind, Read};
+    let file = std::fs::File::open(path)?;
+    let meta = file.metadata()?;
+    if !meta.is_file() {
+        return Err(Error::new(ErrorKind::InvalidInput, "not a regular file"));
+    }
+    let limit = crate::limits::FILE_BYTES;
+    let mut bytes = Vec::new();
+    file.take(limit + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > limit {
+        return Err(Error::new(ErrorKind::InvalidData, format!("larger than {} MB", limit / (1024 * 1024))));
+    }
+    let text = String::from_utf8(bytes).map_err(|_| Error::new(ErrorKind::InvalidData, "not UTF-8 text"))?;
     Ok(match text.strip_prefix('\u{feff}') {
         Some(rest) => rest.to_string(),
         None => text,

@@ -195,7 +195,7 @@ fn snap_body(text: &str) -> &str {
 fn compare(snap: &Path, new: &SnapFile, mode: Mode) -> Result<Verdict, String> {
     let pending = pending_path(snap);
     let body = new.body.trim_end_matches('\n');
-    let old = match std::fs::read_to_string(snap) {
+    let old = match crate::loader::read_text(snap) {
         Ok(text) => Some(snap_body(&text).replace("\r\n", "\n").trim_end_matches('\n').to_string()),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
         Err(e) => return Err(format!("{}: cannot read: {e}", snap.display())),

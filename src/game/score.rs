@@ -73,9 +73,17 @@ impl Game {
                     (0..players).map(|s| if s == winner { others } else { 0 }).collect()
                 }
             };
-        for (score, gain) in self.table.scores.iter_mut().zip(&gains) {
-            *score += gain;
-        }
+        // Points are whole numbers a script may make huge: a score that
+        // would overflow is an error, not a wrap to negative.
+        let totals: Option<Vec<i64>> = self.table.scores.iter().zip(&gains).map(|(s, g)| s.checked_add(*g)).collect();
+        let Some(totals) = totals else {
+            return Err(ScriptFailure(format!(
+                "hand {}: a score would pass {} points (score_hand gave {gains:?})",
+                self.table.hand_number,
+                i64::MAX
+            )));
+        };
+        self.table.scores = totals;
         self.log.push(Event::HandWon { seat: winner, points: gains[winner], went_out });
         if self.table.match_winner.is_some() {
             return self.moment(HookKind::OnHandEnd, winner, HookArg::Seat(winner));

@@ -204,7 +204,7 @@ pub struct Context<'a> {
 
 /// Parses a line.
 /// The longest line a command may be (a file name to save to included).
-const MAX_LINE: usize = 1024;
+const MAX_LINE: usize = crate::limits::REPL_LINE;
 
 pub fn parse(context: &Context, line: &str) -> Result<Input, String> {
     let Context { names, colors, .. } = context;

@@ -6,11 +6,13 @@
 use rhai::Engine;
 use rhai::packages::{Package, StandardPackage};
 
+use crate::limits;
+
 /// Operations one hook call may run before it is stopped.
-pub const MAX_OPERATIONS: u64 = 200_000;
+pub const MAX_OPERATIONS: u64 = limits::SCRIPT_OPERATIONS;
 
 /// State values (`set_state`) the table, and each seat, may hold.
-pub const MAX_STATE: usize = 256;
+pub const MAX_STATE: usize = limits::STATE_VALUES;
 
 /// A hardened engine whose `print` and `debug` go to `on_print`.
 pub fn hardened_engine(on_print: impl Fn(&str) + 'static) -> Engine {
@@ -18,13 +20,13 @@ pub fn hardened_engine(on_print: impl Fn(&str) + 'static) -> Engine {
     engine.register_global_module(StandardPackage::new().as_shared_module());
     engine
         .set_max_operations(MAX_OPERATIONS)
-        .set_max_call_levels(32)
-        .set_max_expr_depths(64, 32)
-        .set_max_string_size(4_096)
-        .set_max_array_size(1_024)
-        .set_max_map_size(256)
-        .set_max_variables(256)
-        .set_max_functions(512)
+        .set_max_call_levels(limits::SCRIPT_CALL_LEVELS)
+        .set_max_expr_depths(limits::SCRIPT_EXPR_DEPTHS.0, limits::SCRIPT_EXPR_DEPTHS.1)
+        .set_max_string_size(limits::SCRIPT_STRING_BYTES)
+        .set_max_array_size(limits::SCRIPT_ARRAY_ITEMS)
+        .set_max_map_size(limits::SCRIPT_MAP_ENTRIES)
+        .set_max_variables(limits::SCRIPT_VARIABLES)
+        .set_max_functions(limits::SCRIPT_FUNCTIONS)
         .set_max_strings_interned(1_024);
     engine.disable_symbol("eval");
     // The standard package's `sleep` blocks the thread and costs no

@@ -17,7 +17,7 @@ use crate::script::Runtime;
 use crate::variant::Variant;
 
 /// Actions after which a hand that has not ended counts as stuck.
-pub const ACTION_LIMIT: u64 = 20_000;
+pub const ACTION_LIMIT: u64 = crate::limits::HAND_ACTIONS;
 
 #[derive(Debug, Clone)]
 pub struct SimConfig {
@@ -103,7 +103,7 @@ pub struct SimStats {
 }
 
 /// Hands after which a match that has not ended counts as stuck.
-pub const MATCH_HAND_LIMIT: u32 = 1_000;
+pub const MATCH_HAND_LIMIT: u32 = crate::limits::MATCH_HANDS;
 
 /// The seed of game `index`: SplitMix64 of the run's seed and the index.
 pub fn game_seed(seed: u64, index: u64) -> u64 {
@@ -252,7 +252,7 @@ impl SimStats {
                 self.wins[seat] += 1;
                 self.wins_by_position[position] += 1;
                 self.turns.push(u32::try_from(turns).unwrap_or(u32::MAX));
-                self.points_total += points;
+                self.points_total = self.points_total.saturating_add(points);
                 (row.winner, row.points) = (Some((seat, position)), points);
             }
             Ok(HandResult::Stuck { actions }) => {
@@ -291,7 +291,7 @@ impl SimStats {
         add(&mut self.hands_with, &share.hands_with);
         add(&mut self.peaks, &share.peaks);
         self.turns.extend(share.turns);
-        self.points_total += share.points_total;
+        self.points_total = self.points_total.saturating_add(share.points_total);
         for (name, n) in share.counters {
             *self.counters.entry(name).or_default() += n;
         }

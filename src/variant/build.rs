@@ -182,6 +182,12 @@ fn build_names(file: &SourceFile, spec: &LayerSpec, problems: &mut Vec<String>) 
             }
             taken.push(lower);
         }
+        if !(0..=crate::limits::CARD_POINTS).contains(&s.points) {
+            problems.push(file.problem_at(
+                name,
+                format!("symbol '{name}' scores {} points: from 0 to {}", s.points, crate::limits::CARD_POINTS),
+            ));
+        }
         if !s.names_color && !s.wild {
             problems.push(file.problem_at(
                 name,

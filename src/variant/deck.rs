@@ -33,29 +33,42 @@ impl Designs {
     }
 }
 
-/// Expands `{color}` (every light colour) and `{A-B}` (numbers) in a template.
+/// Expands `{color}` (every light colour) and `{A-B}` (numbers) in a
+/// template, in order: the first placeholder varies slowest. What a
+/// placeholder puts in is not read again (a colour named `{color}` is only
+/// text), and a template may make at most `limits::TEMPLATE_CARDS` cards.
 pub fn expand(template: &str, colors: &[String]) -> Result<Vec<String>, String> {
-    let Some(open) = template.find('{') else {
-        return Ok(vec![template.to_string()]);
-    };
-    let close = template[open..].find('}').map(|i| open + i).ok_or_else(|| format!("'{template}': unclosed '{{'"))?;
-    let inner = &template[open + 1..close];
-    let values: Vec<String> = if inner == "color" {
-        colors.to_vec()
-    } else if let Some((a, b)) = inner.split_once('-') {
-        match (a.trim().parse::<u8>(), b.trim().parse::<u8>()) {
-            (Ok(a), Ok(b)) if a <= b => (a..=b).map(|n| n.to_string()).collect(),
-            _ => return Err(format!("'{template}': '{{{inner}}}' is not a range like {{1-9}}")),
-        }
-    } else {
-        return Err(format!("'{template}': unknown placeholder '{{{inner}}}' (use {{color}} or {{1-9}})"));
-    };
-    let mut out = Vec::new();
-    for value in values {
-        let replaced = format!("{}{value}{}", &template[..open], &template[close + 1..]);
-        out.extend(expand(&replaced, colors)?);
+    // The template as literal text between placeholders' choices.
+    let mut literals = Vec::new();
+    let mut choices: Vec<Vec<String>> = Vec::new();
+    let mut rest = template;
+    while let Some(open) = rest.find('{') {
+        let close = rest[open..].find('}').map(|i| open + i).ok_or_else(|| format!("'{template}': unclosed '{{'"))?;
+        let inner = &rest[open + 1..close];
+        let values: Vec<String> = if inner == "color" {
+            colors.to_vec()
+        } else if let Some((a, b)) = inner.split_once('-') {
+            match (a.trim().parse::<u8>(), b.trim().parse::<u8>()) {
+                (Ok(a), Ok(b)) if a <= b => (a..=b).map(|n| n.to_string()).collect(),
+                _ => return Err(format!("'{template}': '{{{inner}}}' is not a range like {{1-9}}")),
+            }
+        } else {
+            return Err(format!("'{template}': unknown placeholder '{{{inner}}}' (use {{color}} or {{1-9}})"));
+        };
+        literals.push(&rest[..open]);
+        choices.push(values);
+        rest = &rest[close + 1..];
     }
-    Ok(out)
+    let total = choices.iter().try_fold(1usize, |n, values| n.checked_mul(values.len()));
+    let limit = crate::limits::TEMPLATE_CARDS;
+    if total.is_none_or(|n| n > limit) {
+        return Err(format!("'{template}' would make more than {limit} cards"));
+    }
+    let mut out = vec![String::new()];
+    for (literal, values) in literals.iter().zip(&choices) {
+        out = out.iter().flat_map(|made| values.iter().map(move |value| format!("{made}{literal}{value}"))).collect();
+    }
+    Ok(out.into_iter().map(|made| made + rest).collect())
 }
 
 /// A dark face must use dark colours and a light face light ones.
@@ -93,5 +106,9 @@ mod tests {
         assert_eq!(expand("{color} {1-2}", &colors).unwrap(), ["red 1", "red 2", "blue 1", "blue 2"]);
         assert!(expand("{colour} 1", &colors).unwrap_err().contains("unknown placeholder"));
         assert!(expand("{color 1", &colors).unwrap_err().contains("unclosed"));
+        // What a colour puts in is text, not another placeholder.
+        assert_eq!(expand("{color} 1", &["{color}".to_string()]).unwrap(), ["{color} 1"]);
+        let huge = "red {0-9}{0-9}{0-9}{0-9}{0-9}";
+        assert!(expand(huge, &colors).unwrap_err().contains("more than 10000 cards"));
     }
 }

@@ -6,6 +6,7 @@ mod cli;
 mod decks;
 mod game;
 mod hidden;
+mod hostile;
 mod primitives;
 mod properties;
 mod rules;

@@ -1,0 +1,47 @@
+//! Every bound unolab keeps, in one place: what a file, a script, a deck,
+//! a game and a line of input may grow to. Each is met by an error that
+//! names the file or script (never a hang, a crash or a machine's memory).
+//! The Rhai engine's own limits are set from these in `script::engine`.
+
+/// Bytes a file unolab reads (a variant, rule, script, scenario, snapshot
+/// spec or saved game) may hold. Only regular files are read.
+pub const FILE_BYTES: u64 = 4 * 1024 * 1024;
+
+/// Points one card may score (so that no hand's total can overflow).
+pub const CARD_POINTS: i64 = 1_000_000;
+
+/// Cards one deck template (`"{color} {1-9}"`) may expand to.
+pub const TEMPLATE_CARDS: usize = 10_000;
+
+/// Operations one hook call may run before it is stopped.
+pub const SCRIPT_OPERATIONS: u64 = 200_000;
+
+/// Nested function calls in a script.
+pub const SCRIPT_CALL_LEVELS: usize = 32;
+
+/// Expression depth in a script: at the top level, and in functions.
+pub const SCRIPT_EXPR_DEPTHS: (usize, usize) = (64, 32);
+
+/// Characters in one string a script makes.
+pub const SCRIPT_STRING_BYTES: usize = 4_096;
+
+/// Items in one array, and entries in one map, a script makes.
+pub const SCRIPT_ARRAY_ITEMS: usize = 1_024;
+pub const SCRIPT_MAP_ENTRIES: usize = 256;
+
+/// Variables in scope, and functions in a script.
+pub const SCRIPT_VARIABLES: usize = 256;
+pub const SCRIPT_FUNCTIONS: usize = 512;
+
+/// State values (`set_state`) the table, and each seat, may hold.
+pub const STATE_VALUES: usize = 256;
+
+/// Actions one hand may take in a simulation or a check before it is
+/// reported as stuck.
+pub const HAND_ACTIONS: u64 = 20_000;
+
+/// Hands one simulated match may take.
+pub const MATCH_HANDS: u32 = 1_000;
+
+/// Characters in one line of REPL input.
+pub const REPL_LINE: usize = 1_024;

@@ -1,0 +1,45 @@
+//! Hostile inputs, as data: each case in `tests/hostile/cases.yaml` runs the
+//! binary and must end within its time, with its exit code, saying what it
+//! says. No panic, no hang, no machine's memory.
+
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+#[test]
+fn hostile_inputs_are_answered_within_their_bounds() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let cases = std::fs::read_to_string(format!("{root}/tests/hostile/cases.yaml")).unwrap();
+    let cases: unolab::yaml::Yaml = unolab::yaml::from_str(&cases).unwrap();
+    let cases = cases.as_sequence().expect("a list of cases");
+    assert!(cases.len() >= 6);
+    for case in cases {
+        let run = case.get("run").and_then(|r| r.as_str()).expect("run:");
+        let exit = case.get("exit").and_then(|e| e.as_i64()).expect("exit:");
+        let says = case.get("says").and_then(|s| s.as_str()).expect("says:");
+        let seconds = case.get("seconds").and_then(|s| s.as_u64()).unwrap_or(30);
+        let mut child = Command::new(env!("CARGO_BIN_EXE_unolab"))
+            .args(run.split_whitespace())
+            .current_dir(root)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let deadline = Instant::now() + Duration::from_secs(seconds);
+        let status = loop {
+            if let Some(status) = child.try_wait().unwrap() {
+                break status;
+            }
+            if Instant::now() > deadline {
+                let _ = child.kill();
+                panic!("{run}: still running after {seconds} s");
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        let output = child.wait_with_output().unwrap();
+        let text = format!("{}{}", String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr));
+        assert_eq!(status.code(), Some(exit as i32), "{run}:\n{text}");
+        assert!(text.contains(says), "{run}: does not say '{says}':\n{text}");
+        assert!(!text.contains("panicked"), "{run}:\n{text}");
+    }
+}
