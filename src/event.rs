@@ -393,7 +393,9 @@ fn describe_all(event: &Event, variant: &Variant) -> String {
         Event::HandsSwapped { a, b } => write!(line, "p{a} and p{b} swap hands"),
         Event::HandsPassed { direction } => write!(line, "every hand passes {}", direction.name()),
         Event::Flipped { side } => write!(line, "everything flips: the {} side is up", side.name()),
-        Event::Script { text } => write!(line, "note: {text}"),
+        // A script's text reaches the terminal: control characters (an
+        // escape sequence that clears the screen...) are shown, not obeyed.
+        Event::Script { text } => write!(line, "note: {}", without_controls(text)),
         Event::Discarded { seat, card, .. } => {
             write!(line, "p{seat} discards {} under the top card", variant.card_name(*card))
         }
@@ -418,4 +420,16 @@ fn describe_all(event: &Event, variant: &Variant) -> String {
         }
     };
     line
+}
+
+/// Text with its control characters shown as escapes (`\u{1b}`), so that
+/// what a file or a script says cannot drive the terminal.
+pub fn without_controls(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.contains(char::is_control) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    text.chars()
+        .map(|c| if c.is_control() { c.escape_unicode().to_string() } else { c.to_string() })
+        .collect::<String>()
+        .into()
 }

@@ -224,9 +224,11 @@ pub fn from_str<T: DeserializeOwned>(text: &str) -> Result<T, (Option<Position>,
 }
 
 /// A text field that may be left empty (`description:`): an empty value
-/// is the empty text, as files have always been read.
+/// is the empty text, as files have always been read. Such text is shown
+/// to players, so its control characters are kept as escapes (`\u{1b}`).
 pub fn text_or_empty<'de, D: Deserializer<'de>>(deserializer: D) -> Result<String, D::Error> {
-    Ok(Option::<String>::deserialize(deserializer)?.unwrap_or_default())
+    let text = Option::<String>::deserialize(deserializer)?.unwrap_or_default();
+    Ok(crate::event::without_controls(&text).into_owned())
 }
 
 /// The parser's words for what a value should have been, in the words of

@@ -222,6 +222,10 @@ impl<'a> Session<'a> {
     /// turn or decision, or a chance out of turn it has not let pass.
     /// Seat 0's moves are up to date when it returns `Ok`.
     fn advance(&mut self, out: &mut dyn Write) -> Result<(), String> {
+        // Bots' actions since seat 0 last had a say: rules that never let a
+        // hand end, or never give seat 0 a turn, are stopped, not followed
+        // for ever.
+        let mut actions = 0;
         loop {
             self.show_events(out).map_err(|e| e.to_string())?;
             self.refresh_moves();
@@ -261,6 +265,13 @@ impl<'a> Session<'a> {
             }
             if self.has_chance() && self.passed_at != Some(self.game.history().len()) {
                 return Ok(());
+            }
+            actions += 1;
+            if actions > crate::limits::HAND_ACTIONS {
+                return Err(format!(
+                    "the bots made {} moves without the hand ending or you having a say: the rules may never let it end",
+                    crate::limits::HAND_ACTIONS
+                ));
             }
             self.reseed_bots();
             match bot::next_action(&mut self.game, &mut self.bots, Some(HUMAN)).map_err(|e| e.to_string())? {

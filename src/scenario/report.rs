@@ -35,8 +35,13 @@ fn walk(dir: &Path, wanted: &dyn Fn(&Path) -> bool, files: &mut Vec<PathBuf>) ->
     let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)?.map(|e| e.map(|e| e.path())).collect::<Result<_, _>>()?;
     entries.sort();
     for path in entries {
-        if path.is_dir() {
+        // A link to a folder is not followed: a link back up would be a
+        // loop without end.
+        let linked = std::fs::symlink_metadata(&path).is_ok_and(|m| m.file_type().is_symlink());
+        if path.is_dir() && !linked {
             walk(&path, wanted, files)?;
+        } else if path.is_dir() {
+            continue;
         } else if wanted(&path) {
             files.push(path);
         }

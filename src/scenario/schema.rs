@@ -217,7 +217,10 @@ pub fn parse_step(variant: &Variant, value: &Yaml) -> Result<Step, String> {
         "color" => Ok(Step::Act(Command::Color(parse_color(variant, arg)?))),
         "choose" => Ok(Step::Act(Command::Choose(parse_choice(arg)?))),
         "expect" => parse_expect(variant, arg).map(Step::Expect),
-        "expect_error" => Ok(Step::ExpectError(Box::new(parse_step(variant, arg)?))),
+        "expect_error" => match parse_step(variant, arg)? {
+            action @ Step::Act(_) => Ok(Step::ExpectError(Box::new(action))),
+            _ => Err("expect_error: takes an action that must be refused (play, draw, pass...), not a check".into()),
+        },
         "draw" | "pass" | "challenge" | "accept" if arg.is_null() => {
             parse_step(variant, &Yaml::unplaced(YamlValue::Str(key.into())))
         }

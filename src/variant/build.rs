@@ -153,8 +153,14 @@ fn build_names(file: &SourceFile, spec: &LayerSpec, problems: &mut Vec<String>) 
     let mut seen = Vec::new();
     for color in spec.colors.iter().chain(&spec.dark_colors) {
         let lower = color.to_ascii_lowercase();
-        if lower.is_empty() || lower.contains(char::is_whitespace) || lower.contains('/') {
-            problems.push(file.problem_at(color, format!("colour '{color}' must be one word")));
+        if lower.is_empty()
+            || lower.contains(char::is_whitespace)
+            || lower.contains('/')
+            || lower.contains(char::is_control)
+        {
+            problems.push(
+                file.problem_at(color, format!("colour '{}' must be one word", crate::event::without_controls(color))),
+            );
         } else if seen.contains(&lower) {
             problems.push(file.problem_at(color, format!("colour '{color}' is listed twice")));
         }
@@ -173,10 +179,13 @@ fn build_names(file: &SourceFile, spec: &LayerSpec, problems: &mut Vec<String>) 
             let lower = word.to_ascii_lowercase();
             if lower.is_empty()
                 || lower.contains(char::is_whitespace)
+                || lower.contains(char::is_control)
                 || lower.contains("//")
                 || lower.bytes().all(|b| b.is_ascii_digit())
             {
-                problems.push(file.problem_at(word, format!("symbol name '{word}' must be one word and not a number")));
+                let shown = crate::event::without_controls(word);
+                problems
+                    .push(file.problem_at(word, format!("symbol name '{shown}' must be one word and not a number")));
             } else if taken.contains(&lower) {
                 problems.push(file.problem_at(word, format!("name '{word}' is used twice")));
             }

@@ -25,6 +25,17 @@ fn hostile_inputs_are_answered_within_their_bounds() {
             .stderr(Stdio::piped())
             .spawn()
             .unwrap();
+        // The pipes are drained while the program runs, so that much output
+        // cannot hold it up.
+        let drain = |mut pipe: Box<dyn std::io::Read + Send>| {
+            std::thread::spawn(move || {
+                let mut bytes = Vec::new();
+                let _ = pipe.read_to_end(&mut bytes);
+                bytes
+            })
+        };
+        let stdout = drain(Box::new(child.stdout.take().unwrap()));
+        let stderr = drain(Box::new(child.stderr.take().unwrap()));
         let deadline = Instant::now() + Duration::from_secs(seconds);
         let status = loop {
             if let Some(status) = child.try_wait().unwrap() {
@@ -36,8 +47,8 @@ fn hostile_inputs_are_answered_within_their_bounds() {
             }
             std::thread::sleep(Duration::from_millis(20));
         };
-        let output = child.wait_with_output().unwrap();
-        let text = format!("{}{}", String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr));
+        let (stdout, stderr) = (stdout.join().unwrap(), stderr.join().unwrap());
+        let text = format!("{}{}", String::from_utf8_lossy(&stdout), String::from_utf8_lossy(&stderr));
         assert_eq!(status.code(), Some(exit as i32), "{run}:\n{text}");
         assert!(text.contains(says), "{run}: does not say '{says}':\n{text}");
         assert!(!text.contains("panicked"), "{run}:\n{text}");

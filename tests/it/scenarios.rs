@@ -30,6 +30,7 @@ fn bad_scenario_files_name_file_line_and_problem() {
         ("unknown-variant.yaml", "unknown variant 'klassik'"),
         ("unknown-step.yaml", "unknown-step.yaml:3:5: unknown step 'jump'"),
         ("unknown-field.yaml", "unknown-field.yaml:4:3: unknown field `discrad`"),
+        ("expect-error-around-a-check.yaml", "expect-error-around-a-check.yaml:7:5: expect_error: takes an action"),
         ("duplicate-key.yaml", "duplicate-key.yaml:5:3: duplicate mapping key: discard (each key once)"),
     ];
     for (file, expected) in cases {
