@@ -33,6 +33,13 @@ pub const SCRIPT_MAP_ENTRIES: usize = 256;
 pub const SCRIPT_VARIABLES: usize = 256;
 pub const SCRIPT_FUNCTIONS: usize = 512;
 
+/// Host functions one hook call may call (questions and changes): a
+/// hook that logs or queues penalties in a loop is stopped here.
+pub const HOOK_STEPS: usize = 10_000;
+
+/// Characters of one `log` line; the rest is cut, saying how much.
+pub const LOG_LINE: usize = 1_000;
+
 /// State values (`set_state`) the table, and each seat, may hold.
 pub const STATE_VALUES: usize = 256;
 

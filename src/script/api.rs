@@ -79,6 +79,10 @@ impl HookCtx {
     fn may_change(&self, what: &str) -> HostResult<()> {
         let hook = self.call.hook;
         match hook.mode() {
+            HookMode::Effect if self.trace.len() >= crate::limits::HOOK_STEPS => Err(script_error(format!(
+                "{what}(): one call of a hook may ask and change at most {} things",
+                crate::limits::HOOK_STEPS
+            ))),
             HookMode::Effect => Ok(()),
             HookMode::Predicate => {
                 Err(script_error(format!("{what}() changes the game; {} hooks only answer a question", hook.name())))
@@ -465,7 +469,14 @@ pub fn register(engine: &mut Engine, ctx: &Rc<RefCell<HookCtx>>, variant: &Arc<V
     });
     change!("redraw", |c, v| c.change("redraw", v, Op::FirstDiscard(FirstDiscard::Redraw)));
     change!("turn_next", |c, v| c.change("turn_next", v, Op::FirstDiscard(FirstDiscard::TurnNext)));
-    change!("log", |c, v, text: ImmutableString| c.change("log", v, Op::Log(text)));
+    change!("log", |c, v, text: ImmutableString| {
+        let limit = crate::limits::LOG_LINE;
+        let text = match text.char_indices().nth(limit) {
+            Some((cut, _)) => format!("{}… ({} more characters)", &text[..cut], text.chars().count() - limit).into(),
+            None => text,
+        };
+        c.change("log", v, Op::Log(text))
+    });
     change!("count", |c, v, name: ImmutableString| c.change("count", v, Op::Count(name)));
 }
 

@@ -318,8 +318,25 @@ impl HookCtx {
     /// log (replayed with its effects); other hooks may not change the log,
     /// so theirs is kept apart, and such a call is never replayed.
     fn print(&mut self, variant: &Variant, text: &str) {
+        let limit = crate::limits::LOG_LINE;
+        let cut;
+        let text = match text.char_indices().nth(limit) {
+            Some((at, _)) => {
+                cut = format!("{}… ({} more characters)", &text[..at], text.chars().count() - limit);
+                cut.as_str()
+            }
+            None => text,
+        };
         if self.call.hook.mode() == crate::variant::HookMode::Effect {
-            self.perform(variant, crate::turn::Op::Log(text.into()));
+            // Past the bound of one call, output is no longer kept (the
+            // next change the hook makes is an error).
+            let steps = self.trace.len();
+            if steps < crate::limits::HOOK_STEPS {
+                self.perform(variant, crate::turn::Op::Log(text.into()));
+            } else if steps == crate::limits::HOOK_STEPS {
+                let bound = format!("(more output of this hook is not kept: {steps} things at most)");
+                self.perform(variant, crate::turn::Op::Log(bound.into()));
+            }
         } else {
             self.trace.push(memo::Step::Opaque);
             self.log.print(text);
