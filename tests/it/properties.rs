@@ -1,5 +1,6 @@
 //! Properties over many seeded games: cards are conserved at every step, a
-//! refused action changes nothing, and results do not depend on threads.
+//! refused action changes nothing (the whole table, its generator
+//! included, compares equal), and results do not depend on threads.
 
 use std::sync::Arc;
 
@@ -12,16 +13,26 @@ use unolab::script::Runtime;
 use unolab::sim::{Progress, SimConfig, run};
 use unolab::variant::Variant;
 
-fn classic() -> Arc<Variant> {
-    Arc::new(load(&LoadRequest { variant: "classic".into(), ..LoadRequest::default() }).unwrap())
-}
-
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(24))]
 
+    /// On every built-in variant with up to three built-in house rules.
     #[test]
     fn cards_are_conserved_and_refusals_change_nothing(seed in any::<u64>(), players in 2usize..=10, noise in any::<u64>()) {
-        let variant = classic();
+        let variants = unolab::builtin::variant_names();
+        let rules: Vec<String> = unolab::builtin::rule_names()
+            .into_iter()
+            .enumerate()
+            .filter(|(i, _)| (noise >> (i * 5)) % 4 == 0)
+            .map(|(_, r)| r.to_string())
+            .take(3)
+            .collect();
+        let request = LoadRequest { variant: variants[(seed % variants.len() as u64) as usize].into(), rules, ..LoadRequest::default() };
+        let loaded = load(&request);
+        prop_assume!(loaded.is_ok(), "rules that conflict: {:?}", request.rules);
+        let variant = Arc::new(loaded.unwrap());
+        let sizes: Vec<usize> = variant.table_sizes().collect();
+        let players = sizes[players % sizes.len()];
         let mut game = Game::new(Runtime::new(variant.clone()).unwrap(), players, seed).unwrap();
         let mut bots: Vec<Bot> = (0..players).map(|s| Bot::new(BotKind::Random, seed, s as u64)).collect();
         game.deal().unwrap();
