@@ -512,20 +512,22 @@ fn check(targets: &[String], rules: &[String], settings: &[(String, String)]) ->
 /// at the smallest and largest table end. Every problem is printed, a
 /// failing game with the command that shows it.
 fn check_one(request: &LoadRequest, label: &str, told: &mut std::collections::HashSet<String>) -> i32 {
-    let mut tell_once = |problems: Vec<String>| {
+    let tell_once = |problems: Vec<String>, told: &mut std::collections::HashSet<String>| {
         let new: Vec<String> = problems.into_iter().filter(|p| told.insert(p.clone())).collect();
         print_problems(&new);
         FAILED
     };
     let variant = match crate::loader::load(request) {
         Ok(variant) => Arc::new(variant),
-        Err(problems) => return tell_once(problems),
+        Err(problems) => return tell_once(problems, told),
     };
     for warning in &variant.warnings {
-        eprintln!("warning: {warning}");
+        if told.insert(warning.clone()) {
+            eprintln!("warning: {warning}");
+        }
     }
     if let Err(problems) = Runtime::new(variant.clone()) {
-        return tell_once(problems);
+        return tell_once(problems, told);
     }
     let arguments = request.arguments();
     let mut failures = Vec::new();

@@ -4,6 +4,7 @@
 //! colour only on a terminal. The file is read again here, at the edge:
 //! the core never reads files itself.
 
+use std::collections::HashMap;
 use std::path::Path;
 
 use annotate_snippets::{AnnotationKind, Group, Level, Renderer, Snippet};
@@ -13,19 +14,47 @@ use crate::source::{Loader, SourceFile};
 /// `problem`, and under it the source line it points at, if it points at
 /// one that can be read (on disk, or built into the binary).
 pub fn render(problem: &str, loader: &dyn Loader, color: bool) -> String {
-    match snippet(problem, loader, color) {
+    render_with(problem, &mut Files::new(loader), color)
+}
+
+fn render_with(problem: &str, files: &mut Files, color: bool) -> String {
+    match snippet(problem, files, color) {
         Some(snippet) => format!("{problem}\n{snippet}"),
         None => problem.to_string(),
+    }
+}
+
+/// Files read to show problems, each read once.
+struct Files<'a> {
+    loader: &'a dyn Loader,
+    read: HashMap<String, Option<SourceFile>>,
+}
+
+impl<'a> Files<'a> {
+    fn new(loader: &'a dyn Loader) -> Files<'a> {
+        Files { loader, read: HashMap::new() }
+    }
+
+    fn open(&mut self, name: &str) -> Option<&SourceFile> {
+        let loader = self.loader;
+        self.read
+            .entry(name.to_string())
+            .or_insert_with(|| match name.strip_prefix("builtin:") {
+                Some(path) => SourceFile::builtin(path),
+                None => SourceFile::read(loader, Path::new(name)).ok(),
+            })
+            .as_ref()
     }
 }
 
 /// Every line of every problem after the first indented by `indent`, as a
 /// list under a heading shows them.
 pub fn render_all(problems: &[String], loader: &dyn Loader, color: bool, indent: &str) -> String {
+    let mut files = Files::new(loader);
     problems
         .iter()
         .map(|p| {
-            let shown = render(p, loader, color);
+            let shown = render_with(p, &mut files, color);
             shown.lines().map(|line| format!("{indent}{line}")).collect::<Vec<_>>().join("\n")
         })
         .collect::<Vec<_>>()
@@ -60,15 +89,14 @@ fn place(problem: &str) -> Option<(&str, usize, usize)> {
     None
 }
 
-fn snippet(problem: &str, loader: &dyn Loader, color: bool) -> Option<String> {
+fn snippet(problem: &str, files: &mut Files, color: bool) -> Option<String> {
     let (name, line, column) = place(problem)?;
-    let open = |name: &str| match name.strip_prefix("builtin:") {
-        Some(path) => SourceFile::builtin(path),
-        None => SourceFile::read(loader, Path::new(name)).ok(),
-    };
     // The place may follow words about it (`... in rule (hook f): x.rhai:3:5:`):
-    // then the file is the last word.
-    let file = open(name).or_else(|| open(name.rsplit(' ').next()?))?;
+    // then the file is what follows one of the spaces (a path may hold
+    // spaces too), the longest name that can be read.
+    let starts = std::iter::once(0).chain(name.match_indices(' ').map(|(i, _)| i + 1));
+    let start = starts.into_iter().find(|&start| start < name.len() && files.open(&name[start..]).is_some())?;
+    let file = files.open(&name[start..])?;
     let text = &file.text;
     let start = text.split_inclusive('\n').take(line.checked_sub(1)?).map(str::len).sum::<usize>();
     let source_line = text[start..].lines().next()?;

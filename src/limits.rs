@@ -10,6 +10,12 @@ pub const FILE_BYTES: u64 = 4 * 1024 * 1024;
 /// Points one card may score (so that no hand's total can overflow).
 pub const CARD_POINTS: i64 = 1_000_000;
 
+/// Nesting of YAML maps and lists.
+pub const YAML_DEPTH: usize = 64;
+
+/// Cards in a whole deck (every copy counted).
+pub const DECK_CARDS: usize = 10_000;
+
 /// Cards one deck template (`"{color} {1-9}"`) may expand to.
 pub const TEMPLATE_CARDS: usize = 10_000;
 
@@ -22,7 +28,7 @@ pub const SCRIPT_CALL_LEVELS: usize = 32;
 /// Expression depth in a script: at the top level, and in functions.
 pub const SCRIPT_EXPR_DEPTHS: (usize, usize) = (64, 32);
 
-/// Characters in one string a script makes.
+/// Bytes in one string a script makes.
 pub const SCRIPT_STRING_BYTES: usize = 4_096;
 
 /// Items in one array, and entries in one map, a script makes.

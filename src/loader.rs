@@ -27,9 +27,12 @@ impl Loader for Disk {
 /// until memory runs out.
 pub fn read_text(path: &Path) -> std::io::Result<String> {
     use std::io::{Error, ErrorKind, Read};
+    // Asked before opening: opening a named pipe would wait for a writer.
+    if !std::fs::metadata(path)?.is_file() {
+        return Err(Error::new(ErrorKind::InvalidInput, "not a regular file"));
+    }
     let file = std::fs::File::open(path)?;
-    let meta = file.metadata()?;
-    if !meta.is_file() {
+    if !file.metadata()?.is_file() {
         return Err(Error::new(ErrorKind::InvalidInput, "not a regular file"));
     }
     let limit = crate::limits::FILE_BYTES;

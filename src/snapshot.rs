@@ -36,17 +36,10 @@ struct RawSpec {
     #[serde(default)]
     options: BTreeMap<String, Yaml>,
     /// One player count or several: every seed is played at each.
-    players: Option<Counts>,
+    players: Option<Yaml>,
     seeds: Vec<u64>,
     /// The bots' kind (default random).
     bot: Option<String>,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(untagged)]
-enum Counts {
-    One(usize),
-    Many(Vec<usize>),
 }
 
 /// What became of one game's transcript.
@@ -109,10 +102,18 @@ pub fn run_spec(path: &Path, mode: Mode) -> Result<SpecResult, String> {
         Some(name) => <BotKind as clap::ValueEnum>::from_str(name, true)
             .map_err(|_| source.problem_at(name, format!("unknown bot '{name}' (random or greedy)")))?,
     };
-    let players = match raw.players {
-        Some(Counts::One(n)) => vec![n],
-        Some(Counts::Many(counts)) => counts,
+    let players = match &raw.players {
         None => vec![variant.table_sizes().find(|&n| n >= 4).unwrap_or(variant.min_players)],
+        Some(node) => {
+            let count = |n: &Yaml| n.as_u64().and_then(|n| usize::try_from(n).ok());
+            let counts = match node.as_sequence() {
+                Some(items) => items.iter().map(count).collect::<Option<Vec<usize>>>(),
+                None => count(node).map(|n| vec![n]),
+            };
+            counts.ok_or_else(|| {
+                source.problem(node.position(), format!("players: '{node}' is not a number or a list of numbers"))
+            })?
+        }
     };
     for &n in &players {
         variant.seats(n).map_err(|e| source.problem_at("players:", e))?;
@@ -196,7 +197,7 @@ fn compare(snap: &Path, new: &SnapFile, mode: Mode) -> Result<Verdict, String> {
     let pending = pending_path(snap);
     let body = new.body.trim_end_matches('\n');
     let old = match crate::loader::read_text(snap) {
-        Ok(text) => Some(snap_body(&text).replace("\r\n", "\n").trim_end_matches('\n').to_string()),
+        Ok(text) => Some(snap_body(&text.replace("\r\n", "\n")).trim_end_matches('\n').to_string()),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
         Err(e) => return Err(format!("{}: cannot read: {e}", snap.display())),
     };
@@ -308,5 +309,24 @@ impl Report {
     /// Do the snapshots stand as they should (nothing pending, nothing failed)?
     pub fn clean(&self, mode: Mode) -> bool {
         self.failed == 0 && self.bad_input == 0 && (mode == Mode::Accept || self.new + self.changed == 0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A `.snap` checked out with Windows line ends is still the same.
+    #[test]
+    fn a_snap_with_crlf_line_ends_is_the_same() {
+        let dir = std::env::temp_dir().join(format!("unolab-crlf-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let snap = dir.join("x@2p-seed1.snap");
+        let new = SnapFile { source: "x.snapshots.yaml".into(), description: "x".into(), body: "a\nb".into() };
+        std::fs::write(&snap, new.render().replace('\n', "\r\n")).unwrap();
+        assert_eq!(compare(&snap, &new, Mode::Review).unwrap(), Verdict::Same);
+        let changed = SnapFile { body: "a\nc".into(), ..new };
+        assert!(matches!(compare(&snap, &changed, Mode::Review).unwrap(), Verdict::Changed(d) if d.contains("-b")));
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

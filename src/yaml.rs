@@ -26,7 +26,7 @@ pub enum YamlValue {
     Null,
     Bool(bool),
     Int(i64),
-    /// A number that is not a whole number, as written.
+    /// A number that is not a whole number (its value, as text).
     Float(String),
     Str(String),
     Seq(Vec<Yaml>),
@@ -207,7 +207,21 @@ pub fn from_file<T: DeserializeOwned>(file: &SourceFile) -> Result<T, String> {
 
 /// Reads text as `T`, or says what is wrong and where.
 pub fn from_str<T: DeserializeOwned>(text: &str) -> Result<T, (Option<Position>, String)> {
-    serde_saphyr::from_str(text).map_err(|e| {
+    // Read as serde_yaml read our files: `yes`, `no`, `on`, `off` are text
+    // (only `true` and `false` are booleans), and `010` or `1_000` are
+    // text where no number is asked for. Anchors, aliases, nesting and
+    // text are bounded (a small file cannot expand to gigabytes).
+    let options = serde_saphyr::options! {
+        strict_booleans: true,
+        leading_zero_numbers_as_strings: true,
+        underscored_numbers_as_strings: true,
+        budget: serde_saphyr::budget! {
+            max_depth: crate::limits::YAML_DEPTH,
+            max_recorded_anchor_bytes: crate::limits::FILE_BYTES as usize,
+            max_total_scalar_bytes: 4 * crate::limits::FILE_BYTES as usize,
+        },
+    };
+    serde_saphyr::from_str_with_options(text, options).map_err(|e| {
         let at = e.location().filter(|l| l.line() > 0).map(|l| Position {
             line: usize::try_from(l.line()).unwrap_or(0),
             column: usize::try_from(l.column()).unwrap_or(0),
@@ -256,4 +270,40 @@ fn plain_words(message: &str) -> String {
 /// Writes a value as YAML (saved games).
 pub fn to_string<T: serde::Serialize>(value: &T) -> Result<String, String> {
     serde_saphyr::to_string(value).map_err(|e| e.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Our files are read as serde_yaml read them: only `true` and `false`
+    /// are booleans; `yes`, `off`, `010` and `1_000` stay text.
+    #[test]
+    fn words_and_spellings_stay_as_written() {
+        let node: Yaml = from_str("{a: yes, b: off, c: 010, d: 1_000, e: true, f: 7, g: 1.5}").unwrap();
+        let value = |key: &str| node.get(key).map(|v| v.value.clone());
+        assert_eq!(value("a"), Some(YamlValue::Str("yes".into())));
+        assert_eq!(value("b"), Some(YamlValue::Str("off".into())));
+        assert_eq!(value("c"), Some(YamlValue::Str("010".into())));
+        assert_eq!(value("d"), Some(YamlValue::Str("1_000".into())));
+        assert_eq!(value("e"), Some(YamlValue::Bool(true)));
+        assert_eq!(value("f"), Some(YamlValue::Int(7)));
+        assert_eq!(value("g"), Some(YamlValue::Float("1.5".into())));
+    }
+
+    #[test]
+    fn a_key_given_twice_is_refused_where_it_stands() {
+        let (at, message) = from_str::<Yaml>("a: 1\nb: 2\na: 3\n").unwrap_err();
+        assert_eq!(at, Some(Position { line: 3, column: 1 }));
+        assert!(message.contains("duplicate mapping key: a (each key once)"), "{message}");
+    }
+
+    #[test]
+    fn nodes_keep_their_place() {
+        let node: Yaml = from_str("steps:\n  - play: red 5\n  - draw\n").unwrap();
+        let steps = node.get("steps").and_then(Yaml::as_sequence).unwrap();
+        assert_eq!(steps[1].at, Position { line: 3, column: 5 });
+        assert_eq!(steps[1].to_string(), "draw");
+        assert_eq!(steps[0].to_string(), "{play: red 5}");
+    }
 }

@@ -78,8 +78,9 @@ impl Game {
         let totals: Option<Vec<i64>> = self.table.scores.iter().zip(&gains).map(|(s, g)| s.checked_add(*g)).collect();
         let Some(totals) = totals else {
             return Err(ScriptFailure(format!(
-                "hand {}: a score would pass {} points (score_hand gave {gains:?})",
+                "hand {}: a score would leave the range of scores ({} to {}); the hand's points: {gains:?}",
                 self.table.hand_number,
+                i64::MIN,
                 i64::MAX
             )));
         };

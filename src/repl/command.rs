@@ -202,10 +202,10 @@ pub struct Context<'a> {
     pub hand: &'a [Face],
 }
 
-/// Parses a line.
 /// The longest line a command may be (a file name to save to included).
 const MAX_LINE: usize = crate::limits::REPL_LINE;
 
+/// Parses a line.
 pub fn parse(context: &Context, line: &str) -> Result<Input, String> {
     let Context { names, colors, .. } = context;
     let colors = colors.clone();
@@ -338,6 +338,8 @@ fn expand_card_words(names: &Names, colors: Range<Color>, words: &[&str]) -> Res
         }
         // `g/y2`: a two-colour card by its initials.
         if let Some((first, second)) = word.split_once('/')
+            && !first.is_empty()
+            && second.starts_with(|c: char| c.is_ascii_alphabetic())
             && let Some(regular) = colors_named(names, colors.clone(), first)?
         {
             let letters = second.bytes().take_while(u8::is_ascii_alphabetic).count();

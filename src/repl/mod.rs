@@ -69,8 +69,8 @@ fn home(path: &str) -> String {
     }
 }
 
-/// A heading and the problems under it, one a line.
-/// Problems under a heading, each with the source line it points at.
+/// A heading and the problems under it, each with the source line it
+/// points at.
 fn list_problems(out: &mut dyn Write, heading: &str, problems: &[String]) -> std::io::Result<()> {
     writeln!(out, "{heading}")?;
     writeln!(out, "{}", crate::diagnostic::render_all(problems, &crate::loader::Disk, false, "  "))
@@ -233,20 +233,7 @@ impl<'a> Session<'a> {
                 if !self.announced {
                     self.announced = true;
                     self.hand_summary(out).map_err(|e| e.to_string())?;
-                    let winners: Vec<Seat> = self
-                        .game
-                        .events()
-                        .iter()
-                        .filter_map(|e| match e {
-                            Event::MatchWon { seat } => Some(*seat),
-                            _ => None,
-                        })
-                        .collect();
-                    let first = winners.first().copied().unwrap_or_default();
-                    let who = winners.iter().map(|s| format!("p{s}")).collect::<Vec<_>>().join(" and ");
-                    let win = if winners.len() > 1 { "win" } else { "wins" };
-                    let points = self.game.table().scores[first];
-                    let line = format!("match over: {who} {win} with {points} points. 'new' starts another match.");
+                    let line = format!("match over: {}. 'new' starts another match.", self.match_winners());
                     let _ = writeln!(out, "{}", render::wrap_text(&line, 2, self.style));
                 }
                 return Ok(());
@@ -336,6 +323,34 @@ impl<'a> Session<'a> {
         Ok(())
     }
 
+    /// Who won the match, with their points: `p0 wins with 510 points`,
+    /// `p1 and p3 win with 566 points` (a team), or each one's points where
+    /// they differ.
+    fn match_winners(&self) -> String {
+        let scores = &self.game.table().scores;
+        let winners: Vec<Seat> = self
+            .game
+            .events()
+            .iter()
+            .filter_map(|e| match e {
+                Event::MatchWon { seat } => Some(*seat),
+                _ => None,
+            })
+            .collect();
+        let same = winners.windows(2).all(|pair| scores[pair[0]] == scores[pair[1]]);
+        let names: Vec<String> = winners
+            .iter()
+            .map(|&s| if same { format!("p{s}") } else { format!("p{s} ({} points)", scores[s]) })
+            .collect();
+        let who = names.join(" and ");
+        match (winners.first(), winners.len()) {
+            (None, _) => "nobody has won".into(),
+            (Some(&first), 1) => format!("{who} wins with {} points", scores[first]),
+            (Some(&first), _) if same => format!("{who} win with {} points", scores[first]),
+            _ => format!("{who} win"),
+        }
+    }
+
     fn summary(&self, out: &mut dyn Write) -> std::io::Result<()> {
         let table = self.game.table();
         let scores: Vec<String> = table.scores.iter().enumerate().map(|(s, p)| format!("p{s} {p}")).collect();
@@ -344,7 +359,7 @@ impl<'a> Session<'a> {
             1 => "1 hand".to_string(),
             n => format!("{n} hands"),
         };
-        let winner = table.match_winner.map_or(String::new(), |w| format!("p{w} won the match; "));
+        let winner = if table.match_winner.is_some() { format!("{}; ", self.match_winners()) } else { String::new() };
         writeln!(
             out,
             "{winner}{finished} finished; scores: {}. Play it again: {}",

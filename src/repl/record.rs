@@ -178,15 +178,17 @@ impl SavedGame {
     /// Reads a saved game: YAML, with the place of any problem.
     pub fn read(path: &Path) -> Result<SavedGame, String> {
         let text = crate::loader::read_text(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        let is_save =
-            crate::yaml::from_str::<crate::yaml::Yaml>(&text).is_ok_and(|node| node.get("unolab_save").is_some());
-        if !is_save {
-            return Err(format!("{}: not a saved game of unolab (`save FILE` writes them)", path.display()));
-        }
-        let saved: SavedGame = crate::yaml::from_str(&text).map_err(|(at, e)| match at {
+        let at_place = |(at, e): (Option<crate::source::Position>, String)| match at {
             Some(at) => format!("{}:{}:{}: {e}", path.display(), at.line, at.column),
             None => format!("{}: {e}", path.display()),
-        })?;
+        };
+        // A file that reads as YAML but is not a save (a variant, a list...)
+        // is named as such; one that does not read says where it breaks.
+        let node: crate::yaml::Yaml = crate::yaml::from_str(&text).map_err(at_place)?;
+        if node.get("unolab_save").is_none() {
+            return Err(format!("{}: not a saved game of unolab (`save FILE` writes them)", path.display()));
+        }
+        let saved: SavedGame = crate::yaml::from_str(&text).map_err(at_place)?;
         if saved.unolab_save != SAVE_VERSION {
             return Err(format!(
                 "{}: saved by another version of unolab (format {}, this one reads {SAVE_VERSION})",

@@ -179,8 +179,14 @@ fn check_expectations(game: &Game, checks: &[Expect]) -> Vec<String> {
                         _ => None,
                     })
                     .collect();
-                let list = |seats: &[Seat]| format!("{seats:?}");
-                (won != *seats).then(|| format!("match_winner: expected {} / found {}", list(seats), list(&won)))
+                let sorted = |seats: &[Seat]| {
+                    let mut seats = seats.to_vec();
+                    seats.sort_unstable();
+                    seats.dedup();
+                    seats
+                };
+                let (expected, found) = (sorted(seats), sorted(&won));
+                (expected != found).then(|| format!("match_winner: expected {expected:?} / found {found:?}"))
             }
             Expect::Scores(scores) => scores.iter().find_map(|(&seat, &score)| {
                 let found = t.scores.get(seat).copied().unwrap_or(0);

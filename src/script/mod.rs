@@ -253,9 +253,12 @@ impl Runtime {
     /// The script that defines hook function `f`, and the line it starts
     /// on. Only on the way to an error: the scripts are compiled again.
     fn defining_script(&self, f: &FnRef) -> Option<(String, usize)> {
-        self.variant.layers[f.layer].scripts.iter().find_map(|script| {
+        // A later script of the layer overrides an earlier one's function
+        // of the same name and arity (the scripts are merged in order).
+        let arity = f.kind.arity();
+        self.variant.layers[f.layer].scripts.iter().rev().find_map(|script| {
             let ast = self.engine.compile(&script.text).ok()?;
-            let def = ast.iter_fn_def().find(|d| d.name == f.function)?;
+            let def = ast.iter_fn_def().find(|d| d.name == f.function && d.params.len() == arity)?;
             Some((script.name.clone(), def.body.start_position().line()?))
         })
     }

@@ -416,14 +416,13 @@ pub fn show(config: &SimConfig, index: u64) -> Result<String, String> {
 }
 
 /// The full transcript of one seeded hand with bots: one line per event.
+/// A hand that does not end (or fails) is an error, with what it says.
 pub fn transcript(variant: Arc<Variant>, players: usize, seed: u64, bot: BotKind) -> Result<String, String> {
     let mut game = new_game(&variant, players, seed)?;
     let mut bots: Vec<Bot> = (0..players).map(|s| Bot::new(bot, seed, s as u64)).collect();
     let result = play_hand(&mut game, &mut bots)?;
-    let mut text: String =
-        game.events().iter().map(|e| crate::event::describe(e, &variant)).collect::<Vec<_>>().join("\n");
     if let HandResult::Stuck { actions } = result {
-        text += &format!("\nstuck after {actions} actions");
+        return Err(format!("the hand did not end within {actions} actions"));
     }
-    Ok(text)
+    Ok(game.events().iter().map(|e| crate::event::describe(e, &variant)).collect::<Vec<_>>().join("\n"))
 }

@@ -124,8 +124,10 @@ fn check_variant_has_no_rule_fields(file: &SourceFile, spec: &LayerSpec, problem
     }
 }
 
-fn check_rule_has_no_table(file: &SourceFile, spec: &LayerSpec, problems: &mut Vec<String>) {
-    let table_fields = [
+/// The fields that describe a table (a variant's alone), and whether
+/// `spec` sets each; with `spec::RULE_FIELDS` they are every field.
+pub(crate) fn table_fields(spec: &LayerSpec) -> [(&'static str, bool); 11] {
+    [
         ("default", spec.default),
         ("random_pairing_option", spec.random_pairing_option.is_some()),
         ("deck", !spec.deck.is_empty()),
@@ -137,7 +139,11 @@ fn check_rule_has_no_table(file: &SourceFile, spec: &LayerSpec, problems: &mut V
         ("target_score", spec.target_score.is_some()),
         ("power_cards", spec.power_cards.is_some()),
         ("mark", spec.mark.is_some()),
-    ];
+    ]
+}
+
+fn check_rule_has_no_table(file: &SourceFile, spec: &LayerSpec, problems: &mut Vec<String>) {
+    let table_fields = table_fields(spec);
     for (field, present) in table_fields {
         if present {
             problems.push(file.problem_at(
@@ -241,6 +247,9 @@ fn build_names(file: &SourceFile, spec: &LayerSpec, problems: &mut Vec<String>) 
 
 fn build_designs(file: &SourceFile, spec: &LayerSpec, names: &Names, problems: &mut Vec<String>) -> Designs {
     let mut designs = Designs::default();
+    // Every copy counted, against `limits::DECK_CARDS`.
+    let mut cards = 0usize;
+    let limit = crate::limits::DECK_CARDS;
     for entry in &spec.deck {
         if entry.count == 0 || entry.count > 1000 {
             problems.push(file.problem_at("count:", format!("count {} must be 1 to 1000", entry.count)));
@@ -254,15 +263,23 @@ fn build_designs(file: &SourceFile, spec: &LayerSpec, names: &Names, problems: &
                     continue;
                 }
             };
+            cards = cards.saturating_add(expanded.len().saturating_mul(entry.count as usize));
+            if cards > limit {
+                problems.push(file.problem_at(template, format!("the deck would hold more than {limit} cards")));
+                return designs;
+            }
+            // One problem per template: its first card that is wrong.
             for text in expanded {
-                match names.parse_card(&text) {
-                    Ok(card) => {
-                        if let Some(why) = deck::side_problem(names, &card) {
-                            problems.push(file.problem_at(template, format!("'{text}': {why}")));
-                        }
-                        designs.add(card, entry.count);
+                let card = names.parse_card(&text).and_then(|card| match deck::side_problem(names, &card) {
+                    Some(why) => Err(format!("'{text}': {why}")),
+                    None => Ok(card),
+                });
+                match card {
+                    Ok(card) => designs.add(card, entry.count),
+                    Err(e) => {
+                        problems.push(file.problem_at(template, e));
+                        break;
                     }
-                    Err(e) => problems.push(file.problem_at(template, e)),
                 }
             }
         }

@@ -191,5 +191,12 @@ mod tests {
         for field in RULE_FIELDS {
             assert!(fields.contains(field), "{field} is not in {fields:?}");
         }
+        // The rule's fields and the table's are every field, each once.
+        let table = crate::variant::build::table_fields(&LayerSpec::default());
+        let mut all: Vec<&str> = RULE_FIELDS.iter().copied().chain(table.iter().map(|(name, _)| *name)).collect();
+        all.sort_unstable();
+        let mut expected = fields.clone();
+        expected.sort_unstable();
+        assert_eq!(all, expected);
     }
 }

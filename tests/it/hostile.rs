@@ -54,3 +54,21 @@ fn hostile_inputs_are_answered_within_their_bounds() {
         assert!(!text.contains("panicked"), "{run}:\n{text}");
     }
 }
+
+/// A named pipe is not read (opening it would wait for a writer for ever).
+#[test]
+fn a_named_pipe_is_refused_at_once() {
+    let dir = std::env::temp_dir().join(format!("unolab-fifo-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let fifo = dir.join("pipe.yaml");
+    let made = Command::new("mkfifo").arg(&fifo).status();
+    if !made.is_ok_and(|s| s.success()) {
+        return; // no mkfifo here: nothing to try
+    }
+    let started = Instant::now();
+    let output = Command::new(env!("CARGO_BIN_EXE_unolab")).arg("check").arg(&fifo).output().unwrap();
+    assert!(started.elapsed() < Duration::from_secs(10));
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("not a regular file"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
