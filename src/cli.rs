@@ -586,6 +586,13 @@ fn scenarios(paths: &[PathBuf], verbose: bool) -> i32 {
     };
     let report = scenario::run_files(&files, verbose);
     say!("{}", report.text.trim_end());
+    // Snapshot specs in the folders are not scenarios: say so, not skip them
+    // without a word.
+    let folders: Vec<PathBuf> = paths.iter().filter(|p| p.is_dir()).cloned().collect();
+    let specs = crate::snapshot::collect(&folders).map_or(0, |specs| specs.len());
+    if specs > 0 {
+        say!("({specs} snapshot spec file(s) in these folders are not scenarios: run them with unolab snapshot)");
+    }
     if report.bad_input > 0 {
         BAD_INPUT
     } else if report.failed > 0 {
