@@ -457,3 +457,27 @@ fn the_guides_worked_example_works_as_written() {
     assert!(snap.contains("play runs counterclockwise"), "{snap}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Every variant and house rule of the repository meant to work passes
+/// `check` (the built-in ones, and those of tests/variants/designer/): a new
+/// file there is checked without a new test.
+#[test]
+fn every_variant_and_rule_file_passes_check() {
+    let mut targets: Vec<String> = unolab::builtin::variant_names().iter().map(|n| n.to_string()).collect();
+    targets.extend(unolab::builtin::rule_names().iter().map(|n| n.to_string()));
+    let designer = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/variants/designer");
+    let mut files: Vec<String> = std::fs::read_dir(designer)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "yaml"))
+        .map(|p| p.display().to_string())
+        .collect();
+    files.sort();
+    targets.extend(files);
+    let mut args = vec!["check"];
+    args.extend(targets.iter().map(String::as_str));
+    let output = unolab(&args);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output));
+    assert!(!text(&output).contains("error"), "{}", text(&output));
+    assert!(text(&output).lines().filter(|l| l.starts_with("ok ")).count() >= targets.len(), "{}", text(&output));
+}

@@ -38,8 +38,9 @@ fn seeded_hands_match_their_snapshots() {
     );
 }
 
-/// Every built-in variant and house rule is played by some spec, so a new
-/// file is covered once a spec names it (data, not Rust).
+/// Every built-in variant and house rule, and every file of
+/// `tests/variants/designer/`, is played by some spec, so a new file is
+/// covered once a spec names it (data, not Rust).
 #[test]
 fn every_built_in_variant_and_rule_has_a_snapshot_spec() {
     let mut named = Vec::new();
@@ -51,5 +52,13 @@ fn every_built_in_variant_and_rule_has_a_snapshot_spec() {
     }
     for name in unolab::builtin::variant_names().into_iter().chain(unolab::builtin::rule_names()) {
         assert!(named.iter().any(|n| n == name), "no spec in tests/transcripts/ plays '{name}'");
+    }
+    // The rules and variants written from the guide alone, by file.
+    let designer = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/variants/designer");
+    for entry in std::fs::read_dir(designer).unwrap() {
+        let file = entry.unwrap().file_name().to_string_lossy().to_string();
+        if file.ends_with(".yaml") {
+            assert!(named.iter().any(|n| n.ends_with(&format!("/{file}"))), "no spec plays designer/{file}");
+        }
     }
 }
