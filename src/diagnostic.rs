@@ -61,6 +61,14 @@ pub fn render_all(problems: &[String], loader: &dyn Loader, color: bool, indent:
         .join("\n")
 }
 
+/// A message of several problems, one a line (as a file that cannot be
+/// loaded reports them), each shown with its source line; every line after
+/// the first indented by `indent`.
+pub fn render_lines(message: &str, loader: &dyn Loader, color: bool, indent: &str) -> String {
+    let problems: Vec<String> = message.lines().map(String::from).collect();
+    render_all(&problems, loader, color, indent).trim_start().to_string()
+}
+
 /// The place a problem names: its file, line and column.
 fn place(problem: &str) -> Option<(&str, usize, usize)> {
     // The first ":LINE:COLUMN: " after a file name (which may itself hold

@@ -257,9 +257,7 @@ pub fn run_files(files: &[PathBuf], mode: Mode) -> Report {
             Ok(spec) => spec,
             Err(e) => {
                 report.bad_input += 1;
-                let problems: Vec<String> = e.lines().map(String::from).collect();
-                let shown = crate::diagnostic::render_all(&problems, &Disk, false, "  ");
-                let _ = writeln!(report.text, "error: {}", shown.trim_start());
+                let _ = writeln!(report.text, "error: {}", crate::diagnostic::render_lines(&e, &Disk, false, "  "));
                 continue;
             }
         };

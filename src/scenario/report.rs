@@ -67,9 +67,8 @@ pub fn run_files(files: &[PathBuf], verbose: bool) -> Report {
         match Scenario::load(path) {
             Err(e) => {
                 report.bad_input += 1;
-                let problems: Vec<String> = e.lines().map(String::from).collect();
-                let shown = crate::diagnostic::render_all(&problems, &crate::loader::Disk, false, "  ");
-                let _ = writeln!(report.text, "ERROR {}", shown.trim_start());
+                let shown = crate::diagnostic::render_lines(&e, &crate::loader::Disk, false, "  ");
+                let _ = writeln!(report.text, "ERROR {shown}");
             }
             Ok(scenario) => {
                 // `<file>: <name>`, or the file alone for a scenario without a name.
