@@ -39,6 +39,10 @@ pub const SCRIPT_MAP_ENTRIES: usize = 256;
 pub const SCRIPT_VARIABLES: usize = 256;
 pub const SCRIPT_FUNCTIONS: usize = 512;
 
+/// Milliseconds one hook call may run (a safety net: a rule's hook takes
+/// microseconds; one that works on large values for seconds is stopped).
+pub const HOOK_MILLIS: u64 = 2_000;
+
 /// Host functions one hook call may call (questions and changes): a
 /// hook that logs or queues penalties in a loop is stopped here.
 pub const HOOK_STEPS: usize = 10_000;

@@ -34,7 +34,7 @@ pub fn compile_layer(engine: &Engine, layer: &Layer, problems: &mut Vec<String>)
 /// Checks a layer's scripts: they compile, and every hook names a function
 /// they define, with the parameters the hook passes.
 pub fn check_layer(layer: &Layer) -> Vec<String> {
-    let engine = super::engine::hardened_engine(|_| {});
+    let (engine, _) = super::engine::hardened_engine(|_| {});
     let mut problems = Vec::new();
     let ast = compile_layer(&engine, layer, &mut problems);
     let compiled = problems.is_empty();

@@ -3,8 +3,12 @@
 //! operations, call depth, expression depth, strings, arrays and maps, no
 //! `eval`, no `sleep`, strict variables, and print/debug routed to the host.
 
-use rhai::Engine;
+use std::cell::Cell;
+use std::rc::Rc;
+use std::time::Instant;
+
 use rhai::packages::{Package, StandardPackage};
+use rhai::{Dynamic, Engine};
 
 use crate::limits;
 
@@ -14,8 +18,22 @@ pub const MAX_OPERATIONS: u64 = limits::SCRIPT_OPERATIONS;
 /// State values (`set_state`) the table, and each seat, may hold.
 pub const MAX_STATE: usize = limits::STATE_VALUES;
 
-/// A hardened engine whose `print` and `debug` go to `on_print`.
-pub fn hardened_engine(on_print: impl Fn(&str) + 'static) -> Engine {
+/// When the running hook call started, for its time budget
+/// (`limits::HOOK_MILLIS`): the operation budget alone does not bound time,
+/// since one operation on a large value may be slow.
+#[derive(Clone, Default)]
+pub struct CallClock(Rc<Cell<Option<Instant>>>);
+
+impl CallClock {
+    /// A hook call starts now.
+    pub fn start(&self) {
+        self.0.set(Some(Instant::now()));
+    }
+}
+
+/// A hardened engine whose `print` and `debug` go to `on_print`, and the
+/// clock its time budget reads.
+pub fn hardened_engine(on_print: impl Fn(&str) + 'static) -> (Engine, CallClock) {
     let mut engine = Engine::new_raw();
     engine.register_global_module(StandardPackage::new().as_shared_module());
     engine
@@ -41,5 +59,13 @@ pub fn hardened_engine(on_print: impl Fn(&str) + 'static) -> Engine {
     let for_debug = on_print.clone();
     engine.on_print(move |text| on_print(text));
     engine.on_debug(move |text, _, _| for_debug(text));
-    engine
+    // Every so many operations, the time the call has taken is looked at.
+    let clock = CallClock::default();
+    let watch = clock.clone();
+    let budget = std::time::Duration::from_millis(limits::HOOK_MILLIS);
+    engine.on_progress(move |operations| {
+        let late = operations % 1024 == 0 && watch.0.get().is_some_and(|start| start.elapsed() > budget);
+        late.then(|| Dynamic::from(format!("the hook ran longer than {} ms", limits::HOOK_MILLIS)))
+    });
+    (engine, clock)
 }

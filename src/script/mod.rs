@@ -98,6 +98,8 @@ impl std::fmt::Display for ScriptFailure {
 /// thread: engines and ASTs are not shared across threads.
 pub struct Runtime {
     engine: Engine,
+    /// When the running call started (its time budget).
+    clock: engine::CallClock,
     layers: Vec<AST>,
     ctx: Rc<RefCell<HookCtx>>,
     scope: Scope<'static>,
@@ -120,7 +122,7 @@ impl Runtime {
         }));
         let print_ctx = ctx.clone();
         let print_variant = variant.clone();
-        let mut engine = engine::hardened_engine(move |text| {
+        let (mut engine, clock) = engine::hardened_engine(move |text| {
             if let Ok(mut c) = print_ctx.try_borrow_mut() {
                 c.print(&print_variant, text);
             }
@@ -132,7 +134,7 @@ impl Runtime {
             return Err(problems);
         }
         let memo = memo::Memo::new(variant.hook_functions, variant.designs.len());
-        Ok(Runtime { engine, layers, ctx, scope: Scope::new(), variant, memo, memoizing: true, memo_players: 0 })
+        Ok(Runtime { engine, clock, layers, ctx, scope: Scope::new(), variant, memo, memoizing: true, memo_players: 0 })
     }
 
     /// The names of every function scripts may call: the host's and the
@@ -229,8 +231,13 @@ impl Runtime {
     fn invoke(&mut self, f: &FnRef, args: impl FuncArgs) -> Result<Dynamic, ScriptFailure> {
         let ast = &self.layers[f.layer];
         let options = CallFnOptions::new().eval_ast(false).rewind_scope(true);
+        self.clock.start();
         let result = self.engine.call_fn_with_options::<Dynamic>(options, &mut self.scope, ast, &f.function, args);
         result.map_err(|mut e| {
+            // A call stopped by its time budget says so (the budget's words).
+            if let rhai::EvalAltResult::ErrorTerminated(why, _) = &*e {
+                return self.failure(f, why);
+            }
             // Where the error happened, as `script:line:column:` (the script
             // that defines the hook function), so it is shown with its line.
             let at = e.take_position();
