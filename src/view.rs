@@ -108,9 +108,14 @@ impl Game {
         view
     }
 
-    /// Fills `view` with what `seat` sees, reusing its allocations.
+    /// Fills `view` with what `seat` sees, reusing its allocations. A seat
+    /// that is not at the table sees an empty view.
     pub fn view_into(&self, seat: Seat, view: &mut SeatView) {
         let t = self.table();
+        if seat >= t.players() {
+            *view = SeatView { seat, ..SeatView::default() };
+            return;
+        }
         let v = &self.variant;
         let active = t.side;
         let hidden = active.other();

@@ -177,6 +177,13 @@ impl Game {
     /// Carries out an action if it is legal; otherwise says why not and
     /// changes nothing.
     pub fn apply(&mut self, action: Action) -> Result<(), ActionError> {
+        // Ids from outside (a library caller) are checked before anything
+        // looks them up.
+        if let Action::Play(play) = action
+            && usize::from(play.card.0) >= self.variant.designs.len()
+        {
+            return Err(ActionError::refused(Refusal::NoSuchCard(play.card), &self.variant, &self.table));
+        }
         if self.is_legal(&action)? {
             return self.apply_unchecked(action);
         }

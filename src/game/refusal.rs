@@ -17,6 +17,8 @@ pub enum Refusal {
         winner: Seat,
     },
     NoSuchSeat(Seat),
+    /// A card id that is not one of the deck's designs.
+    NoSuchCard(CardId),
     NotHeld {
         seat: Seat,
         card: CardId,
@@ -125,6 +127,7 @@ impl Refusal {
         match self {
             Refusal::HandOver { winner } => format!("the hand is over: p{winner} went out"),
             Refusal::NoSuchSeat(seat) => format!("there is no player {seat}"),
+            Refusal::NoSuchCard(id) => format!("there is no card {} in this deck", id.0),
             Refusal::NotHeld { seat, card: id } => format!("p{seat} holds no {}", card(id)),
             Refusal::NotYourTurn { seat, to_act } => format!("it is p{to_act}'s turn, not p{seat}'s"),
             Refusal::MustNameColor { chooser } => format!("p{chooser} must first name a colour"),

@@ -190,3 +190,33 @@ fn drawing_until_a_colour_stops_when_both_piles_are_spent() {
         assert_eq!(t.hands[1].len(), 3);
     });
 }
+
+/// Ids from a library caller that name no seat, card or colour are refused
+/// with a reason, never a panic, and change nothing.
+#[test]
+fn out_of_range_ids_are_refused_not_panics() {
+    let mut g = game(3, 5);
+    g.deal().unwrap();
+    let before = g.table().clone();
+    let refused = [
+        Action::Play(Play::new(0, CardId(60_000))),
+        Action::Play(Play::new(99, CardId(0))),
+        Action::Draw(99),
+        Action::Pass(7),
+        Action::Catch { by: 0, target: 99 },
+        Action::Catch { by: 99, target: 0 },
+        Action::NameColor(0, 200),
+        Action::CallUno(42),
+        Action::Choose(0, 1_000),
+    ];
+    for action in refused {
+        let error = g.apply(action).expect_err("refused");
+        assert!(!error.to_string().is_empty(), "{action:?}");
+        assert!(*g.table() == before, "{action:?} changed the table");
+    }
+    assert!(g.apply(Action::Play(Play::new(0, CardId(60_000)))).unwrap_err().to_string().contains("no card 60000"));
+    let mut moves = Moves::default();
+    g.legal_moves(99, &mut moves).unwrap();
+    assert!(!moves.has_turn_action());
+    assert!(g.view(99).hand.is_empty());
+}
