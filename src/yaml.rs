@@ -255,6 +255,10 @@ fn plain_words(message: &str) -> String {
         ("expected mapping start", "a map is needed here"),
         ("expected struct ", "expected "),
     ];
+    if let Some(rest) = message.strip_prefix("budget breached: ") {
+        let what = rest.split(" at line ").next().unwrap_or(rest);
+        return format!("the file grows too large once its anchors and aliases are expanded ({what})");
+    }
     let mut message = message.to_string();
     for (from, to) in WORDS {
         message = message.replace(from, to);
