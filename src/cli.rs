@@ -472,7 +472,9 @@ fn rule_target(target: &str) -> Option<crate::variant::spec::LayerSpec> {
     }
     let file = crate::source::SourceFile::read(&Disk, std::path::Path::new(target)).ok()?;
     let spec = crate::variant::build::parse_spec(&file).ok()?;
-    (spec.colors.is_empty() && spec.deck.is_empty()).then_some(spec)
+    // A variant has a deck; a file without one is a rule (one that sets a
+    // table field by mistake is then told so, with its place).
+    spec.deck.is_empty().then_some(spec)
 }
 
 fn check(targets: &[String], rules: &[String], settings: &[(String, String)]) -> i32 {

@@ -94,7 +94,9 @@ pub fn run_spec(path: &Path, mode: Mode) -> Result<SpecResult, String> {
         settings: raw.options.iter().map(|(k, v)| (k.clone(), yaml_text(v))).collect(),
     };
     let variant = ruleset::load(&request, &Disk).map_err(|problems| {
-        source.problem_at(&raw.variant, format!("cannot load the variant:\n  {}", problems.join("\n  ")))
+        let references: Vec<&str> = std::iter::once(&raw.variant).chain(&raw.rules).map(String::as_str).collect();
+        let at = source.place_of_reference(&references, &problems);
+        source.problem(at, format!("cannot load the variant:\n  {}", problems.join("\n  ")))
     })?;
     let variant = Arc::new(variant);
     let bot = match &raw.bot {
@@ -262,7 +264,11 @@ pub fn run_files(files: &[PathBuf], mode: Mode) -> Report {
             }
         };
         let about = if spec.description.is_empty() { String::new() } else { format!(" ({})", spec.description) };
-        let _ = writeln!(report.text, "{}{about}: {} games", file.display(), spec.games.len());
+        let games = match spec.games.len() {
+            1 => "1 game".to_string(),
+            n => format!("{n} games"),
+        };
+        let _ = writeln!(report.text, "{}{about}: {games}", file.display());
         for game in spec.games {
             let name = game.snap.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
             let accepted = if mode == Mode::Accept { " (accepted)" } else { "" };

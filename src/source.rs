@@ -98,6 +98,14 @@ impl SourceFile {
         }
     }
 
+    /// The place of the reference a loading problem is about: the first
+    /// of `references` (a file's `variant:` and `rules:` entries, as
+    /// written) that a problem names, else the first reference.
+    pub fn place_of_reference(&self, references: &[&str], problems: &[String]) -> Option<Position> {
+        let named = references.iter().find(|r| problems.iter().any(|p| p.contains(*r)));
+        self.locate(named.or(references.first())?)
+    }
+
     /// A problem about the value `needle`, located in the text.
     pub fn problem_at(&self, needle: &str, message: impl fmt::Display) -> String {
         self.problem(self.locate(needle), message)

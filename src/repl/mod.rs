@@ -117,7 +117,8 @@ impl<'a> Session<'a> {
                 self.style.width = render::terminal_width();
             }
             if let Err(e) = self.advance(out) {
-                writeln!(out, "error: {e}")?;
+                let shown = crate::diagnostic::render(&format!("error: {e}"), &crate::loader::Disk, false);
+                writeln!(out, "{shown}")?;
                 writeln!(out, "that move was not made: fix the rules and 'reload', or 'undo', 'new' or 'quit'")?;
                 self.refresh_moves();
             }
@@ -360,12 +361,10 @@ impl<'a> Session<'a> {
             n => format!("{n} hands"),
         };
         let winner = if table.match_winner.is_some() { format!("{}; ", self.match_winners()) } else { String::new() };
-        writeln!(
-            out,
-            "{winner}{finished} finished; scores: {}. Play it again: {}",
-            scores.join(", "),
-            self.setup.command()
-        )
+        let line = format!("{winner}{finished} finished; scores: {}. Play it again:", scores.join(", "));
+        self.say(out, &line)?;
+        // The command whole, on a line of its own, to copy.
+        writeln!(out, "  {}", self.setup.command())
     }
 
     /// The order seat 0's hand is shown in: indices into the hand.
@@ -655,13 +654,13 @@ impl<'a> Session<'a> {
         let saved = match SavedGame::read(Path::new(path)).and_then(|saved| Ok((saved.setup()?, saved))) {
             Ok(found) => found,
             Err(e) => {
-                writeln!(out, "not loaded: {e}")?;
+                self.say(out, &format!("not loaded: {e}"))?;
                 return Ok(());
             }
         };
         let (setup, saved) = saved;
         match self.rebuild(&setup, &saved.history) {
-            Ok((_, Some(problem))) => writeln!(out, "not loaded: {path}: {problem}")?,
+            Ok((_, Some(problem))) => self.say(out, &format!("not loaded: {path}: {problem}"))?,
             Ok((game, None)) => {
                 let records = game.history().len();
                 self.setup = setup;
@@ -682,7 +681,7 @@ impl<'a> Session<'a> {
                 self.replace_game(game, records);
                 writeln!(out, "reloaded {}: {records} of {} moves replayed", self.setup.request.variant, lines.len())?;
                 if let Some(problem) = problem {
-                    writeln!(out, "{problem}; staying at the last good point")?;
+                    self.say(out, &format!("{problem}; staying at the last good point"))?;
                 }
             }
             Err(problems) => list_problems(out, "not reloaded (the game goes on as it was):", &problems)?,
@@ -694,7 +693,7 @@ impl<'a> Session<'a> {
         let setup = match crate::cli::new_setup(&self.setup, args) {
             Ok(setup) => setup,
             Err(e) => {
-                writeln!(out, "{}", e.trim_end())?;
+                self.say(out, e.trim_end())?;
                 return Ok(());
             }
         };

@@ -264,7 +264,10 @@ pub fn table(
         .collect();
     out += "your hand";
     if moves.plays.iter().any(|o| o.target.is_some()) {
-        out += &dim(" (> playable; aim with 'target N')", style);
+        // At a narrow width the hint goes on a line of its own.
+        let hint = "(> playable; aim with 'target N')";
+        let glue = if "your hand ".len() + hint.len() + 1 > style.width { "\n  " } else { " " };
+        out += &dim(&format!("{glue}{hint}"), style);
     } else if !moves.plays.is_empty() {
         out += &dim(" (> playable)", style);
     }

@@ -68,7 +68,8 @@ impl Scenario {
             settings,
         };
         let variant = ruleset::load(&request, &Disk).map_err(|problems| {
-            let at = source.locate(&raw.variant);
+            let references: Vec<&str> = std::iter::once(&raw.variant).chain(&raw.rules).map(String::as_str).collect();
+            let at = source.place_of_reference(&references, &problems);
             source.problem(at, format!("cannot load the variant:\n  {}", problems.join("\n  ")))
         })?;
         let variant = Arc::new(variant);

@@ -84,7 +84,13 @@ pub fn run_files(files: &[PathBuf], verbose: bool) -> Report {
                     }
                     Outcome::Fail(why) => {
                         report.failed += 1;
-                        let _ = writeln!(report.text, "FAIL {title}: {why}");
+                        // A script error in it is shown with its line.
+                        let failed = format!("FAIL {title}: {why}");
+                        let _ = writeln!(
+                            report.text,
+                            "{}",
+                            crate::diagnostic::render(&failed, &crate::loader::Disk, false)
+                        );
                         if verbose {
                             let _ = writeln!(report.text, "  the game so far:");
                             for line in log {
