@@ -41,6 +41,9 @@ pub struct Session<'a> {
     bots: Vec<Bot>,
     /// Events printed so far.
     shown: usize,
+    /// The seat whose last action was a draw on its turn: its next play or
+    /// pass is the same turn, shown under the draw.
+    drew: Option<Seat>,
     /// The history length at which seat 0 last let an out-of-turn chance
     /// pass (so it is not offered again until something happens).
     passed_at: Option<usize>,
@@ -98,6 +101,7 @@ impl<'a> Session<'a> {
             game,
             bots,
             shown: 0,
+            drew: None,
             passed_at: None,
             table_shown: false,
             announced: false,
@@ -197,6 +201,20 @@ impl<'a> Session<'a> {
         // action, then what followed from it, indented under it. A deal is
         // not an action.
         let one_action = !matches!(events.first(), Some(Event::HandStarted { .. }));
+        // A play or pass right after the same seat drew finishes its turn.
+        let same_turn = match (events.first(), self.drew) {
+            (Some(Event::Played { seat, out_of_turn: false, .. } | Event::Passed { seat }), Some(drew)) => {
+                *seat == drew
+            }
+            _ => false,
+        };
+        if let Some(first) = events.first() {
+            self.drew = match first {
+                Event::Drew { seat, .. } => Some(*seat),
+                _ => None,
+            };
+        }
+        let turn_indent = if same_turn { "  " } else { "" };
         let mut lines = Vec::with_capacity(events.len());
         for (index, event) in events.iter().enumerate() {
             if matches!(event, Event::HandStarted { .. }) {
@@ -207,7 +225,8 @@ impl<'a> Session<'a> {
                 continue;
             }
             let line = describe_for(event, &self.game.variant, Some(HUMAN));
-            lines.push(if one_action && index > 0 { format!("  {line}") } else { line });
+            let indent = if one_action && index > 0 { "  " } else { "" };
+            lines.push(format!("{turn_indent}{indent}{line}"));
         }
         for line in render::condense(lines) {
             writeln!(out, "{line}")?;
