@@ -71,6 +71,7 @@ pub fn check_calls(variant: &Arc<Variant>) -> (Vec<String>, Vec<String>) {
     let (mut problems, mut warnings) = (Vec::new(), Vec::new());
     let Ok(runtime) = Runtime::new(variant.clone()) else { return (problems, warnings) };
     let host = runtime.function_names();
+    let arities = runtime.host_arities();
     for layer in &variant.layers {
         let compiled: Vec<_> = layer
             .scripts
@@ -105,6 +106,20 @@ pub fn check_calls(variant: &Arc<Variant>) -> (Vec<String>, Vec<String>) {
                                 layer.name
                             ),
                         ));
+                    } else if let Some(takes) = arities.get(name)
+                        && !defined.contains(name)
+                    {
+                        // A method call's object is its first argument.
+                        let method = matches!(path.last(), Some(ASTNode::Expr(Expr::MethodCall(..))));
+                        let given = call.args.len() + usize::from(method);
+                        if !takes.contains(&given) {
+                            let mut counts: Vec<String> = takes.iter().map(usize::to_string).collect();
+                            counts.sort();
+                            problems.push(script.problem(
+                                place,
+                                format!("{name}() takes {} argument(s), not {given}", counts.join(" or ")),
+                            ));
+                        }
                     }
                 }
                 true

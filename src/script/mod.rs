@@ -153,6 +153,32 @@ impl Runtime {
         self.engine.gen_fn_signatures(false)
     }
 
+    /// The numbers of arguments each host function takes, for the
+    /// functions only the host provides (a name the standard package also
+    /// has may take other counts there).
+    pub fn host_arities(&self) -> std::collections::HashMap<String, std::collections::HashSet<usize>> {
+        let arity = |signature: &str| {
+            let inside = signature.split_once('(')?.1.rsplit_once(')')?.0.trim();
+            Some(if inside.is_empty() { 0 } else { inside.split(',').count() })
+        };
+        let name = |signature: &str| {
+            let head = signature.split('(').next().unwrap_or(signature);
+            head.rsplit(' ').next().unwrap_or(head).to_string()
+        };
+        let everywhere = self.engine.gen_fn_signatures(true);
+        let mut arities: std::collections::HashMap<String, std::collections::HashSet<usize>> = Default::default();
+        for signature in self.host_signatures() {
+            if let Some(n) = arity(&signature) {
+                arities.entry(name(&signature)).or_default().insert(n);
+            }
+        }
+        arities.retain(|host_name, takes| {
+            let all = everywhere.iter().filter(|s| name(s) == *host_name).count();
+            all == self.host_signatures().iter().filter(|s| name(s) == *host_name).count() && !takes.is_empty()
+        });
+        arities
+    }
+
     /// Compiles a script with this runtime's engine.
     pub fn compile(&self, text: &str) -> Result<AST, rhai::ParseError> {
         self.engine.compile(text)

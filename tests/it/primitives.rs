@@ -86,6 +86,7 @@ fn a_rule_file_is_checked_at_load_with_its_places() {
     assert!(fields.contains("bad-fields.yaml:6:1: a house rule cannot set 'default'"), "{fields}");
     let calls = with_rule("flex", "bad-calls.yaml").unwrap_err().join("\n");
     assert!(calls.contains("bad-calls.rhai:2:5: no function 'frobnicate'"), "{calls}");
+    assert!(calls.contains("bad-calls.rhai:3:5: discard_all() takes 2 argument(s), not 1"), "{calls}");
     let grants = with_rule("classic", "bad-grants.yaml").unwrap_err().join("\n");
     assert!(grants.contains("bad-grants.yaml:7:26: 'grants' is for can_play"), "{grants}");
     let old = with_rule("classic", "old-state.yaml").unwrap();
