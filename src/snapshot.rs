@@ -9,14 +9,13 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
 use serde::Deserialize;
 
 use crate::bot::BotKind;
 use crate::loader::Disk;
-use crate::ruleset::{self, LoadRequest};
-use crate::scenario::{reference, yaml_text};
+use crate::ruleset::LoadRequest;
+use crate::scenario::yaml_text;
 use crate::source::SourceFile;
 use crate::yaml::Yaml;
 
@@ -88,17 +87,12 @@ pub fn is_spec(path: &Path) -> bool {
 pub fn run_spec(path: &Path, mode: Mode) -> Result<SpecResult, String> {
     let source = SourceFile::read(&Disk, path)?;
     let raw: RawSpec = crate::yaml::from_file(&source)?;
+    let variant = crate::scenario::load_named(&source, path, &raw.variant, &raw.rules, &raw.options)?;
     let request = LoadRequest {
-        variant: reference(&raw.variant, &crate::builtin::variant_names(), path),
-        rules: raw.rules.iter().map(|r| reference(r, &crate::builtin::rule_names(), path)).collect(),
+        variant: raw.variant.clone(),
+        rules: raw.rules.clone(),
         settings: raw.options.iter().map(|(k, v)| (k.clone(), yaml_text(v))).collect(),
     };
-    let variant = ruleset::load(&request, &Disk).map_err(|problems| {
-        let references: Vec<&str> = std::iter::once(&raw.variant).chain(&raw.rules).map(String::as_str).collect();
-        let at = source.place_of_reference(&references, &problems);
-        source.problem(at, format!("cannot load the variant:\n  {}", problems.join("\n  ")))
-    })?;
-    let variant = Arc::new(variant);
     let bot = match &raw.bot {
         None => BotKind::Random,
         Some(name) => <BotKind as clap::ValueEnum>::from_str(name, true)

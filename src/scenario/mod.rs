@@ -52,6 +52,28 @@ pub fn reference(name: &str, builtin_names: &[&str], scenario: &Path) -> String 
     }
 }
 
+/// Loads the ruleset a file names (`variant:`, `rules:` relative to the
+/// file, `options:`); a problem points at the reference it is about.
+pub fn load_named(
+    source: &SourceFile,
+    path: &Path,
+    variant: &str,
+    rules: &[String],
+    options: &std::collections::BTreeMap<String, crate::yaml::Yaml>,
+) -> Result<Arc<Variant>, String> {
+    let request = LoadRequest {
+        variant: reference(variant, &crate::builtin::variant_names(), path),
+        rules: rules.iter().map(|r| reference(r, &crate::builtin::rule_names(), path)).collect(),
+        settings: options.iter().map(|(k, v)| (k.clone(), yaml_text(v))).collect(),
+    };
+    let loaded = ruleset::load(&request, &Disk).map_err(|problems| {
+        let references: Vec<&str> = std::iter::once(variant).chain(rules.iter().map(String::as_str)).collect();
+        let at = source.place_of_reference(&references, &problems);
+        source.problem(at, format!("cannot load the variant:\n  {}", problems.join("\n  ")))
+    })?;
+    Ok(Arc::new(loaded))
+}
+
 impl Scenario {
     /// Reads and parses a scenario file; errors are bad input (exit 2).
     pub fn load(path: &Path) -> Result<Scenario, String> {
@@ -60,19 +82,7 @@ impl Scenario {
             return Err(source.problem(None, "the file is empty"));
         }
         let raw: RawScenario = crate::yaml::from_file(&source)?;
-        let settings: Vec<(String, String)> = raw.options.iter().map(|(k, v)| (k.clone(), yaml_text(v))).collect();
-        let rule_names = crate::builtin::rule_names();
-        let request = LoadRequest {
-            variant: reference(&raw.variant, &crate::builtin::variant_names(), path),
-            rules: raw.rules.iter().map(|r| reference(r, &rule_names, path)).collect(),
-            settings,
-        };
-        let variant = ruleset::load(&request, &Disk).map_err(|problems| {
-            let references: Vec<&str> = std::iter::once(&raw.variant).chain(&raw.rules).map(String::as_str).collect();
-            let at = source.place_of_reference(&references, &problems);
-            source.problem(at, format!("cannot load the variant:\n  {}", problems.join("\n  ")))
-        })?;
-        let variant = Arc::new(variant);
+        let variant = load_named(&source, path, &raw.variant, &raw.rules, &raw.options)?;
         let mut problems = Vec::new();
         let mut players = raw.players.unwrap_or_else(|| raw.setup.hands.keys().max().map(|&m| m + 1).unwrap_or(4));
         if let Err(e) = variant.seats(players) {
