@@ -169,7 +169,8 @@ impl Game {
         let found = self.legal_moves(action.seat(), &mut moves);
         let side = self.table.side;
         let variant = self.variant.clone();
-        let legal = found.map(|()| moves.contains(action, |card| *variant.face(card, side)));
+        let legal = found
+            .map(|()| moves.contains(action, |card| variant.designs.get(usize::from(card.0)).map(|d| *d.face(side))));
         self.scratch = moves;
         legal
     }
@@ -177,13 +178,6 @@ impl Game {
     /// Carries out an action if it is legal; otherwise says why not and
     /// changes nothing.
     pub fn apply(&mut self, action: Action) -> Result<(), ActionError> {
-        // Ids from outside (a library caller) are checked before anything
-        // looks them up.
-        if let Action::Play(play) = action
-            && usize::from(play.card.0) >= self.variant.designs.len()
-        {
-            return Err(ActionError::refused(Refusal::NoSuchCard(play.card), &self.variant, &self.table));
-        }
         if self.is_legal(&action)? {
             return self.apply_unchecked(action);
         }

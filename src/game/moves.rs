@@ -97,14 +97,15 @@ impl Moves {
     }
 
     /// Is `action` one of these moves? A play is matched by the face of its
-    /// card (any card of the hand with that face), its side and its target.
-    pub fn contains(&self, action: &Action, face_of: impl Fn(CardId) -> Face) -> bool {
+    /// card (any card of the hand with that face), its side and its target;
+    /// `face_of` gives `None` for an id that is no card of the deck.
+    pub fn contains(&self, action: &Action, face_of: impl Fn(CardId) -> Option<Face>) -> bool {
         if action.seat() != self.seat {
             return false;
         }
         match *action {
             Action::Play(play) => {
-                let face = face_of(play.card);
+                let Some(face) = face_of(play.card) else { return false };
                 (!play.uno || self.held == 2)
                     && self.plays.iter().any(|o| {
                         o.face == face
@@ -467,6 +468,10 @@ impl Game {
 
     /// Checks a play without changing anything.
     pub(crate) fn check_play(&mut self, play: &Play) -> Checked<()> {
+        // An id from outside (a library caller) may name no card at all.
+        if usize::from(play.card.0) >= self.variant.designs.len() {
+            return refuse(Refusal::NoSuchCard(play.card));
+        }
         if !self.table.hands[play.seat].contains(&play.card) {
             return refuse(Refusal::NotHeld { seat: play.seat, card: play.card });
         }

@@ -30,6 +30,18 @@ fn named_seats(value: &Dynamic, players: usize) -> Option<Vec<Seat>> {
 }
 
 impl Game {
+    /// Every seat that won the match, in the order named (a team wins
+    /// together); empty while nobody has. Read from the game log.
+    pub fn match_winners(&self) -> Vec<Seat> {
+        self.events()
+            .iter()
+            .filter_map(|e| match e {
+                Event::MatchWon { seat } => Some(*seat),
+                _ => None,
+            })
+            .collect()
+    }
+
     /// Every seat by place: the seats a rule `named` (the winner first),
     /// then the seats still in the hand by fewest points (ties in turn
     /// order from the winner), then the seats that left it, the last to

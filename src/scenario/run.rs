@@ -171,14 +171,7 @@ fn check_expectations(game: &Game, checks: &[Expect]) -> Vec<String> {
                 )
             }),
             Expect::MatchWinners(seats) => {
-                let won: Vec<Seat> = game
-                    .events()
-                    .iter()
-                    .filter_map(|e| match e {
-                        crate::event::Event::MatchWon { seat } => Some(*seat),
-                        _ => None,
-                    })
-                    .collect();
+                let won = game.match_winners();
                 let sorted = |seats: &[Seat]| {
                     let mut seats = seats.to_vec();
                     seats.sort_unstable();
