@@ -16,7 +16,7 @@ use std::sync::Arc;
 
 use crate::bot::{self, Bot};
 use crate::card::Face;
-use crate::event::{Event, Seat, describe_for};
+use crate::event::{Event, describe_for};
 use crate::game::command::{CardRef, Command, Sight};
 use crate::game::{Action, Game, Moves, Play, Record};
 use crate::script::Runtime;
@@ -34,16 +34,13 @@ pub const HUMAN: usize = 0;
 /// read the same files `play` did). The warnings are printed by the caller.
 pub type LoadFn = dyn Fn(&crate::ruleset::LoadRequest) -> Result<Variant, Vec<String>>;
 
-/// A game in progress with its bots, and what has been shown of it.
+/// A game in progress, and what has been shown of it. The bots are made
+/// anew for each decision (see `bots`).
 pub struct Session<'a> {
     setup: Setup,
     game: Game,
-    bots: Vec<Bot>,
     /// Events printed so far.
     shown: usize,
-    /// The seat whose last action was a draw on its turn: its next play or
-    /// pass is the same turn, shown under the draw.
-    drew: Option<Seat>,
     /// The history length at which seat 0 last let an out-of-turn chance
     /// pass (so it is not offered again until something happens).
     passed_at: Option<usize>,
@@ -79,11 +76,6 @@ fn list_problems(out: &mut dyn Write, heading: &str, problems: &[String]) -> std
     writeln!(out, "{}", crate::diagnostic::render_all(problems, &crate::loader::Disk, false, "  "))
 }
 
-fn new_bots(setup: &Setup, records: usize) -> Vec<Bot> {
-    let seed = crate::sim::game_seed(setup.seed, records as u64);
-    (0..setup.players).map(|seat| Bot::new(setup.bot, seed, seat as u64)).collect()
-}
-
 /// Starts a game of `setup`.
 fn start(setup: &Setup, load: &LoadFn) -> Result<(Arc<Variant>, Game), Vec<String>> {
     let variant = Arc::new(load(&setup.request)?);
@@ -94,14 +86,11 @@ fn start(setup: &Setup, load: &LoadFn) -> Result<(Arc<Variant>, Game), Vec<Strin
 
 impl<'a> Session<'a> {
     pub fn new(setup: Setup, game: Game, style: Style, load: &'a LoadFn) -> Session<'a> {
-        let bots = new_bots(&setup, 0);
         let players = setup.players;
         Session {
             setup,
             game,
-            bots,
             shown: 0,
-            drew: None,
             passed_at: None,
             table_shown: false,
             announced: false,
@@ -201,19 +190,17 @@ impl<'a> Session<'a> {
         // action, then what followed from it, indented under it. A deal is
         // not an action.
         let one_action = !matches!(events.first(), Some(Event::HandStarted { .. }));
-        // A play or pass right after the same seat drew finishes its turn.
-        let same_turn = match (events.first(), self.drew) {
-            (Some(Event::Played { seat, out_of_turn: false, .. } | Event::Passed { seat }), Some(drew)) => {
-                *seat == drew
-            }
+        // A play or pass right after the same seat drew (the record before
+        // this action's) finishes its turn.
+        let history = self.game.history();
+        let drew = match history.len().checked_sub(2).map(|i| &history[i]) {
+            Some(Record::Act(Action::Draw(seat))) => Some(*seat),
+            _ => None,
+        };
+        let same_turn = match events.first() {
+            Some(Event::Played { seat, out_of_turn: false, .. } | Event::Passed { seat }) => Some(*seat) == drew,
             _ => false,
         };
-        if let Some(first) = events.first() {
-            self.drew = match first {
-                Event::Drew { seat, .. } => Some(*seat),
-                _ => None,
-            };
-        }
         let turn_indent = if same_turn { "  " } else { "" };
         let mut lines = Vec::with_capacity(events.len());
         for (index, event) in events.iter().enumerate() {
@@ -254,7 +241,7 @@ impl<'a> Session<'a> {
                     self.announced = true;
                     self.hand_summary(out).map_err(|e| e.to_string())?;
                     let line = format!("match over: {}. 'new' starts another match.", self.match_winners());
-                    let _ = writeln!(out, "{}", render::wrap_text(&line, 2, self.style));
+                    self.say(out, &line).map_err(|e| e.to_string())?;
                 }
                 return Ok(());
             }
@@ -280,8 +267,8 @@ impl<'a> Session<'a> {
                     crate::limits::HAND_ACTIONS
                 ));
             }
-            self.reseed_bots();
-            match bot::next_action(&mut self.game, &mut self.bots, Some(HUMAN)).map_err(|e| e.to_string())? {
+            let mut bots = self.bots();
+            match bot::next_action(&mut self.game, &mut bots, Some(HUMAN)).map_err(|e| e.to_string())? {
                 Some((seat, action)) => {
                     self.game.apply(action).map_err(|e| format!("p{seat} could not act: {e}"))?;
                 }
@@ -290,11 +277,13 @@ impl<'a> Session<'a> {
         }
     }
 
-    /// Bots decide from the seed and the point in the game (how many
-    /// records the history holds), so an undone move made again meets the
-    /// same answers, as a replayed or loaded game does.
-    fn reseed_bots(&mut self) {
-        self.bots = new_bots(&self.setup, self.game.history().len());
+    /// The bots, one a seat, for the decision now: they decide from the
+    /// seed and the point in the game (how many records the history holds),
+    /// so an undone move made again meets the same answers, as a replayed or
+    /// loaded game does.
+    fn bots(&self) -> Vec<Bot> {
+        let seed = crate::sim::game_seed(self.setup.seed, self.game.history().len() as u64);
+        (0..self.setup.players).map(|seat| Bot::new(self.setup.bot, seed, seat as u64)).collect()
     }
 
     /// Seat 0 may do something now that is not a turn: play out of turn,
@@ -348,15 +337,7 @@ impl<'a> Session<'a> {
     /// they differ.
     fn match_winners(&self) -> String {
         let scores = &self.game.table().scores;
-        let winners: Vec<Seat> = self
-            .game
-            .events()
-            .iter()
-            .filter_map(|e| match e {
-                Event::MatchWon { seat } => Some(*seat),
-                _ => None,
-            })
-            .collect();
+        let winners = self.game.match_winners();
         let same = winners.windows(2).all(|pair| scores[pair[0]] == scores[pair[1]]);
         let names: Vec<String> = winners
             .iter()
@@ -578,12 +559,12 @@ impl<'a> Session<'a> {
             writeln!(out, "the match is over: 'new' starts another, 'undo' goes back")?;
             return Ok(());
         }
-        self.reseed_bots();
+        let mut bot = self.bots().swap_remove(HUMAN);
         if self.in_window() {
             let taken = if self.moves.call_uno {
                 Ok(Some(crate::game::Action::CallUno(HUMAN)))
             } else {
-                self.bots[HUMAN].out_of_turn(&mut self.game, HUMAN).map_err(|e| e.to_string())
+                bot.out_of_turn(&mut self.game, HUMAN).map_err(|e| e.to_string())
             };
             match taken {
                 Ok(Some(action)) => {
@@ -598,7 +579,7 @@ impl<'a> Session<'a> {
         }
         // A bot playing for you never forgets to call UNO.
         let held = self.game.table().hands[HUMAN].len();
-        let result = self.bots[HUMAN]
+        let result = bot
             .choose(&mut self.game, HUMAN)
             .map(|action| match action {
                 Action::Play(play) if held == 2 => Action::Play(Play { uno: true, ..play }),
@@ -637,7 +618,7 @@ impl<'a> Session<'a> {
             .and_then(|runtime| Game::replay(runtime, self.setup.players, self.setup.seed, &records));
         match replayed {
             Ok(game) => {
-                self.replace_game(game, records.len());
+                self.replace_game(game);
                 writeln!(out, "undone: {undone}")?;
             }
             Err(e) => writeln!(out, "cannot undo: {e}")?,
@@ -645,11 +626,9 @@ impl<'a> Session<'a> {
         Ok(())
     }
 
-    /// Puts `game` in play (after `records` history entries), with bots
-    /// seeded from the seed and that point, and shows the table anew.
-    fn replace_game(&mut self, game: Game, records: usize) {
+    /// Puts `game` in play, and shows the table anew.
+    fn replace_game(&mut self, game: Game) {
         self.game = game;
-        self.bots = new_bots(&self.setup, records);
         self.shown = self.game.events().len();
         self.passed_at = None;
         self.table_shown = false;
@@ -681,9 +660,8 @@ impl<'a> Session<'a> {
         match self.rebuild(&setup, &saved.history) {
             Ok((_, Some(problem))) => self.say(out, &format!("not loaded: {path}: {problem}"))?,
             Ok((game, None)) => {
-                let records = game.history().len();
                 self.setup = setup;
-                self.replace_game(game, records);
+                self.replace_game(game);
                 writeln!(out, "loaded {path}: {} moves replayed", saved.history.len())?;
                 self.opening(out)?;
             }
@@ -697,7 +675,7 @@ impl<'a> Session<'a> {
         match self.rebuild(&self.setup.clone(), &lines) {
             Ok((game, problem)) => {
                 let records = game.history().len();
-                self.replace_game(game, records);
+                self.replace_game(game);
                 writeln!(out, "reloaded {}: {records} of {} moves replayed", self.setup.request.variant, lines.len())?;
                 if let Some(problem) = problem {
                     self.say(out, &format!("{problem}; staying at the last good point"))?;
@@ -719,7 +697,7 @@ impl<'a> Session<'a> {
         match start(&setup, self.load) {
             Ok((_, game)) => {
                 self.setup = setup;
-                self.replace_game(game, 0);
+                self.replace_game(game);
                 self.announced = false;
                 self.opening(out)?;
             }
