@@ -470,10 +470,9 @@ pub fn register(engine: &mut Engine, ctx: &Rc<RefCell<HookCtx>>, variant: &Arc<V
     change!("redraw", |c, v| c.change("redraw", v, Op::FirstDiscard(FirstDiscard::Redraw)));
     change!("turn_next", |c, v| c.change("turn_next", v, Op::FirstDiscard(FirstDiscard::TurnNext)));
     change!("log", |c, v, text: ImmutableString| {
-        let limit = crate::limits::LOG_LINE;
-        let text = match text.char_indices().nth(limit) {
-            Some((cut, _)) => format!("{}… ({} more characters)", &text[..cut], text.chars().count() - limit).into(),
-            None => text,
+        let text = match super::cut_line(&text) {
+            std::borrow::Cow::Owned(cut) => cut.into(),
+            std::borrow::Cow::Borrowed(_) => text,
         };
         c.change("log", v, Op::Log(text))
     });

@@ -140,12 +140,7 @@ impl Runtime {
     /// The names of every function scripts may call: the host's and the
     /// standard package's.
     pub fn function_names(&self) -> std::collections::HashSet<String> {
-        self.engine
-            .gen_fn_signatures(true)
-            .iter()
-            .filter_map(|signature| signature.split('(').next())
-            .map(|name| name.rsplit(' ').next().unwrap_or(name).to_string())
-            .collect()
+        self.engine.gen_fn_signatures(true).iter().map(|s| signature_name(s).to_string()).collect()
     }
 
     /// Signatures of the host's functions (not the standard package's).
@@ -157,25 +152,30 @@ impl Runtime {
     /// functions only the host provides (a name the standard package also
     /// has may take other counts there).
     pub fn host_arities(&self) -> std::collections::HashMap<String, std::collections::HashSet<usize>> {
-        let arity = |signature: &str| {
-            let inside = signature.split_once('(')?.1.rsplit_once(')')?.0.trim();
-            Some(if inside.is_empty() { 0 } else { inside.split(',').count() })
+        use std::collections::HashMap;
+        let count_by_name = |signatures: &[String]| {
+            let mut counts: HashMap<String, usize> = HashMap::new();
+            for signature in signatures {
+                *counts.entry(signature_name(signature).to_string()).or_default() += 1;
+            }
+            counts
         };
-        let name = |signature: &str| {
-            let head = signature.split('(').next().unwrap_or(signature);
-            head.rsplit(' ').next().unwrap_or(head).to_string()
-        };
-        let everywhere = self.engine.gen_fn_signatures(true);
-        let mut arities: std::collections::HashMap<String, std::collections::HashSet<usize>> = Default::default();
-        for signature in self.host_signatures() {
-            if let Some(n) = arity(&signature) {
-                arities.entry(name(&signature)).or_default().insert(n);
+        let host = self.host_signatures();
+        let everywhere = count_by_name(&self.engine.gen_fn_signatures(true));
+        let only_host = count_by_name(&host);
+        let mut arities: HashMap<String, std::collections::HashSet<usize>> = HashMap::new();
+        for signature in &host {
+            let name = signature_name(signature);
+            let Some(inside) = signature.split_once('(').and_then(|(_, rest)| rest.rsplit_once(')')) else { continue };
+            let inside = inside.0.trim();
+            if everywhere.get(name) == only_host.get(name) {
+                arities.entry(name.to_string()).or_default().insert(if inside.is_empty() {
+                    0
+                } else {
+                    inside.split(',').count()
+                });
             }
         }
-        arities.retain(|host_name, takes| {
-            let all = everywhere.iter().filter(|s| name(s) == *host_name).count();
-            all == self.host_signatures().iter().filter(|s| name(s) == *host_name).count() && !takes.is_empty()
-        });
         arities
     }
 
@@ -349,33 +349,41 @@ fn holds_asked_card(value: &Dynamic) -> bool {
     false
 }
 
+/// The function a signature (`fn name(a: i64) -> bool`) is of.
+fn signature_name(signature: &str) -> &str {
+    let head = signature.split('(').next().unwrap_or(signature);
+    head.rsplit(' ').next().unwrap_or(head)
+}
+
+/// A line a script logs or prints, cut at `limits::LOG_LINE` characters,
+/// saying how many more there were.
+fn cut_line(text: &str) -> std::borrow::Cow<'_, str> {
+    let limit = crate::limits::LOG_LINE;
+    match text.char_indices().nth(limit) {
+        Some((cut, _)) => format!("{}… ({} more characters)", &text[..cut], text.chars().count() - limit).into(),
+        None => text.into(),
+    }
+}
+
 impl HookCtx {
     /// `print` and `debug`: an effect hook's output is an event of the game
     /// log (replayed with its effects); other hooks may not change the log,
     /// so theirs is kept apart, and such a call is never replayed.
     fn print(&mut self, variant: &Variant, text: &str) {
-        let limit = crate::limits::LOG_LINE;
-        let cut;
-        let text = match text.char_indices().nth(limit) {
-            Some((at, _)) => {
-                cut = format!("{}… ({} more characters)", &text[..at], text.chars().count() - limit);
-                cut.as_str()
-            }
-            None => text,
-        };
+        let text = cut_line(text);
         if self.call.hook.mode() == crate::variant::HookMode::Effect {
             // Past the bound of one call, output is no longer kept (the
             // next change the hook makes is an error).
             let steps = self.trace.len();
             if steps < crate::limits::HOOK_STEPS {
-                self.perform(variant, crate::turn::Op::Log(text.into()));
+                self.perform(variant, crate::turn::Op::Log(text.as_ref().into()));
             } else if steps == crate::limits::HOOK_STEPS {
                 let bound = format!("(more output of this hook is not kept: {steps} things at most)");
                 self.perform(variant, crate::turn::Op::Log(bound.into()));
             }
         } else {
             self.trace.push(memo::Step::Opaque);
-            self.log.print(text);
+            self.log.print(&text);
         }
     }
 
