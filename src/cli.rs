@@ -579,8 +579,8 @@ fn check_one(request: &LoadRequest, label: &str, told: &mut std::collections::Ha
 }
 
 fn scenarios(paths: &[PathBuf], verbose: bool) -> i32 {
-    let files = match scenario::collect(paths) {
-        Ok(f) => f,
+    let (files, specs) = match scenario::collect(paths) {
+        Ok(found) => found,
         Err(e) => {
             eprintln!("error: {e}");
             return BAD_INPUT;
@@ -590,8 +590,6 @@ fn scenarios(paths: &[PathBuf], verbose: bool) -> i32 {
     say!("{}", report.text.trim_end());
     // Snapshot specs in the folders are not scenarios: say so, not skip them
     // without a word.
-    let folders: Vec<PathBuf> = paths.iter().filter(|p| p.is_dir()).cloned().collect();
-    let specs = crate::snapshot::collect(&folders).map_or(0, |specs| specs.len());
     if specs > 0 {
         say!("({specs} snapshot spec file(s) in these folders are not scenarios: run them with unolab snapshot)");
     }

@@ -73,7 +73,6 @@ pub fn render_lines(message: &str, loader: &dyn Loader, color: bool, indent: &st
 fn place(problem: &str) -> Option<(&str, usize, usize)> {
     // The first ":LINE:COLUMN: " after a file name (which may itself hold
     // a colon, as `builtin:variants/classic.yaml` does).
-    let bytes = problem.as_bytes();
     let mut from = 0;
     while let Some(offset) = problem[from..].find(':') {
         let at = from + offset;
@@ -90,9 +89,6 @@ fn place(problem: &str) -> Option<(&str, usize, usize)> {
             }
         }
         from = at + 1;
-        if from >= bytes.len() {
-            break;
-        }
     }
     None
 }

@@ -32,6 +32,7 @@ pub fn read_text(path: &Path) -> std::io::Result<String> {
         return Err(Error::new(ErrorKind::InvalidInput, "not a regular file"));
     }
     let file = std::fs::File::open(path)?;
+    // And asked of what was opened: the path may have changed meanwhile.
     if !file.metadata()?.is_file() {
         return Err(Error::new(ErrorKind::InvalidInput, "not a regular file"));
     }

@@ -15,7 +15,6 @@ use serde::Deserialize;
 use crate::bot::BotKind;
 use crate::loader::Disk;
 use crate::ruleset::LoadRequest;
-use crate::scenario::yaml_text;
 use crate::source::SourceFile;
 use crate::yaml::Yaml;
 
@@ -91,7 +90,7 @@ pub fn run_spec(path: &Path, mode: Mode) -> Result<SpecResult, String> {
     let request = LoadRequest {
         variant: raw.variant.clone(),
         rules: raw.rules.clone(),
-        settings: raw.options.iter().map(|(k, v)| (k.clone(), yaml_text(v))).collect(),
+        settings: raw.options.iter().map(|(k, v)| (k.clone(), v.to_string())).collect(),
     };
     let bot = match &raw.bot {
         None => BotKind::Random,

@@ -18,7 +18,6 @@ use crate::source::SourceFile;
 use crate::variant::Variant;
 
 pub use report::{Report, collect, collect_where, run_files};
-pub use schema::yaml_text;
 use schema::{RawScenario, RawSetup, Step, parse_step};
 
 /// A scenario ready to run.
@@ -64,7 +63,7 @@ pub fn load_named(
     let request = LoadRequest {
         variant: reference(variant, &crate::builtin::variant_names(), path),
         rules: rules.iter().map(|r| reference(r, &crate::builtin::rule_names(), path)).collect(),
-        settings: options.iter().map(|(k, v)| (k.clone(), yaml_text(v))).collect(),
+        settings: options.iter().map(|(k, v)| (k.clone(), v.to_string())).collect(),
     };
     let loaded = ruleset::load(&request, &Disk).map_err(|problems| {
         let references: Vec<&str> = std::iter::once(variant).chain(rules.iter().map(String::as_str)).collect();
@@ -92,7 +91,7 @@ impl Scenario {
         let mut steps = Vec::new();
         for value in &raw.steps {
             match parse_step(&variant, value) {
-                Ok(step) => steps.push((yaml_text(value), step)),
+                Ok(step) => steps.push((value.to_string(), step)),
                 Err(e) => problems.push(source.problem(value.position(), e)),
             }
         }

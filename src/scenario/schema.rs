@@ -108,31 +108,26 @@ pub fn script_value(value: &Yaml) -> Result<Option<ScriptValue>, String> {
 }
 
 fn state_map(value: &Yaml) -> Result<Vec<(String, Option<ScriptValue>)>, String> {
-    let map = value.as_mapping().ok_or_else(|| format!("'{}' must be a map of name -> value", yaml_text(value)))?;
+    let map = value.as_mapping().ok_or_else(|| format!("'{}' must be a map of name -> value", value))?;
     map.iter()
         .map(|(k, v)| {
-            let name = k.as_str().ok_or_else(|| format!("'{}' is not a name", yaml_text(k)))?;
+            let name = k.as_str().ok_or_else(|| format!("'{}' is not a name", k))?;
             Ok((name.to_string(), script_value(v)?))
         })
         .collect()
 }
 
-/// A YAML value in one line, as a step is shown in reports.
-pub fn yaml_text(value: &Yaml) -> String {
-    value.to_string()
-}
-
 fn as_seat(value: &Yaml) -> Result<Seat, String> {
-    value.as_u64().map(|n| n as Seat).ok_or_else(|| format!("'{}' is not a player number", yaml_text(value)))
+    value.as_u64().map(|n| n as Seat).ok_or_else(|| format!("'{}' is not a player number", value))
 }
 
 fn seat_map<T>(value: &Yaml, mut f: impl FnMut(&Yaml) -> Result<T, String>) -> Result<BTreeMap<Seat, T>, String> {
-    let map = value.as_mapping().ok_or_else(|| format!("'{}' must be a map of player -> value", yaml_text(value)))?;
+    let map = value.as_mapping().ok_or_else(|| format!("'{}' must be a map of player -> value", value))?;
     map.iter().map(|(k, v)| Ok((as_seat(k)?, f(v)?))).collect()
 }
 
 fn parse_color(variant: &Variant, value: &Yaml) -> Result<Color, String> {
-    let name = value.as_str().ok_or_else(|| format!("'{}' is not a colour", yaml_text(value)))?;
+    let name = value.as_str().ok_or_else(|| format!("'{}' is not a colour", value))?;
     variant.names.color(name).ok_or_else(|| format!("unknown colour '{name}'"))
 }
 
@@ -156,12 +151,12 @@ fn parse_choice(arg: &Yaml) -> Result<ChoiceRef, String> {
     if let Some(map) = arg.as_mapping() {
         return match (map.len(), arg.get("option").and_then(Yaml::as_u64)) {
             (1, Some(n)) => Ok(ChoiceRef::Place(n as usize)),
-            _ => Err(format!("choose: takes a value or {{option: N}}, not '{}'", yaml_text(arg))),
+            _ => Err(format!("choose: takes a value or {{option: N}}, not '{}'", arg)),
         };
     }
     match arg.value {
         YamlValue::Null => Err("choose: which option?".into()),
-        _ => Ok(ChoiceRef::Value(yaml_text(arg))),
+        _ => Ok(ChoiceRef::Value(arg.to_string())),
     }
 }
 
@@ -179,7 +174,7 @@ fn parse_play(variant: &Variant, arg: &Yaml) -> Result<Command, String> {
             "as" => match v.as_str() {
                 Some("flex") => play.as_flex = true,
                 Some("regular") => play.as_flex = false,
-                _ => return Err(format!("as: '{}' must be flex or regular", yaml_text(v))),
+                _ => return Err(format!("as: '{}' must be flex or regular", v)),
             },
             "target" => play.target = Some(as_seat(v)?),
             "uno" => play.uno = v.as_bool().ok_or("uno: must be true or false")?,
@@ -203,10 +198,9 @@ pub fn parse_step(variant: &Variant, value: &Yaml) -> Result<Step, String> {
             )),
         };
     }
-    let map =
-        value.as_mapping().ok_or_else(|| format!("a step is a word or a one-key map, not '{}'", yaml_text(value)))?;
+    let map = value.as_mapping().ok_or_else(|| format!("a step is a word or a one-key map, not '{}'", value))?;
     if map.len() != 1 {
-        return Err(format!("a step has exactly one key: '{}'", yaml_text(value)));
+        return Err(format!("a step has exactly one key: '{}'", value));
     }
     let (key, arg) = map.iter().next().expect("one entry");
     let key = key.as_str().unwrap_or_default();
@@ -233,9 +227,7 @@ fn parse_expect(variant: &Variant, value: &Yaml) -> Result<Vec<Expect>, String> 
     let mut checks = Vec::new();
     for (k, v) in map {
         let key = k.as_str().unwrap_or_default();
-        let count = |v: &Yaml| {
-            v.as_u64().map(|n| n as usize).ok_or_else(|| format!("{key}: '{}' is not a number", yaml_text(v)))
-        };
+        let count = |v: &Yaml| v.as_u64().map(|n| n as usize).ok_or_else(|| format!("{key}: '{}' is not a number", v));
         checks.push(match key {
             "current" => Expect::Current(as_seat(v)?),
             "direction" => Expect::Direction(
@@ -259,7 +251,7 @@ fn parse_expect(variant: &Variant, value: &Yaml) -> Result<Vec<Expect>, String> 
             "power" => Expect::Power(seat_map(v, |x| match x.as_str().map(str::to_ascii_lowercase).as_deref() {
                 Some("green") => Ok(true),
                 Some("red") => Ok(false),
-                _ => Err(format!("power: '{}' must be green or red", yaml_text(x))),
+                _ => Err(format!("power: '{}' must be green or red", x)),
             })?),
             "winner" => Expect::Winner(as_seat(v)?),
             "match_winner" => match v.as_sequence() {
@@ -267,7 +259,7 @@ fn parse_expect(variant: &Variant, value: &Yaml) -> Result<Vec<Expect>, String> 
                 None => Expect::MatchWinner(as_seat(v)?),
             },
             "scores" => Expect::Scores(seat_map(v, |x| {
-                x.as_i64().ok_or_else(|| format!("scores: '{}' is not a number", yaml_text(x)))
+                x.as_i64().ok_or_else(|| format!("scores: '{}' is not a number", x))
             })?),
             "state" => Expect::State(state_map(v)?),
             "seat_state" => Expect::SeatState(seat_map(v, state_map)?),
