@@ -579,7 +579,7 @@ fn check_one(request: &LoadRequest, label: &str, told: &mut std::collections::Ha
 }
 
 fn scenarios(paths: &[PathBuf], verbose: bool) -> i32 {
-    let (files, specs) = match scenario::collect(paths) {
+    let files = match scenario::collect(paths) {
         Ok(found) => found,
         Err(e) => {
             eprintln!("error: {e}");
@@ -588,11 +588,6 @@ fn scenarios(paths: &[PathBuf], verbose: bool) -> i32 {
     };
     let report = scenario::run_files(&files, verbose);
     say!("{}", report.text.trim_end());
-    // Snapshot specs in the folders are not scenarios: say so, not skip them
-    // without a word.
-    if specs > 0 {
-        say!("({specs} snapshot spec file(s) in these folders are not scenarios: run them with unolab snapshot)");
-    }
     if report.bad_input > 0 {
         BAD_INPUT
     } else if report.failed > 0 {

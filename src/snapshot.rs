@@ -77,7 +77,7 @@ pub fn collect(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
 }
 
 /// Is this a snapshot spec file (by its name)?
-pub fn is_spec(path: &Path) -> bool {
+fn is_spec(path: &Path) -> bool {
     path.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.ends_with(SPEC_SUFFIX) && n.len() > SPEC_SUFFIX.len())
 }
 

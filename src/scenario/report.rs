@@ -7,18 +7,10 @@ use std::path::{Path, PathBuf};
 
 use crate::scenario::{Outcome, Scenario};
 
-/// Every scenario file under the given files and folders (folders
-/// recursively), and how many snapshot specs (`*.snapshots.yaml`, not
-/// scenarios) the folders held.
-pub fn collect(paths: &[PathBuf]) -> Result<(Vec<PathBuf>, usize), String> {
-    let specs = std::cell::Cell::new(0);
-    let files = collect_where(paths, |path| {
-        let yaml = matches!(path.extension().and_then(|e| e.to_str()), Some("yaml" | "yml"));
-        let spec = yaml && crate::snapshot::is_spec(path);
-        specs.set(specs.get() + usize::from(spec));
-        yaml && !spec
-    })?;
-    Ok((files, specs.get()))
+/// Every scenario file under the given files and folders: folders
+/// recursively, every `*.yaml` / `*.yml` (scenarios.md).
+pub fn collect(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
+    collect_where(paths, |path| matches!(path.extension().and_then(|e| e.to_str()), Some("yaml" | "yml")))
 }
 
 /// The files given, and the files under the folders given that `wanted`
