@@ -165,3 +165,17 @@ fn a_decision_made_again_after_undo_meets_the_same_bot_moves() {
     assert!(first.lines().count() > 3, "{text}");
     assert_eq!(first, again, "{text}");
 }
+
+/// A Partners match is won by the team: the match end names both partners,
+/// once, and the summary on leaving names them too.
+#[test]
+fn a_partners_match_is_announced_for_the_team() {
+    let output = super::cli::with_input(
+        Command::new(env!("CARGO_BIN_EXE_unolab")).args(["play", "-r", "partners", "--seed", "5"]),
+        &"auto\n".repeat(600),
+    );
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(text.matches("match over: ").count(), 1, "{text}");
+    assert!(text.contains("match over: p0 and p2 win with 530 points."), "{text}");
+    assert!(text.contains("p0 and p2 win with 530 points; "), "{text}");
+}
