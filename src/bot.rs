@@ -58,10 +58,14 @@ impl Bot {
     }
 
     /// An out-of-turn play `seat` makes now (where a rule allows them), if
-    /// any: a bot takes half the chances it gets.
+    /// any: a bot takes half the chances it gets. It decides whether to look
+    /// before it looks, so that half the time nobody works its chances out.
     pub fn out_of_turn(&mut self, game: &mut Game, seat: Seat) -> Result<Option<Action>, ScriptFailure> {
+        if !self.rng.random_bool(0.5) {
+            return Ok(None);
+        }
         game.legal_moves(seat, &mut self.moves)?;
-        if self.moves.plays.is_empty() || !self.rng.random_bool(0.5) {
+        if self.moves.plays.is_empty() {
             return Ok(None);
         }
         let viewer: Viewer = &|view| game.view_into(seat, view);
