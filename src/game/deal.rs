@@ -67,7 +67,7 @@ impl Game {
             self.table.landing = Landing::TurnedUp;
             self.log.push(Event::TurnedUp { card });
             self.table.color = self.variant.face(card, self.table.side).color;
-            let call = CallInfo { card: Some(card), ..CallInfo::new(HookKind::FirstDiscard, dealer) };
+            let call = CallInfo::new(HookKind::FirstDiscard, dealer);
             let plan = self.run_effects(card, call)?;
             match plan.first_discard {
                 FirstDiscard::Redraw => {

@@ -224,7 +224,6 @@ impl Game {
             self.log.push(Event::UnoCalled { seat });
         }
         let call = CallInfo {
-            card: Some(play.card),
             as_flex: play.as_flex,
             target: play.target,
             going_out,

@@ -93,7 +93,6 @@ impl Game {
     /// What a predicate about `play` is told.
     fn predicate_call(&self, kind: HookKind, play: &Play) -> CallInfo {
         CallInfo {
-            card: Some(play.card),
             as_flex: play.as_flex,
             target: play.target,
             prev_color: self.table.color,
@@ -158,7 +157,7 @@ impl Game {
             return Ok(false);
         }
         let playable = if self.can_play_card(seat, card)? { vec![card] } else { Vec::new() };
-        let call = CallInfo { card: Some(card), playable: Some(playable), ..CallInfo::new(kind, seat) };
+        let call = CallInfo { playable: Some(playable), ..CallInfo::new(kind, seat) };
         let verdict = self.ask(kind, Some(card), HookArg::Card(card, self.table.side), call, Combine::Any)?;
         Ok(verdict.is_some_and(|v| v.yes()))
     }

@@ -192,12 +192,17 @@ impl HookCtx {
         Ok(Dynamic::from(i64::from(drawn)))
     }
 
-    /// The symbol group of the card being played: a penalty's default group.
-    fn played_group(&self, variant: &Variant) -> ImmutableString {
-        let symbol = self.call.card.and_then(|id| variant.face(id, self.table.side).symbol());
-        symbol
-            .map(|s| variant.names.symbol_info(variant.names.symbol_info(s).group).name.as_str().into())
-            .unwrap_or_default()
+    /// The symbol group of the card the hook is about: a penalty's default
+    /// group (read).
+    fn played_group(&mut self, variant: &Variant) -> ImmutableString {
+        if self.call.card.is_none() {
+            return ImmutableString::new();
+        }
+        let read = Read::Prop { source: super::ARG, prop: Prop::Group };
+        match self.about(read, variant) {
+            Answer::Symbol(Some(group)) => variant.names.symbol_info(group).name.as_str().into(),
+            _ => ImmutableString::new(),
+        }
     }
 }
 
@@ -461,7 +466,11 @@ pub fn register(engine: &mut Engine, ctx: &Rc<RefCell<HookCtx>>, variant: &Arc<V
         let options = options
             .iter()
             .map(|option| match option.clone().try_cast::<ScriptCard>() {
-                Some(card) => Ok(ChoiceOption::Card(card.id, card.side)),
+                Some(card) => {
+                    // The option is this very card: a read of it.
+                    c.touch(&card, Prop::Id, v);
+                    Ok(ChoiceOption::Card(card.id, card.side))
+                }
                 None => state_value(option).map(ChoiceOption::Value),
             })
             .collect::<HostResult<Vec<_>>>()?;

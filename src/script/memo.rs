@@ -1,7 +1,8 @@
 //! The memo: a script runs only when its answer can differ. Every hook call
-//! is keyed by what it is about (the function and its argument); while a
-//! call runs, what it read (`Read` and `Answer`, including who plays and how)
-//! and what it
+//! is keyed by its function and its argument, except a card argument: what a
+//! call reads of its card is a read like the others, so calls about cards
+//! that look alike where it matters share a path. While a call runs, what it
+//! read (`Read` and `Answer`, including who plays and how) and what it
 //! changed (`Op`) is recorded. A later call with the same key checks the
 //! recorded reads against the game, natively, in order; where they all give
 //! the same answers, it replays the recorded changes and returns the
@@ -88,9 +89,10 @@ enum Parent {
 
 /// The recorded calls of one runtime.
 pub struct Memo {
-    /// Roots of calls about a card, by `function * slots + design * 2 + side`.
+    /// Roots of calls about a card, by function: what a call reads of its
+    /// card is recorded like any other read, so calls about different cards
+    /// that read the same share a path.
     card_roots: Vec<u32>,
-    slots: usize,
     /// Roots of other calls.
     roots: FxHashMap<(u32, HookArg), u32>,
     nodes: Vec<Node>,
@@ -99,10 +101,9 @@ pub struct Memo {
 const NONE: u32 = u32::MAX;
 
 impl Memo {
-    /// A memo for `functions` hook functions of a deck of `designs` designs.
-    pub fn new(functions: usize, designs: usize) -> Memo {
-        let slots = designs * 2;
-        Memo { card_roots: vec![NONE; functions * slots], slots, roots: FxHashMap::default(), nodes: Vec::new() }
+    /// A memo for `functions` hook functions.
+    pub fn new(functions: usize) -> Memo {
+        Memo { card_roots: vec![NONE; functions], roots: FxHashMap::default(), nodes: Vec::new() }
     }
 
     pub fn clear(&mut self) {
@@ -113,9 +114,7 @@ impl Memo {
 
     fn card_slot(&self, key: Key) -> Option<usize> {
         match *key.arg {
-            HookArg::Card(id, side) => {
-                Some(key.function as usize * self.slots + id.0 as usize * 2 + usize::from(side == Side::Dark))
-            }
+            HookArg::Card(..) => Some(key.function as usize),
             _ => None,
         }
     }

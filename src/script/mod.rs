@@ -44,7 +44,9 @@ pub struct CallInfo {
     /// The hook: its mode says what the script may change.
     pub hook: HookKind,
     pub me: Seat,
-    pub card: Option<CardId>,
+    /// The card the hook is about (its argument) and the side it shows:
+    /// set by `Runtime::run` from the argument.
+    pub card: Option<(CardId, Side)>,
     pub as_flex: bool,
     pub target: Option<Seat>,
     pub going_out: bool,
@@ -133,7 +135,7 @@ impl Runtime {
         if !problems.is_empty() {
             return Err(problems);
         }
-        let memo = memo::Memo::new(variant.hook_functions, variant.designs.len());
+        let memo = memo::Memo::new(variant.hook_functions);
         Ok(Runtime { engine, clock, layers, ctx, scope: Scope::new(), variant, memo, memoizing: true, memo_players: 0 })
     }
 
@@ -202,6 +204,10 @@ impl Runtime {
         log: &mut Log,
         plan: &mut TurnPlan,
     ) -> Result<Dynamic, ScriptFailure> {
+        call.card = match arg {
+            HookArg::Card(id, side) => Some((*id, *side)),
+            _ => None,
+        };
         let key = memo::Key { function: f.id, arg };
         if self.memo_players != table.players() {
             self.memo.clear();
@@ -214,7 +220,9 @@ impl Runtime {
         }
         let arg = match key.arg {
             HookArg::None => None,
-            HookArg::Card(id, side) => Some(Dynamic::from(ScriptCard { id: *id, side: *side, source: None })),
+            // What the script reads of its card is recorded (the memo keeps
+            // one tree per function, whatever the card).
+            HookArg::Card(id, side) => Some(Dynamic::from(ScriptCard { id: *id, side: *side, source: Some(ARG) })),
             HookArg::Seat(seat) => Some(Dynamic::from(*seat as i64)),
             HookArg::Penalty(p) => Some(Dynamic::from(convert::penalty_to_map(&self.variant, p))),
             HookArg::Chosen { tag, value } => {
@@ -333,6 +341,9 @@ impl Runtime {
             .map_err(|e| self.failure(f, format!("it returned a bad penalty: {e}")))
     }
 }
+
+/// The card a hook is about, as a source of reads.
+const ARG: read::CardSource = read::CardSource { list: read::CardList::Arg, index: 0 };
 
 /// Does a returned value hold a card the script asked for? Such a value
 /// depends on more than the recorded reads, so the call is not replayed.

@@ -31,6 +31,9 @@ pub enum CardList {
     Playable,
     /// The draw pile, from its top.
     Draw,
+    /// The card the hook is about (its argument), on the side it showed
+    /// when the call began: a fact of the call.
+    Arg,
 }
 
 /// Where a card a script holds came from: the `index`th of a list.
@@ -206,6 +209,7 @@ fn cards_of<'a>(list: CardList, table: &'a Table, call: &'a CallInfo) -> Result<
         },
         // Indexed from the top: see `card_at`.
         CardList::Draw => &table.draw,
+        CardList::Arg => call.card.as_ref().map(|(id, _)| std::slice::from_ref(id)).unwrap_or(&[]),
     })
 }
 
@@ -220,7 +224,15 @@ impl Read {
     /// Is the answer a fact of the call alone (who plays, how), which no
     /// change to the table can alter?
     pub fn of_call(&self) -> bool {
-        matches!(self, Read::Me | Read::AsFlex | Read::Target | Read::GoingOut | Read::PrevColor)
+        matches!(
+            self,
+            Read::Me
+                | Read::AsFlex
+                | Read::Target
+                | Read::GoingOut
+                | Read::PrevColor
+                | Read::Prop { source: CardSource { list: CardList::Arg, .. }, .. }
+        )
     }
 
     /// Answers the question from the table and the call.
@@ -251,8 +263,11 @@ impl Read {
             }
             Read::Cards(list) => Answer::Int(cards_of(*list, table, call)?.len() as i64),
             Read::Prop { source, prop } => {
-                let id = card_at(source.list, usize::from(source.index), table, call)?;
-                prop.answer(id, variant.face(id, table.side), &variant.names)
+                let (id, side) = match (source.list, call.card) {
+                    (CardList::Arg, Some(arg)) => arg,
+                    _ => (card_at(source.list, usize::from(source.index), table, call)?, table.side),
+                };
+                prop.answer(id, variant.face(id, side), &variant.names)
             }
             Read::DrawSize => Answer::Int(table.draw.len() as i64),
             Read::DiscardSize => Answer::Int(table.discard.len() as i64),
@@ -330,7 +345,7 @@ impl Read {
                 };
                 let cards = cards_of(*list, table, call)?;
                 match list {
-                    CardList::Top | CardList::Drawn => {
+                    CardList::Top | CardList::Drawn | CardList::Arg => {
                         cards.iter().enumerate().map(card).next().unwrap_or(Dynamic::UNIT)
                     }
                     CardList::Hand(_) | CardList::Playable => {
