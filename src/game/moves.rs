@@ -149,6 +149,15 @@ impl Game {
     /// Fills `moves` with everything `seat` may do now. A script that fails
     /// while being asked is an error, not a refusal.
     pub fn legal_moves(&mut self, seat: Seat, moves: &mut Moves) -> Result<(), ScriptFailure> {
+        // Only predicates run while the moves are worked out: the table
+        // stays as it is.
+        self.runtime.freeze();
+        let found = self.find_moves(seat, moves);
+        self.runtime.thaw();
+        found
+    }
+
+    fn find_moves(&mut self, seat: Seat, moves: &mut Moves) -> Result<(), ScriptFailure> {
         moves.reset(seat, self.color_range());
         if seat >= self.players() || self.table.winner().is_some() || !self.table.playing(seat) {
             return Ok(());

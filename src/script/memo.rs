@@ -21,6 +21,14 @@
 //! undo anything. Calls that read the table after changing it (or print from
 //! a hook that may not log, or draw until a colour) always run. A draw is
 //! replayed only if the piles still hold what it drew.
+//!
+//! While the game asks questions without changing anything (working out a
+//! seat's legal moves, `Memo::freeze`), a read of the table answers the same
+//! every time it is met: a read node keeps where its answer led, for that
+//! stretch, and the next call that meets it goes straight on. Reads of the
+//! call (who asks, about which card) are answered every time.
+
+use std::cell::Cell;
 
 use rhai::{Dynamic, ImmutableString};
 use rustc_hash::FxHashMap;
@@ -71,7 +79,9 @@ pub enum Step {
 #[derive(Debug)]
 enum Node {
     /// The call asks `read` next; where it goes depends on the answer.
-    Read { read: Read, children: Vec<(Answer, u32)> },
+    /// `known`: while the table is frozen, the frozen stretch (`Memo::epoch`)
+    /// in which this read of the table led to a child, and the child.
+    Read { read: Read, children: Vec<(Answer, u32)>, known: Cell<(u32, u32)> },
     /// The call makes this change next.
     Op { op: Op, next: Option<u32> },
     /// The call returns this value.
@@ -96,6 +106,10 @@ pub struct Memo {
     /// Roots of other calls.
     roots: FxHashMap<(u32, HookArg), u32>,
     nodes: Vec<Node>,
+    /// The frozen stretch the table is in (0: it is not frozen).
+    epoch: u32,
+    /// The last stretch there was.
+    last_epoch: u32,
 }
 
 const NONE: u32 = u32::MAX;
@@ -103,7 +117,33 @@ const NONE: u32 = u32::MAX;
 impl Memo {
     /// A memo for `functions` hook functions.
     pub fn new(functions: usize) -> Memo {
-        Memo { card_roots: vec![NONE; functions], roots: FxHashMap::default(), nodes: Vec::new() }
+        Memo {
+            card_roots: vec![NONE; functions],
+            roots: FxHashMap::default(),
+            nodes: Vec::new(),
+            epoch: 0,
+            last_epoch: 0,
+        }
+    }
+
+    /// The table will not change until `thaw`: reads of it may be answered
+    /// once.
+    pub fn freeze(&mut self) {
+        self.last_epoch = self.last_epoch.checked_add(1).unwrap_or_else(|| {
+            // After four billion stretches, forget what each node knew.
+            for node in &self.nodes {
+                if let Node::Read { known, .. } = node {
+                    known.set((0, 0));
+                }
+            }
+            1
+        });
+        self.epoch = self.last_epoch;
+    }
+
+    /// The table may change again.
+    pub fn thaw(&mut self) {
+        self.epoch = 0;
     }
 
     pub fn clear(&mut self) {
@@ -153,11 +193,27 @@ impl Memo {
         let mut drawing = 0;
         loop {
             match &self.nodes[id as usize] {
-                Node::Read { read, children } => {
+                Node::Read { read, children, known } => {
+                    let (epoch, child) = known.get();
+                    if self.epoch != 0 && epoch == self.epoch {
+                        debug_assert_eq!(
+                            read.answer(table, call, variant)
+                                .ok()
+                                .and_then(|a| children.iter().find(|c| c.0 == a))
+                                .map(|c| c.1),
+                            Some(child),
+                            "a frozen table answers {read:?} as before"
+                        );
+                        id = child;
+                        continue;
+                    }
                     // Table reads come before the first change, so the table
                     // is still as the call would find it.
                     let answer = read.answer(table, call, variant).ok()?;
                     id = children.iter().find(|(known, _)| *known == answer)?.1;
+                    if self.epoch != 0 && !read.depends_on_call() {
+                        known.set((self.epoch, id));
+                    }
                 }
                 Node::Op { op, next } => {
                     if let Op::Draw { count, drawn, .. } = op {
@@ -204,7 +260,9 @@ impl Memo {
                 Some(id) => id,
                 None => {
                     let node = match step {
-                        Step::Read(read, _) => Node::Read { read: read.clone(), children: Vec::new() },
+                        Step::Read(read, _) => {
+                            Node::Read { read: read.clone(), children: Vec::new(), known: Cell::new((0, 0)) }
+                        }
                         Step::Op(op) => Node::Op { op: op.clone(), next: None },
                         Step::Opaque => unreachable!("opaque steps end a path before they are reached"),
                     };
@@ -212,7 +270,7 @@ impl Memo {
                 }
             };
             match (&self.nodes[id as usize], step) {
-                (Node::Read { read, children }, Step::Read(asked, answer)) if read == asked => {
+                (Node::Read { read, children, .. }, Step::Read(asked, answer)) if read == asked => {
                     at = children.iter().find(|(known, _)| known == answer).map(|&(_, child)| child);
                     parent = Parent::Child(id, answer.clone());
                 }

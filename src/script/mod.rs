@@ -186,6 +186,17 @@ impl Runtime {
         self.engine.compile(text)
     }
 
+    /// The table will not change until `thaw` (only predicates run): the
+    /// memo may answer each read of it once.
+    pub fn freeze(&mut self) {
+        self.memo.freeze();
+    }
+
+    /// The table may change again.
+    pub fn thaw(&mut self) {
+        self.memo.thaw();
+    }
+
     /// Switches the memo on or off (results are the same either way).
     pub fn set_memo(&mut self, on: bool) {
         self.memoizing = on;

@@ -235,6 +235,20 @@ impl Read {
         )
     }
 
+    /// Does the answer depend on the call at all (who asks, about which
+    /// card, with which cards playable), or only on the table?
+    pub fn depends_on_call(&self) -> bool {
+        self.of_call()
+            || matches!(
+                self,
+                Read::NextPlayer { .. }
+                    | Read::Answering
+                    | Read::Playable(_)
+                    | Read::Cards(CardList::Playable | CardList::Arg)
+                    | Read::Prop { source: CardSource { list: CardList::Playable, .. }, .. }
+            )
+    }
+
     /// Answers the question from the table and the call.
     pub fn answer(&self, table: &Table, call: &CallInfo, variant: &Variant) -> Result<Answer, String> {
         let seat_ok = |seat: Seat| -> Result<Seat, String> {
