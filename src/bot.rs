@@ -11,10 +11,11 @@ use rand::seq::IndexedRandom;
 use crate::card::Color;
 use crate::event::Seat;
 use crate::game::{Action, Game, Moves, PlayOption};
+use crate::limits;
 use crate::notation::Names;
 use crate::script::ScriptFailure;
 use crate::table::{Rng, Uno, rng};
-use crate::variant::{HookKind, MAX_COLORS};
+use crate::variant::HookKind;
 use crate::view::SeatView;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -120,7 +121,7 @@ impl Bot {
         } else {
             self.moves.name_color.clone()
         };
-        let mut counts = [0u16; MAX_COLORS];
+        let mut counts = [0u16; limits::COLORS];
         for face in &self.view.hand {
             if let Some(c) = face.color {
                 counts[usize::from(c)] += 1;

@@ -12,6 +12,7 @@ use serde_json::json;
 use crate::bot::BotKind;
 use crate::builtin;
 use crate::game::Game;
+use crate::limits;
 use crate::loader::Disk;
 use crate::repl::Session;
 use crate::repl::input::{Piped, Terminal};
@@ -683,8 +684,12 @@ fn run_shown(
 }
 
 fn simulate(args: SimArgs) -> i32 {
-    if args.threads == 0 {
-        eprintln!("error: -j needs at least 1 thread");
+    if !(1..=limits::SIM_THREADS).contains(&args.threads) {
+        eprintln!("error: -j takes 1 to {} threads, not {}", limits::SIM_THREADS, args.threads);
+        return BAD_INPUT;
+    }
+    if !(1..=limits::SIM_GAMES).contains(&args.games) {
+        eprintln!("error: -n takes 1 to {} games, not {}", limits::SIM_GAMES, args.games);
         return BAD_INPUT;
     }
     let sweep = args.players.len() > 1 || args.ruleset.settings.iter().any(|(_, values)| values.contains(','));

@@ -140,9 +140,6 @@ pub enum Event {
     },
 }
 
-/// Lines of `print`/`debug` output kept from hooks that may not log.
-pub const MAX_OUTPUT: usize = 1_000;
-
 /// Events, and whether they are kept (simulations switch the log off); and
 /// the `print` output of predicate and transform hooks, which may not change
 /// the log, kept apart.
@@ -299,9 +296,9 @@ impl Log {
         self.chain = 0;
     }
 
-    /// Keeps a line a predicate or transform hook printed (up to `MAX_OUTPUT`).
+    /// Keeps a line a predicate or transform hook printed (up to `limits::PRINTED_LINES`).
     pub fn print(&mut self, text: &str) {
-        if self.enabled && self.output.len() < MAX_OUTPUT {
+        if self.enabled && self.output.len() < crate::limits::PRINTED_LINES {
             self.output.push(text.to_string());
         }
     }

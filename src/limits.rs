@@ -7,6 +7,12 @@
 /// spec or saved game) may hold. Only regular files are read.
 pub const FILE_BYTES: u64 = 4 * 1024 * 1024;
 
+/// Players at one table (a variant's `players:` range stays within it).
+pub const PLAYERS: usize = 16;
+
+/// Colours a variant may have, both sides together.
+pub const COLORS: usize = 32;
+
 /// Points one card may score (so that no hand's total can overflow).
 pub const CARD_POINTS: i64 = 1_000_000;
 
@@ -47,6 +53,21 @@ pub const HOOK_MILLIS: u64 = 2_000;
 /// hook that logs or queues penalties in a loop is stopped here.
 pub const HOOK_STEPS: usize = 10_000;
 
+/// Lines of `print`/`debug` output kept from hooks that may not log.
+pub const PRINTED_LINES: usize = 1_000;
+
+/// Options one `choose` may offer.
+pub const CHOICE_OPTIONS: usize = 32;
+
+/// How deep moments may set each other off (a penalty in
+/// `on_penalty_taken` sets off `on_penalty_taken`...) before the rule is at
+/// fault.
+pub const NESTED_MOMENTS: u32 = 16;
+
+/// Steps of recorded hook calls one memo keeps; beyond that, calls simply
+/// run (the memo saves time, never changes a result).
+pub const MEMO_NODES: usize = 200_000;
+
 /// Characters of one `log` line; the rest is cut, saying how much.
 pub const LOG_LINE: usize = 1_000;
 
@@ -60,5 +81,10 @@ pub const HAND_ACTIONS: u64 = 20_000;
 /// Hands one simulated match may take.
 pub const MATCH_HANDS: u32 = 1_000;
 
-/// Characters in one line of REPL input.
+/// Games (or matches) one simulation may play, and threads it may run on.
+pub const SIM_GAMES: u64 = 1_000_000_000;
+pub const SIM_THREADS: usize = 256;
+
+/// Characters in one line of REPL input (a line read from a pipe may take
+/// four bytes a character; a longer one is refused whole, unread).
 pub const REPL_LINE: usize = 1_024;

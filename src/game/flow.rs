@@ -17,10 +17,6 @@ use crate::table::Uno;
 use crate::turn::{Decision, DrawSpec, Landing, Penalty, Phase, Request, TurnPlan};
 use crate::variant::HookKind;
 
-/// How deep moments may set each other off (a penalty in `on_penalty_taken`
-/// sets off `on_penalty_taken`...) before the rule is at fault.
-const MAX_NESTED_MOMENTS: u32 = 16;
-
 impl Game {
     /// Carries out a legal action. A script may still fail midway; the
     /// caller restores the table then.
@@ -373,10 +369,11 @@ impl Game {
         if self.hand_over() && kind != HookKind::OnHandEnd {
             return Ok(());
         }
-        if self.moments_running >= MAX_NESTED_MOMENTS {
+        if self.moments_running >= crate::limits::NESTED_MOMENTS {
             return Err(ScriptFailure(format!(
-                "{} hooks keep setting off moments ({MAX_NESTED_MOMENTS} deep): a rule triggers itself",
-                kind.name()
+                "{} hooks keep setting off moments ({} deep): a rule triggers itself",
+                kind.name(),
+                crate::limits::NESTED_MOMENTS
             )));
         }
         self.moments_running += 1;

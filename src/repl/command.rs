@@ -202,15 +202,12 @@ pub struct Context<'a> {
     pub hand: &'a [Face],
 }
 
-/// The longest line a command may be (a file name to save to included).
-const MAX_LINE: usize = crate::limits::REPL_LINE;
-
 /// Parses a line.
 pub fn parse(context: &Context, line: &str) -> Result<Input, String> {
     let Context { names, colors, .. } = context;
     let colors = colors.clone();
     let length = line.chars().count();
-    if length > MAX_LINE {
+    if length > crate::limits::REPL_LINE {
         return Err(format!("that line is {length} characters long: commands are short (type 'help')"));
     }
     let words: Vec<&str> = line.split_whitespace().collect();

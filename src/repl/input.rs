@@ -59,8 +59,9 @@ impl<R: BufRead> Piped<R> {
     }
 }
 
-/// Lines longer than this are refused whole.
-const MAX_LINE: usize = 4096;
+/// Bytes of a line read from a pipe: longer lines are refused whole (a
+/// line of `limits::REPL_LINE` characters takes at most four bytes each).
+const LINE_BYTES: usize = crate::limits::REPL_LINE * 4;
 
 impl<R: BufRead> LineSource for Piped<R> {
     fn read_line(&mut self, _prompt: &str) -> std::io::Result<Line> {
@@ -68,7 +69,7 @@ impl<R: BufRead> LineSource for Piped<R> {
         if self.reader.read_until(b'\n', &mut self.buffer)? == 0 {
             return Ok(Line::End);
         }
-        if self.buffer.len() > MAX_LINE {
+        if self.buffer.len() > LINE_BYTES {
             return Ok(Line::Unreadable);
         }
         Ok(match std::str::from_utf8(&self.buffer) {

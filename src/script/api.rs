@@ -15,11 +15,11 @@ use std::sync::Arc;
 use rhai::{Array, Dynamic, Engine, ImmutableString, Map};
 
 use super::convert::{self, HostResult, script_error};
-use super::engine::MAX_STATE;
 use super::memo::Step;
 use super::read::{Answer, CardList, Prop, Read, ScriptNames};
 use super::{HookCtx, ScriptCard};
 use crate::event::Seat;
+use crate::limits;
 use crate::turn::{Choice, ChoiceOption, DrawSpec, FirstDiscard, Op, Penalty, ScriptValue};
 use crate::variant::selector::Selector;
 use crate::variant::spec::SelectorSpec;
@@ -141,8 +141,9 @@ impl HookCtx {
             Some(seat) => &self.table.seat_state[seat],
             None => &self.table.state,
         };
-        if kept.len() >= MAX_STATE && !kept.contains_key(&name) {
-            return Err(script_error(format!("at most {MAX_STATE} state values per seat and for the table")));
+        if kept.len() >= limits::STATE_VALUES && !kept.contains_key(&name) {
+            let bound = limits::STATE_VALUES;
+            return Err(script_error(format!("at most {bound} state values per seat and for the table")));
         }
         self.change("set_state", variant, Op::SetState { seat, name, value })
     }
@@ -205,9 +206,6 @@ impl HookCtx {
         }
     }
 }
-
-/// Options a `choose` may offer.
-const MAX_OPTIONS: usize = 32;
 
 /// A value scripts may keep or offer: a number, text, or true/false.
 fn state_value(value: &Dynamic) -> HostResult<ScriptValue> {
@@ -460,8 +458,8 @@ pub fn register(engine: &mut Engine, ctx: &Rc<RefCell<HookCtx>>, variant: &Arc<V
     change!("choose", |c, v, p: i64, tag: ImmutableString, options: Array| {
         c.may_change("choose")?;
         let chooser = c.playing_seat(p, v)?;
-        if options.is_empty() || options.len() > MAX_OPTIONS {
-            return Err(script_error(format!("choose takes 1 to {MAX_OPTIONS} options")));
+        if options.is_empty() || options.len() > limits::CHOICE_OPTIONS {
+            return Err(script_error(format!("choose takes 1 to {} options", limits::CHOICE_OPTIONS)));
         }
         let options = options
             .iter()

@@ -12,12 +12,6 @@ use rhai::{Dynamic, Engine};
 
 use crate::limits;
 
-/// Operations one hook call may run before it is stopped.
-pub const MAX_OPERATIONS: u64 = limits::SCRIPT_OPERATIONS;
-
-/// State values (`set_state`) the table, and each seat, may hold.
-pub const MAX_STATE: usize = limits::STATE_VALUES;
-
 /// When the running hook call started, for its time budget
 /// (`limits::HOOK_MILLIS`): the operation budget alone does not bound time,
 /// since one operation on a large value may be slow.
@@ -37,7 +31,7 @@ pub fn hardened_engine(on_print: impl Fn(&str) + 'static) -> (Engine, CallClock)
     let mut engine = Engine::new_raw();
     engine.register_global_module(StandardPackage::new().as_shared_module());
     engine
-        .set_max_operations(MAX_OPERATIONS)
+        .set_max_operations(limits::SCRIPT_OPERATIONS)
         .set_max_call_levels(limits::SCRIPT_CALL_LEVELS)
         .set_max_expr_depths(limits::SCRIPT_EXPR_DEPTHS.0, limits::SCRIPT_EXPR_DEPTHS.1)
         .set_max_string_size(limits::SCRIPT_STRING_BYTES)

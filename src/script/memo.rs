@@ -42,9 +42,6 @@ use crate::table::Table;
 use crate::turn::{ChoiceOption, Op, Penalty, TurnPlan};
 use crate::variant::Variant;
 
-/// Nodes one memo holds at most; beyond that, calls simply run.
-pub const MAX_NODES: usize = 200_000;
-
 /// What a hook call is about, besides the game it reads.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum HookArg {
@@ -239,7 +236,7 @@ impl Memo {
 
     /// Adds the path of a call that ran: its steps and the value it returned.
     pub fn record(&mut self, key: Key, steps: &[Step], value: &Dynamic) {
-        if self.nodes.len() + steps.len() + 1 > MAX_NODES {
+        if self.nodes.len() + steps.len() + 1 > crate::limits::MEMO_NODES {
             return;
         }
         // Only table reads before the first change can be checked without

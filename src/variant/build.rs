@@ -6,12 +6,13 @@
 use std::collections::BTreeMap;
 
 use crate::card::{CardDef, SymbolId};
+use crate::limits;
 use crate::notation::{Names, Symbol};
 use crate::source::SourceFile;
 use crate::variant::deck::{self, Designs};
 use crate::variant::selector::Selector;
 use crate::variant::spec::LayerSpec;
-use crate::variant::{Binding, FnRef, HookKind, Layer, MAX_COLORS, OptionValue, TargetNeed, Variant, options};
+use crate::variant::{Binding, FnRef, HookKind, Layer, OptionValue, TargetNeed, Variant, options};
 
 /// One file to build: its text, its spec, and the scripts it names (those
 /// that could be opened).
@@ -69,8 +70,9 @@ pub fn build(
     // A house rule may change the catch penalty; the last one that does wins.
     for (spec, file) in std::iter::once(table).chain(rules).map(|input| (&input.spec, &input.file)) {
         if let Some(step) = spec.players_multiple_of {
-            if !(1..=16).contains(&step) {
-                problems.push(file.problem_at("players_multiple_of:", "players_multiple_of must be from 1 to 16"));
+            if !(1..=limits::PLAYERS).contains(&(step as usize)) {
+                let text = format!("players_multiple_of must be from 1 to {}", limits::PLAYERS);
+                problems.push(file.problem_at("players_multiple_of:", text));
             } else if variant.table_sizes().all(|n| n % step as usize != 0) {
                 problems.push(file.problem_at(
                     "players_multiple_of:",
@@ -172,8 +174,8 @@ fn build_names(file: &SourceFile, spec: &LayerSpec, problems: &mut Vec<String>) 
         }
         seen.push(lower);
     }
-    if spec.colors.len() + spec.dark_colors.len() > MAX_COLORS {
-        problems.push(file.problem_at("colors:", format!("at most {MAX_COLORS} colours")));
+    if spec.colors.len() + spec.dark_colors.len() > limits::COLORS {
+        problems.push(file.problem_at("colors:", format!("at most {} colours", limits::COLORS)));
         return None;
     }
 
@@ -317,10 +319,13 @@ fn build_table(file: &SourceFile, spec: &LayerSpec, problems: &mut Vec<String>) 
     if hand_size == 0 || hand_size > 100 {
         problems.push(file.problem_at("hand_size:", format!("hand_size {hand_size} must be 1 to 100")));
     }
-    if min_players < 2 || min_players > max_players || max_players > 16 {
+    if min_players < 2 || min_players > max_players || max_players > limits::PLAYERS {
         problems.push(file.problem_at(
             "players:",
-            format!("players [{min_players}, {max_players}] must be two numbers from 2 to 16, the first not larger"),
+            format!(
+                "players [{min_players}, {max_players}] must be two numbers from 2 to {}, the first not larger",
+                limits::PLAYERS
+            ),
         ));
     }
     if !deck.is_empty() && hand_size * max_players + 1 > deck.len() {

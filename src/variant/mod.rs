@@ -200,9 +200,6 @@ pub enum TargetNeed {
     Required,
 }
 
-/// Colours a variant may have, both sides together.
-pub const MAX_COLORS: usize = 32;
-
 /// One hook binding of a layer: a function for a hook, on some faces.
 #[derive(Debug, Clone)]
 pub struct Binding {

@@ -142,6 +142,22 @@ fn no_unsafe_code() {
     assert!(found.is_empty(), "unsafe in:\n{}", found.join("\n"));
 }
 
+/// Bounds are kept in one place (`src/limits.rs`), where they can be read
+/// and documented together: no `MAX_` constant elsewhere.
+#[test]
+fn every_bound_is_in_limits() {
+    let found: Vec<String> = files()
+        .iter()
+        .filter(|(name, _)| !name.ends_with("limits.rs"))
+        .flat_map(|(name, text)| {
+            code_lines(text)
+                .filter(|(_, l)| l.contains("const MAX_") || l.contains("const MIN_"))
+                .map(move |(n, _)| format!("{name}:{n}"))
+        })
+        .collect();
+    assert!(found.is_empty(), "bounds outside src/limits.rs:\n{}", found.join("\n"));
+}
+
 #[test]
 fn every_module_says_what_it_is() {
     let undocumented: Vec<String> =
