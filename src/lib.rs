@@ -14,6 +14,7 @@ pub mod card;
 pub mod cli;
 pub mod diagnostic;
 pub mod event;
+pub mod fuzz;
 pub mod game;
 pub mod limits;
 pub mod loader;

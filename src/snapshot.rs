@@ -86,7 +86,7 @@ fn is_spec(path: &Path) -> bool {
 pub fn run_spec(path: &Path, mode: Mode) -> Result<SpecResult, String> {
     let source = SourceFile::read(&Disk, path)?;
     let raw: RawSpec = crate::yaml::from_file(&source)?;
-    let variant = crate::scenario::load_named(&source, path, &raw.variant, &raw.rules, &raw.options)?;
+    let variant = crate::scenario::load_named(&Disk, &source, path, &raw.variant, &raw.rules, &raw.options)?;
     let request = LoadRequest {
         variant: raw.variant.clone(),
         rules: raw.rules.clone(),

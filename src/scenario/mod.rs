@@ -14,7 +14,7 @@ use std::sync::Arc;
 
 use crate::loader::Disk;
 use crate::ruleset::{self, LoadRequest};
-use crate::source::SourceFile;
+use crate::source::{Loader, SourceFile};
 use crate::variant::Variant;
 
 pub use report::{Report, collect, collect_where, run_files};
@@ -54,6 +54,7 @@ pub fn reference(name: &str, builtin_names: &[&str], scenario: &Path) -> String 
 /// Loads the ruleset a file names (`variant:`, `rules:` relative to the
 /// file, `options:`); a problem points at the reference it is about.
 pub fn load_named(
+    loader: &dyn Loader,
     source: &SourceFile,
     path: &Path,
     variant: &str,
@@ -65,7 +66,7 @@ pub fn load_named(
         rules: rules.iter().map(|r| reference(r, &crate::builtin::rule_names(), path)).collect(),
         settings: options.iter().map(|(k, v)| (k.clone(), v.to_string())).collect(),
     };
-    let loaded = ruleset::load(&request, &Disk).map_err(|problems| {
+    let loaded = ruleset::load(&request, loader).map_err(|problems| {
         let references: Vec<&str> = std::iter::once(variant).chain(rules.iter().map(String::as_str)).collect();
         let at = source.place_of_reference(&references, &problems);
         source.problem(at, format!("cannot load the variant:\n  {}", problems.join("\n  ")))
@@ -76,12 +77,17 @@ pub fn load_named(
 impl Scenario {
     /// Reads and parses a scenario file; errors are bad input (exit 2).
     pub fn load(path: &Path) -> Result<Scenario, String> {
-        let source = SourceFile::read(&Disk, path)?;
+        Scenario::parse(&Disk, SourceFile::read(&Disk, path)?, path)
+    }
+
+    /// Parses a scenario read from `path`, loading what it names through
+    /// `loader`.
+    pub fn parse(loader: &dyn Loader, source: SourceFile, path: &Path) -> Result<Scenario, String> {
         if source.text.trim().is_empty() {
             return Err(source.problem(None, "the file is empty"));
         }
         let raw: RawScenario = crate::yaml::from_file(&source)?;
-        let variant = load_named(&source, path, &raw.variant, &raw.rules, &raw.options)?;
+        let variant = load_named(loader, &source, path, &raw.variant, &raw.rules, &raw.options)?;
         let mut problems = Vec::new();
         let mut players = raw.players.unwrap_or_else(|| raw.setup.hands.keys().max().map(|&m| m + 1).unwrap_or(4));
         if let Err(e) = variant.seats(players) {

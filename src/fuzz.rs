@@ -1,0 +1,159 @@
+//! Entry points for fuzzing: the cargo-fuzz targets under `fuzz/` call
+//! them, and `tests/it/fuzz.rs` replays the checked-in corpus
+//! (`fuzz/corpus/TARGET/`) through them, so CI needs no nightly toolchain.
+//! Each takes any bytes and must return: no panic, no hang. Where an input
+//! is accepted, what must hold of it is asserted (a card name reads back as
+//! itself, cards are conserved, a refused move changes nothing). Nothing
+//! here reads the disk: the files come from memory.
+
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, OnceLock};
+
+use crate::bot::{self, Bot, BotKind};
+use crate::game::Game;
+use crate::game::command::Sight;
+use crate::repl::command::{self, Input};
+use crate::ruleset::{self, LoadRequest};
+use crate::scenario::Scenario;
+use crate::script::Runtime;
+use crate::source::{Loader, Origin, SourceFile};
+use crate::variant::Variant;
+
+/// Files in memory; every other path is missing.
+struct InMemory(Vec<(PathBuf, String)>);
+
+impl Loader for InMemory {
+    fn read(&self, path: &Path) -> Result<String, String> {
+        self.0.iter().find(|(p, _)| p == path).map(|(_, text)| text.clone()).ok_or_else(|| "no such file".into())
+    }
+
+    fn exists(&self, path: &Path) -> bool {
+        self.0.iter().any(|(p, _)| p == path)
+    }
+}
+
+fn text(data: &[u8]) -> String {
+    String::from_utf8_lossy(data).into_owned()
+}
+
+/// The built-in variants, loaded once.
+fn builtins() -> &'static [Arc<Variant>] {
+    static VARIANTS: OnceLock<Vec<Arc<Variant>>> = OnceLock::new();
+    VARIANTS.get_or_init(|| {
+        let names = crate::builtin::variant_names();
+        let load = |name: &str| {
+            let request = LoadRequest { variant: name.to_string(), ..LoadRequest::default() };
+            ruleset::load(&request, &InMemory(Vec::new())).map(Arc::new).expect("a built-in variant loads")
+        };
+        names.into_iter().map(load).collect()
+    })
+}
+
+fn default_variant() -> String {
+    crate::builtin::default_variant().expect("a built-in variant is the default").to_string()
+}
+
+/// A card name, in every built-in variant: what reads as a card or a face
+/// is shown as a name that reads back as the same.
+pub fn card_notation(data: &[u8]) {
+    let text = text(data);
+    for variant in builtins() {
+        let names = &variant.names;
+        if let Ok(card) = names.parse_card(&text) {
+            let shown = names.format_card(&card);
+            assert_eq!(names.parse_card(&shown).as_ref(), Ok(&card), "{text:?} is shown as {shown:?}");
+        }
+        if let Ok(face) = names.parse_face(&text) {
+            let shown = names.format_face(&face);
+            assert_eq!(names.parse_face(&shown), Ok(face), "{text:?} is shown as {shown:?}");
+        }
+        let _ = names.parse_pattern(&text);
+    }
+}
+
+/// A variant or house rule file: loaded as a variant, and as a rule on the
+/// default variant; what loads plays a seeded hand.
+pub fn layer_yaml(data: &[u8]) {
+    let files = InMemory(vec![("fuzz.yaml".into(), text(data))]);
+    let as_variant = LoadRequest { variant: "fuzz.yaml".into(), ..LoadRequest::default() };
+    let as_rule = LoadRequest { variant: default_variant(), rules: vec!["fuzz.yaml".into()], ..LoadRequest::default() };
+    for request in [as_variant, as_rule] {
+        if let Ok(variant) = ruleset::load(&request, &files) {
+            play_hand(Arc::new(variant));
+        }
+    }
+}
+
+/// A script whose `fuzz_play(card)` runs on every play and whose
+/// `fuzz_can_play(card)` is asked of every card, as a house rule on the
+/// default variant: what loads plays a seeded hand.
+pub fn hook_script(data: &[u8]) {
+    let rule = "name: fuzz\ndescription: a fuzzed script\nscripts: [fuzz.rhai]\nhooks:\n  \
+                on_play: [{call: fuzz_play}]\n  can_play: [{call: fuzz_can_play}]\n";
+    let files = InMemory(vec![("fuzz.yaml".into(), rule.into()), ("fuzz.rhai".into(), text(data))]);
+    let request = LoadRequest { variant: default_variant(), rules: vec!["fuzz.yaml".into()], ..LoadRequest::default() };
+    if let Ok(variant) = ruleset::load(&request, &files) {
+        play_hand(Arc::new(variant));
+    }
+}
+
+/// A scenario file (naming built-in variants and rules only): parsed, and
+/// run if it parses.
+pub fn scenario_yaml(data: &[u8]) {
+    let path = Path::new("fuzz.yaml");
+    let source = SourceFile { name: "fuzz.yaml".into(), text: text(data), origin: Origin::Disk(path.into()) };
+    if let Ok(scenario) = Scenario::parse(&InMemory(Vec::new()), source, path) {
+        let _ = scenario.run();
+    }
+}
+
+/// Lines typed at the REPL, as seat 0 of a built-in variant (the first byte
+/// picks which), bots playing the other seats: each line is parsed, and a
+/// move is made; a refused move leaves the table as it was.
+pub fn repl_lines(data: &[u8]) {
+    let Some((&pick, rest)) = data.split_first() else { return };
+    let variant = &builtins()[usize::from(pick) % builtins().len()];
+    let players = variant.min_players.max(3).min(variant.max_players);
+    let Ok(mut game) = new_game(variant.clone(), players) else { return };
+    if game.deal().is_err() {
+        return;
+    }
+    let mut bots: Vec<Bot> = (0..players).map(|s| Bot::new(BotKind::Random, 1, s as u64)).collect();
+    for line in text(rest).lines() {
+        // The bots play until seat 0 has a say (or the hand ends).
+        for _ in 0..crate::limits::HAND_ACTIONS {
+            if game.hand_over() && game.table().match_winner.is_none() && game.deal().is_err() {
+                return;
+            }
+            match bot::next_action(&mut game, &mut bots, Some(0)) {
+                Ok(Some((_, action))) if game.apply(action).is_ok() => {}
+                _ => break,
+            }
+        }
+        let table = game.table();
+        let hand: Vec<_> = table.hands[0].iter().map(|&c| *variant.face(c, table.side)).collect();
+        let context = command::Context { names: &variant.names, colors: variant.colors_of(table.side), hand: &hand };
+        let Ok(Input::Move(command)) = command::parse(&context, line) else { continue };
+        let Ok(action) = game.resolve(&command, 0, Sight::Seat) else { continue };
+        let before = game.table().clone();
+        if game.apply(action).is_err() {
+            assert!(game.table() == &before, "{line:?} was refused but changed the table");
+        }
+        assert!(game.table().conserves(variant), "{line:?}: cards were lost or made");
+    }
+}
+
+fn new_game(variant: Arc<Variant>, players: usize) -> Result<Game, String> {
+    let runtime = Runtime::new(variant).map_err(|problems| problems.join("\n"))?;
+    Game::new(runtime, players, 1)
+}
+
+/// One seeded hand of bots: it ends or fails with an error, and the cards
+/// are all there after it.
+fn play_hand(variant: Arc<Variant>) {
+    let players = variant.min_players;
+    let Ok(mut game) = new_game(variant.clone(), players) else { return };
+    let mut bots: Vec<Bot> = (0..players).map(|s| Bot::new(BotKind::Random, 1, s as u64)).collect();
+    let _ = crate::sim::play_hand(&mut game, &mut bots);
+    assert!(game.table().conserves(&variant), "cards were lost or made");
+}

@@ -1,0 +1,48 @@
+//! The fuzz corpus, replayed: every input under `fuzz/corpus/TARGET/` goes
+//! through `unolab::fuzz::TARGET` as the fuzzer would give it, so what a
+//! fuzzer once found stays fixed without a nightly toolchain in CI. A
+//! target's function asserts what must hold; a panic fails the test, naming
+//! the input.
+
+use std::path::Path;
+
+type Target = fn(&[u8]);
+
+const TARGETS: [(&str, Target); 5] = [
+    ("card_notation", unolab::fuzz::card_notation),
+    ("layer_yaml", unolab::fuzz::layer_yaml),
+    ("hook_script", unolab::fuzz::hook_script),
+    ("scenario_yaml", unolab::fuzz::scenario_yaml),
+    ("repl_lines", unolab::fuzz::repl_lines),
+];
+
+#[test]
+fn the_fuzz_corpus_is_answered_without_a_panic() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz");
+    for (name, target) in TARGETS {
+        let dir = root.join("corpus").join(name);
+        let mut inputs: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
+        inputs.sort();
+        assert!(inputs.len() >= 5, "{name}: a corpus of a few inputs at least");
+        for input in inputs {
+            let data = std::fs::read(&input).unwrap();
+            if std::panic::catch_unwind(|| target(&data)).is_err() {
+                panic!("fuzz target {name} panicked on {}", input.display());
+            }
+        }
+    }
+}
+
+/// Every target has its cargo-fuzz entry, and every entry is a target here.
+#[test]
+fn every_fuzz_target_is_replayed() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/fuzz_targets");
+    let mut found: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path().file_stem().unwrap().to_string_lossy().into_owned())
+        .collect();
+    found.sort();
+    let mut replayed: Vec<String> = TARGETS.iter().map(|(name, _)| name.to_string()).collect();
+    replayed.sort();
+    assert_eq!(found, replayed);
+}
