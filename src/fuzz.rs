@@ -1,10 +1,11 @@
 //! Entry points for fuzzing: the cargo-fuzz targets under `fuzz/` call
 //! them, and `tests/it/fuzz.rs` replays the checked-in corpus
 //! (`fuzz/corpus/TARGET/`) through them, so CI needs no nightly toolchain.
-//! Each takes any bytes and must return: no panic, no hang. Where an input
-//! is accepted, what must hold of it is asserted (a card name reads back as
-//! itself, cards are conserved, a refused move changes nothing). Nothing
-//! here reads the disk: the files come from memory.
+//! Each takes any bytes and must return (whether it accepted them): no
+//! panic, no hang. Where an input is accepted, what must hold of it is
+//! asserted (a card name reads back as itself, cards are conserved, a
+//! refused move changes nothing). Nothing here reads the disk: the files
+//! come from memory, and the built-in files are found at their paths.
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
@@ -19,16 +20,36 @@ use crate::script::Runtime;
 use crate::source::{Loader, Origin, SourceFile};
 use crate::variant::Variant;
 
-/// Files in memory; every other path is missing.
+/// Files in memory, and the built-in files at their paths
+/// (`variants/rules/../../scripts/x.rhai` too); every other path is missing.
 struct InMemory(Vec<(PathBuf, String)>);
+
+impl InMemory {
+    fn find(&self, path: &Path) -> Option<String> {
+        if let Some((_, text)) = self.0.iter().find(|(p, _)| p == path) {
+            return Some(text.clone());
+        }
+        let mut parts: Vec<&str> = Vec::new();
+        for part in path.iter() {
+            match part.to_str()? {
+                "." => {}
+                ".." => {
+                    parts.pop()?;
+                }
+                name => parts.push(name),
+            }
+        }
+        crate::builtin::file(&parts.join("/")).map(str::to_string)
+    }
+}
 
 impl Loader for InMemory {
     fn read(&self, path: &Path) -> Result<String, String> {
-        self.0.iter().find(|(p, _)| p == path).map(|(_, text)| text.clone()).ok_or_else(|| "no such file".into())
+        self.find(path).ok_or_else(|| "no such file".into())
     }
 
     fn exists(&self, path: &Path) -> bool {
-        self.0.iter().any(|(p, _)| p == path)
+        self.find(path).is_some()
     }
 }
 
@@ -55,75 +76,85 @@ fn default_variant() -> String {
 
 /// A card name, in every built-in variant: what reads as a card or a face
 /// is shown as a name that reads back as the same.
-pub fn card_notation(data: &[u8]) {
+pub fn card_notation(data: &[u8]) -> bool {
     let text = text(data);
+    let mut accepted = false;
     for variant in builtins() {
         let names = &variant.names;
         if let Ok(card) = names.parse_card(&text) {
             let shown = names.format_card(&card);
             assert_eq!(names.parse_card(&shown).as_ref(), Ok(&card), "{text:?} is shown as {shown:?}");
+            accepted = true;
         }
         if let Ok(face) = names.parse_face(&text) {
             let shown = names.format_face(&face);
             assert_eq!(names.parse_face(&shown), Ok(face), "{text:?} is shown as {shown:?}");
+            accepted = true;
         }
-        let _ = names.parse_pattern(&text);
+        accepted |= names.parse_pattern(&text).is_ok();
     }
+    accepted
 }
 
-/// A variant or house rule file: loaded as a variant, and as a rule on the
-/// default variant; what loads plays a seeded hand.
-pub fn layer_yaml(data: &[u8]) {
-    let files = InMemory(vec![("fuzz.yaml".into(), text(data))]);
-    let as_variant = LoadRequest { variant: "fuzz.yaml".into(), ..LoadRequest::default() };
-    let as_rule = LoadRequest { variant: default_variant(), rules: vec!["fuzz.yaml".into()], ..LoadRequest::default() };
+/// A variant or house rule file, beside the built-in ones (so that it may
+/// name their scripts): loaded as a variant, and as a rule on the default
+/// variant; what loads plays a seeded hand.
+pub fn layer_yaml(data: &[u8]) -> bool {
+    let (variant, rule) = ("variants/fuzz.yaml", "variants/rules/fuzz.yaml");
+    let files = InMemory(vec![(variant.into(), text(data)), (rule.into(), text(data))]);
+    let as_variant = LoadRequest { variant: variant.into(), ..LoadRequest::default() };
+    let as_rule = LoadRequest { variant: default_variant(), rules: vec![rule.into()], ..LoadRequest::default() };
+    let mut accepted = false;
     for request in [as_variant, as_rule] {
         if let Ok(variant) = ruleset::load(&request, &files) {
             play_hand(Arc::new(variant));
+            accepted = true;
         }
     }
+    accepted
 }
 
 /// A script whose `fuzz_play(card)` runs on every play and whose
 /// `fuzz_can_play(card)` is asked of every card, as a house rule on the
 /// default variant: what loads plays a seeded hand.
-pub fn hook_script(data: &[u8]) {
+pub fn hook_script(data: &[u8]) -> bool {
     let rule = "name: fuzz\ndescription: a fuzzed script\nscripts: [fuzz.rhai]\nhooks:\n  \
                 on_play: [{call: fuzz_play}]\n  can_play: [{call: fuzz_can_play}]\n";
     let files = InMemory(vec![("fuzz.yaml".into(), rule.into()), ("fuzz.rhai".into(), text(data))]);
     let request = LoadRequest { variant: default_variant(), rules: vec!["fuzz.yaml".into()], ..LoadRequest::default() };
-    if let Ok(variant) = ruleset::load(&request, &files) {
-        play_hand(Arc::new(variant));
-    }
+    let Ok(variant) = ruleset::load(&request, &files) else { return false };
+    play_hand(Arc::new(variant));
+    true
 }
 
 /// A scenario file (naming built-in variants and rules only): parsed, and
 /// run if it parses.
-pub fn scenario_yaml(data: &[u8]) {
+pub fn scenario_yaml(data: &[u8]) -> bool {
     let path = Path::new("fuzz.yaml");
     let source = SourceFile { name: "fuzz.yaml".into(), text: text(data), origin: Origin::Disk(path.into()) };
-    if let Ok(scenario) = Scenario::parse(&InMemory(Vec::new()), source, path) {
-        let _ = scenario.run();
-    }
+    let Ok(scenario) = Scenario::parse(&InMemory(Vec::new()), source, path) else { return false };
+    let _ = scenario.run();
+    true
 }
 
 /// Lines typed at the REPL, as seat 0 of a built-in variant (the first byte
 /// picks which), bots playing the other seats: each line is parsed, and a
 /// move is made; a refused move leaves the table as it was.
-pub fn repl_lines(data: &[u8]) {
-    let Some((&pick, rest)) = data.split_first() else { return };
+pub fn repl_lines(data: &[u8]) -> bool {
+    let Some((&pick, rest)) = data.split_first() else { return false };
     let variant = &builtins()[usize::from(pick) % builtins().len()];
     let players = variant.min_players.max(3).min(variant.max_players);
-    let Ok(mut game) = new_game(variant.clone(), players) else { return };
+    let Ok(mut game) = new_game(variant.clone(), players) else { return false };
     if game.deal().is_err() {
-        return;
+        return false;
     }
+    let mut moves = 0;
     let mut bots: Vec<Bot> = (0..players).map(|s| Bot::new(BotKind::Random, 1, s as u64)).collect();
     for line in text(rest).lines() {
         // The bots play until seat 0 has a say (or the hand ends).
         for _ in 0..crate::limits::HAND_ACTIONS {
             if game.hand_over() && game.table().match_winner.is_none() && game.deal().is_err() {
-                return;
+                return moves > 0;
             }
             match bot::next_action(&mut game, &mut bots, Some(0)) {
                 Ok(Some((_, action))) if game.apply(action).is_ok() => {}
@@ -136,11 +167,13 @@ pub fn repl_lines(data: &[u8]) {
         let Ok(Input::Move(command)) = command::parse(&context, line) else { continue };
         let Ok(action) = game.resolve(&command, 0, Sight::Seat) else { continue };
         let before = game.table().clone();
+        moves += 1;
         if game.apply(action).is_err() {
             assert!(game.table() == &before, "{line:?} was refused but changed the table");
         }
         assert!(game.table().conserves(variant), "{line:?}: cards were lost or made");
     }
+    moves > 0
 }
 
 fn new_game(variant: Arc<Variant>, players: usize) -> Result<Game, String> {

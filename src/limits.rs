@@ -7,6 +7,9 @@
 /// spec or saved game) may hold. Only regular files are read.
 pub const FILE_BYTES: u64 = 4 * 1024 * 1024;
 
+/// Cards dealt to each player.
+pub const HAND_SIZE: usize = 100;
+
 /// Players at one table (a variant's `players:` range stays within it).
 pub const PLAYERS: usize = 16;
 

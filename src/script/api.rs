@@ -102,6 +102,13 @@ impl HookCtx {
         answer
     }
 
+    /// The side in play, read (a colour's name, a card offered, depend on
+    /// it).
+    fn side(&mut self, variant: &Variant) -> crate::card::Side {
+        self.about(Read::Side, variant);
+        self.table.side
+    }
+
     /// The seat the hook is about, read.
     fn me(&mut self, variant: &Variant) -> Seat {
         self.about(Read::Me, variant);
@@ -362,7 +369,7 @@ pub fn register(engine: &mut Engine, ctx: &Rc<RefCell<HookCtx>>, variant: &Arc<V
     });
     change!("penalty", |c, v, spec: Map| {
         c.may_change("penalty")?;
-        let (side, players, group, by) = (c.table.side, c.table.players(), c.played_group(v), c.me(v));
+        let (side, players, group, by) = (c.side(v), c.table.players(), c.played_group(v), c.me(v));
         let penalty =
             convert::penalty_from_map(v, side, players, &Dynamic::from(spec), by, group).map_err(script_error)?;
         c.change("penalty", v, Op::Penalty(penalty))
@@ -373,7 +380,8 @@ pub fn register(engine: &mut Engine, ctx: &Rc<RefCell<HookCtx>>, variant: &Arc<V
     });
     change!("set_color", |c, v, name: ImmutableString| {
         c.may_change("set_color")?;
-        let color = convert::color_arg(v, c.table.side, &name).map_err(script_error)?;
+        let side = c.side(v);
+        let color = convert::color_arg(v, side, &name).map_err(script_error)?;
         c.change("set_color", v, Op::SetColor(color))
     });
     change!("set_power", |c, v, p: i64, green: bool| {
@@ -465,8 +473,9 @@ pub fn register(engine: &mut Engine, ctx: &Rc<RefCell<HookCtx>>, variant: &Arc<V
             .iter()
             .map(|option| match option.clone().try_cast::<ScriptCard>() {
                 Some(card) => {
-                    // The option is this very card: a read of it.
+                    // The option is this very card, on the side in play: reads.
                     c.touch(&card, Prop::Id, v);
+                    c.side(v);
                     Ok(ChoiceOption::Card(card.id, card.side))
                 }
                 None => state_value(option).map(ChoiceOption::Value),

@@ -143,6 +143,11 @@ impl Memo {
         self.epoch = 0;
     }
 
+    /// Is the table frozen (between `freeze` and `thaw`)?
+    pub fn frozen(&self) -> bool {
+        self.epoch != 0
+    }
+
     pub fn clear(&mut self) {
         self.card_roots.fill(NONE);
         self.roots.clear();

@@ -215,6 +215,11 @@ impl Runtime {
         log: &mut Log,
         plan: &mut TurnPlan,
     ) -> Result<Dynamic, ScriptFailure> {
+        debug_assert!(
+            !self.memo.frozen() || f.kind.mode() == crate::variant::HookMode::Predicate,
+            "only predicates run while the table is frozen, not {}",
+            f.kind.name()
+        );
         call.card = match arg {
             HookArg::Card(id, side) => Some((*id, *side)),
             _ => None,

@@ -16,9 +16,6 @@ use crate::game::Game;
 use crate::script::Runtime;
 use crate::variant::Variant;
 
-/// Actions after which a hand that has not ended counts as stuck.
-pub const ACTION_LIMIT: u64 = crate::limits::HAND_ACTIONS;
-
 #[derive(Debug, Clone)]
 pub struct SimConfig {
     pub variant: Arc<Variant>,
@@ -102,9 +99,6 @@ pub struct SimStats {
     pub hands_per_match: Vec<u32>,
 }
 
-/// Hands after which a match that has not ended counts as stuck.
-pub const MATCH_HAND_LIMIT: u32 = crate::limits::MATCH_HANDS;
-
 /// The seed of game `index`: SplitMix64 of the run's seed and the index.
 pub fn game_seed(seed: u64, index: u64) -> u64 {
     let mut z = seed ^ index.wrapping_mul(0x9E37_79B9_7F4A_7C15);
@@ -126,7 +120,7 @@ pub fn play_hand(game: &mut Game, bots: &mut [Bot]) -> Result<HandResult, String
     let before = game.table().scores.clone();
     let mut actions = 0;
     while !game.hand_over() {
-        if actions >= ACTION_LIMIT {
+        if actions >= crate::limits::HAND_ACTIONS {
             return Ok(HandResult::Stuck { actions });
         }
         let hand = game.table().hand_number;
@@ -320,7 +314,7 @@ fn run_share(config: &SimConfig, worker: usize, progress: &Progress) -> Result<S
         let (seed, mut bots) = prepare(config, &mut game, index);
         if config.matches {
             stats.matches += 1;
-            for hands in 1..=MATCH_HAND_LIMIT {
+            for hands in 1..=crate::limits::MATCH_HANDS {
                 let result = play_hand(&mut game, &mut bots);
                 let ended = !matches!(result, Ok(HandResult::Won { .. }));
                 stats.add(config, index, seed, &game, result);
@@ -333,8 +327,8 @@ fn run_share(config: &SimConfig, worker: usize, progress: &Progress) -> Result<S
                 if ended {
                     break;
                 }
-                if hands == MATCH_HAND_LIMIT {
-                    let message = format!("the match did not end within {MATCH_HAND_LIMIT} hands");
+                if hands == crate::limits::MATCH_HANDS {
+                    let message = format!("the match did not end within {} hands", crate::limits::MATCH_HANDS);
                     stats.stuck.push(Failure { index, seed, message });
                 }
             }

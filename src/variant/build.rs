@@ -316,8 +316,9 @@ fn build_table(file: &SourceFile, spec: &LayerSpec, problems: &mut Vec<String>) 
     let deck = designs.deck();
     let hand_size = spec.hand_size.unwrap_or(7) as usize;
     let [min_players, max_players] = spec.players.unwrap_or([2, 4]).map(|p| p as usize);
-    if hand_size == 0 || hand_size > 100 {
-        problems.push(file.problem_at("hand_size:", format!("hand_size {hand_size} must be 1 to 100")));
+    if hand_size == 0 || hand_size > limits::HAND_SIZE {
+        let text = format!("hand_size {hand_size} must be 1 to {}", limits::HAND_SIZE);
+        problems.push(file.problem_at("hand_size:", text));
     }
     if min_players < 2 || min_players > max_players || max_players > limits::PLAYERS {
         problems.push(file.problem_at(

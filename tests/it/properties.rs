@@ -149,7 +149,7 @@ fn hands_played(
 
 #[test]
 fn the_memo_changes_nothing_but_speed() {
-    let cases: [(&str, &[&str]); 8] = [
+    let cases: [(&str, &[&str]); 9] = [
         ("classic", &[]),
         ("classic", &["stacking", "seven-o", "jump-in", "deflect"]),
         ("classic", &["draw-to-match", "force-play", "multi-play", "no-action-finish", "no-bluffing"]),
@@ -158,6 +158,8 @@ fn the_memo_changes_nothing_but_speed() {
         ("flip", &[]),
         ("flip", &["stacking", "seven-o", "force-play", "partners"]),
         ("express", &["draw-to-match", "low-score", "no-action-finish"]),
+        // Choices that offer cards of a hand (the cards are what is read).
+        ("classic", &["tests/variants/host/offer.yaml"]),
     ];
     for (name, rules) in cases {
         let request = LoadRequest {
