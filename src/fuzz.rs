@@ -11,12 +11,11 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
 use crate::bot::{self, Bot, BotKind};
-use crate::game::Game;
 use crate::game::command::Sight;
 use crate::repl::command::{self, Input};
 use crate::ruleset::{self, LoadRequest};
 use crate::scenario::Scenario;
-use crate::script::Runtime;
+use crate::sim::new_game;
 use crate::source::{Loader, Origin, SourceFile};
 use crate::variant::Variant;
 
@@ -144,12 +143,12 @@ pub fn repl_lines(data: &[u8]) -> bool {
     let Some((&pick, rest)) = data.split_first() else { return false };
     let variant = &builtins()[usize::from(pick) % builtins().len()];
     let players = variant.min_players.max(3).min(variant.max_players);
-    let Ok(mut game) = new_game(variant.clone(), players) else { return false };
+    let Ok(mut game) = new_game(variant, players, 1) else { return false };
     if game.deal().is_err() {
         return false;
     }
     let mut moves = 0;
-    let mut bots: Vec<Bot> = (0..players).map(|s| Bot::new(BotKind::Random, 1, s as u64)).collect();
+    let mut bots = random_bots(players);
     for line in text(rest).lines() {
         // The bots play until seat 0 has a say (or the hand ends).
         for _ in 0..crate::limits::HAND_ACTIONS {
@@ -176,17 +175,16 @@ pub fn repl_lines(data: &[u8]) -> bool {
     moves > 0
 }
 
-fn new_game(variant: Arc<Variant>, players: usize) -> Result<Game, String> {
-    let runtime = Runtime::new(variant).map_err(|problems| problems.join("\n"))?;
-    Game::new(runtime, players, 1)
+/// Seeded random bots for every seat.
+fn random_bots(players: usize) -> Vec<Bot> {
+    (0..players).map(|s| Bot::new(BotKind::Random, 1, s as u64)).collect()
 }
 
 /// One seeded hand of bots: it ends or fails with an error, and the cards
 /// are all there after it.
 fn play_hand(variant: Arc<Variant>) {
     let players = variant.min_players;
-    let Ok(mut game) = new_game(variant.clone(), players) else { return };
-    let mut bots: Vec<Bot> = (0..players).map(|s| Bot::new(BotKind::Random, 1, s as u64)).collect();
-    let _ = crate::sim::play_hand(&mut game, &mut bots);
+    let Ok(mut game) = new_game(&variant, players, 1) else { return };
+    let _ = crate::sim::play_hand(&mut game, &mut random_bots(players));
     assert!(game.table().conserves(&variant), "cards were lost or made");
 }

@@ -469,13 +469,16 @@ pub fn register(engine: &mut Engine, ctx: &Rc<RefCell<HookCtx>>, variant: &Arc<V
         if options.is_empty() || options.len() > limits::CHOICE_OPTIONS {
             return Err(script_error(format!("choose takes 1 to {} options", limits::CHOICE_OPTIONS)));
         }
+        // A card offered is offered on the side in play: a read.
+        if options.iter().any(|option| option.is::<ScriptCard>()) {
+            c.side(v);
+        }
         let options = options
             .iter()
             .map(|option| match option.clone().try_cast::<ScriptCard>() {
                 Some(card) => {
-                    // The option is this very card, on the side in play: reads.
+                    // The option is this very card: a read of it.
                     c.touch(&card, Prop::Id, v);
-                    c.side(v);
                     Ok(ChoiceOption::Card(card.id, card.side))
                 }
                 None => state_value(option).map(ChoiceOption::Value),

@@ -137,7 +137,7 @@ pub fn play_hand(game: &mut Game, bots: &mut [Bot]) -> Result<HandResult, String
 }
 
 /// A table of `players` for `variant`, its scripts compiled.
-fn new_game(variant: &Arc<Variant>, players: usize, seed: u64) -> Result<Game, String> {
+pub(crate) fn new_game(variant: &Arc<Variant>, players: usize, seed: u64) -> Result<Game, String> {
     let runtime = Runtime::new(variant.clone()).map_err(|p| p.join("\n"))?;
     Game::new(runtime, players, seed)
 }
