@@ -45,6 +45,7 @@ impl Game {
     /// Starts a hand with `dealer`: everything of the last hand is cleared;
     /// scores and the match carry on.
     pub fn setup_hand(&mut self, dealer: Seat) {
+        self.stamp += 1;
         self.table.start_hand(dealer);
         self.log.push(Event::HandStarted { hand: self.table.hand_number, dealer });
     }

@@ -59,11 +59,15 @@ pub struct Game {
     guarded: bool,
     /// Moment hooks running, one inside another (bounded).
     moments_running: u32,
+    /// The version of the table: changed whenever the table may have, so
+    /// that the memo answers a read of the same version once.
+    stamp: u64,
 }
 
 impl Game {
     /// A table of `players` seats with scores at zero; no hand dealt yet.
-    pub fn new(runtime: Runtime, players: usize, seed: u64) -> Result<Game, String> {
+    pub fn new(mut runtime: Runtime, players: usize, seed: u64) -> Result<Game, String> {
+        runtime.forget_stamp();
         let variant = runtime.variant.clone();
         variant.seats(players)?;
         let table = Table::new(players, variant.power_cards > 0, rng(seed));
@@ -78,11 +82,13 @@ impl Game {
             changing: false,
             guarded: false,
             moments_running: 0,
+            stamp: 0,
         })
     }
 
     /// Starts over with a new seed and zero scores, keeping the compiled scripts.
     pub fn restart(&mut self, seed: u64) {
+        self.stamp += 1;
         self.table.restart(rng(seed));
         self.log.events.clear();
         self.log.output.clear();
@@ -140,6 +146,7 @@ impl Game {
     /// Places a position directly (scenario setup): the caller guarantees the
     /// piles and hands hold exactly the deck.
     pub fn place(&mut self, f: impl FnOnce(&mut Table)) {
+        self.stamp += 1;
         f(&mut self.table);
         self.table.update_uno();
     }
@@ -231,6 +238,7 @@ impl Game {
         scripts: bool,
         body: impl FnOnce(&mut Game) -> Result<(), ScriptFailure>,
     ) -> Result<(), ActionError> {
+        self.stamp += 1;
         if scripts {
             self.backup.clone_from(&self.table);
         }

@@ -151,7 +151,7 @@ impl Game {
     pub fn legal_moves(&mut self, seat: Seat, moves: &mut Moves) -> Result<(), ScriptFailure> {
         // Only predicates run while the moves are worked out: the table
         // stays as it is.
-        self.runtime.freeze();
+        self.runtime.freeze(self.stamp);
         let found = self.find_moves(seat, moves);
         self.runtime.thaw();
         found

@@ -118,7 +118,7 @@ impl HookCtx {
     /// Seat `p`, which must still be in the hand (read).
     fn playing_seat(&mut self, p: i64, variant: &Variant) -> HostResult<Seat> {
         let seat = self.seat(p)?;
-        if self.about(Read::Playing(seat), variant) != Answer::Bool(true) {
+        if self.about(Read::Playing(seat), variant) != Answer::bool(true) {
             return Err(script_error(format!("p{seat} has left the hand")));
         }
         Ok(seat)
@@ -128,7 +128,7 @@ impl HookCtx {
     fn holding(&mut self, p: i64, card: &ScriptCard, api: &Api) -> HostResult<Seat> {
         let seat = self.seat(p)?;
         self.touch(card, Prop::Id, api);
-        if self.about(Read::InHand { seat, card: card.id }, api) != Answer::Bool(true) {
+        if self.about(Read::InHand { seat, card: card.id }, api) != Answer::bool(true) {
             return Err(script_error(format!("p{seat} holds no {}", api.card_name(card.id))));
         }
         Ok(seat)
@@ -167,7 +167,7 @@ impl HookCtx {
                 )));
             }
         };
-        if self.about(Read::SeatsLeft, variant) == Answer::Int(1) {
+        if self.about(Read::SeatsLeft, variant) == Answer::int(1) {
             return Err(script_error("the last seat in the hand cannot leave it: end the hand instead (end_hand)"));
         }
         self.change("leave_hand", variant, Op::Leave { seat, aside })
@@ -177,7 +177,7 @@ impl HookCtx {
     /// reverses, colour choices, hand swaps: rules.md 1.6).
     fn act(&mut self, what: &str, variant: &Variant, op: Op) -> HostResult<Dynamic> {
         self.may_change(what)?;
-        if self.about(Read::GoingOut, variant) == Answer::Bool(false) {
+        if self.about(Read::GoingOut, variant) == Answer::bool(false) {
             self.perform(variant, op);
         }
         Ok(Dynamic::UNIT)
@@ -207,9 +207,9 @@ impl HookCtx {
             return ImmutableString::new();
         }
         let read = Read::Prop { source: super::ARG, prop: Prop::Group };
-        match self.about(read, variant) {
-            Answer::Symbol(Some(group)) => variant.names.symbol_info(group).name.as_str().into(),
-            _ => ImmutableString::new(),
+        match self.about(read, variant).index() {
+            Some(group) => variant.names.symbol_info(group).name.as_str().into(),
+            None => ImmutableString::new(),
         }
     }
 }
@@ -505,7 +505,8 @@ fn register_card_type(engine: &mut Engine, ctx: &Rc<RefCell<HookCtx>>, api: &Rc<
         ($name:literal, $prop:expr) => {{
             let (ctx, api) = (ctx.clone(), api.clone());
             engine.register_get($name, move |card: &mut ScriptCard| -> Dynamic {
-                ctx.borrow_mut().touch(card, $prop, &api).to_dynamic(&api.names, &api.variant)
+                let answer = ctx.borrow_mut().touch(card, $prop, &api);
+                $prop.script_value(&answer, &api.names, &api.variant)
             });
         }};
     }
@@ -526,7 +527,8 @@ fn register_card_type(engine: &mut Engine, ctx: &Rc<RefCell<HookCtx>>, api: &Rc<
     getter!("card", Prop::Id);
     let (c, v) = (ctx.clone(), api.clone());
     engine.register_fn("to_string", move |card: &mut ScriptCard| {
-        c.borrow_mut().touch(card, Prop::Face, &v).to_dynamic(&v.names, &v.variant)
+        let answer = c.borrow_mut().touch(card, Prop::Face, &v);
+        Prop::Face.script_value(&answer, &v.names, &v.variant)
     });
     let same = {
         let (ctx, api) = (ctx.clone(), api.clone());

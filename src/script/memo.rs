@@ -22,11 +22,14 @@
 //! a hook that may not log, or draw until a colour) always run. A draw is
 //! replayed only if the piles still hold what it drew.
 //!
-//! While the game asks questions without changing anything (working out a
-//! seat's legal moves, `Memo::freeze`), a read of the table answers the same
+//! While the game asks questions without changing anything (working out
+//! seats' legal moves, `Memo::freeze`), a read of the table answers the same
 //! every time it is met: a read node keeps where its answer led, for that
-//! stretch, and the next call that meets it goes straight on. Reads of the
-//! call (who asks, about which card) are answered every time.
+//! stretch, and the next call that meets it goes straight on. A stretch
+//! lasts as long as the table does: the game stamps each version of its
+//! table, and freezing the same version again goes on with the same
+//! stretch. Reads of the call (who asks, about which card) are answered
+//! every time.
 
 use std::cell::Cell;
 
@@ -37,7 +40,7 @@ use smallvec::SmallVec;
 use crate::card::{CardId, Side};
 use crate::event::{Log, Seat};
 use crate::script::CallInfo;
-use crate::script::read::{Answer, Read};
+use crate::script::read::{Answer, CardList, CardSource, Read};
 use crate::table::Table;
 use crate::turn::{ChoiceOption, Op, Penalty, TurnPlan};
 use crate::variant::Variant;
@@ -107,9 +110,22 @@ pub struct Memo {
     epoch: u32,
     /// The last stretch there was.
     last_epoch: u32,
+    /// The version of the table the last stretch was of.
+    last_stamp: Option<u64>,
 }
 
 const NONE: u32 = u32::MAX;
+
+/// Where an answer leads among a read's children, if it was met before.
+#[inline(always)]
+fn find(children: &[(Answer, u32)], answer: &Answer) -> Option<u32> {
+    match *answer {
+        // One word compared with each, without the general comparison.
+        Answer::Word(word) => children.iter().find(|(known, _)| matches!(*known, Answer::Word(w) if w == word)),
+        _ => children.iter().find(|(known, _)| known == answer),
+    }
+    .map(|&(_, child)| child)
+}
 
 impl Memo {
     /// A memo for `functions` hook functions.
@@ -120,12 +136,19 @@ impl Memo {
             nodes: Vec::new(),
             epoch: 0,
             last_epoch: 0,
+            last_stamp: None,
         }
     }
 
-    /// The table will not change until `thaw`: reads of it may be answered
-    /// once.
-    pub fn freeze(&mut self) {
+    /// The table, version `stamp` (the game's count of its changes), will
+    /// not change until `thaw`: reads of it may be answered once for as
+    /// long as the version lasts.
+    pub fn freeze(&mut self, stamp: u64) {
+        if self.last_stamp == Some(stamp) && self.last_epoch != 0 {
+            self.epoch = self.last_epoch;
+            return;
+        }
+        self.last_stamp = Some(stamp);
         self.last_epoch = self.last_epoch.checked_add(1).unwrap_or_else(|| {
             // After four billion stretches, forget what each node knew.
             for node in &self.nodes {
@@ -146,6 +169,12 @@ impl Memo {
     /// Is the table frozen (between `freeze` and `thaw`)?
     pub fn frozen(&self) -> bool {
         self.epoch != 0
+    }
+
+    /// Forgets which version of a table the last stretch was of (the
+    /// runtime moves to another game, whose stamps count afresh).
+    pub fn forget_stamp(&mut self) {
+        self.last_stamp = None;
     }
 
     pub fn clear(&mut self) {
@@ -199,10 +228,7 @@ impl Memo {
                     let (epoch, child) = known.get();
                     if self.epoch != 0 && epoch == self.epoch {
                         debug_assert_eq!(
-                            read.answer(table, call, variant)
-                                .ok()
-                                .and_then(|a| children.iter().find(|c| c.0 == a))
-                                .map(|c| c.1),
+                            read.answer(table, call, variant).ok().and_then(|a| find(children, &a)),
                             Some(child),
                             "a frozen table answers {read:?} as before"
                         );
@@ -211,8 +237,15 @@ impl Memo {
                     }
                     // Table reads come before the first change, so the table
                     // is still as the call would find it.
-                    let answer = read.answer(table, call, variant).ok()?;
-                    id = children.iter().find(|(known, _)| *known == answer)?.1;
+                    id = match read {
+                        // The commonest question, answered here: something
+                        // of the card the call is about.
+                        Read::Prop { source: CardSource { list: CardList::Arg, .. }, prop } => {
+                            let (card, side) = call.card?;
+                            find(children, &prop.answer(card, variant.face(card, side), &variant.names))?
+                        }
+                        _ => find(children, &read.answer(table, call, variant).ok()?)?,
+                    };
                     if self.epoch != 0 && !read.depends_on_call() {
                         known.set((self.epoch, id));
                     }
@@ -232,7 +265,9 @@ impl Memo {
                     for op in changes {
                         table.apply_op(op, plan, variant, log);
                     }
-                    return Some(value.clone());
+                    // Most calls answer yes or no, made afresh more cheaply
+                    // than cloned.
+                    return Some(value.as_bool().map_or_else(|_| value.clone(), Dynamic::from));
                 }
                 Node::Run => return None,
             }

@@ -186,10 +186,16 @@ impl Runtime {
         self.engine.compile(text)
     }
 
-    /// The table will not change until `thaw` (only predicates run): the
-    /// memo may answer each read of it once.
-    pub fn freeze(&mut self) {
-        self.memo.freeze();
+    /// The table, version `stamp`, will not change until `thaw` (only
+    /// predicates run): the memo may answer each read of it once for as long
+    /// as the version lasts.
+    pub fn freeze(&mut self, stamp: u64) {
+        self.memo.freeze(stamp);
+    }
+
+    /// The runtime serves a new game: its table versions count afresh.
+    pub fn forget_stamp(&mut self) {
+        self.memo.forget_stamp();
     }
 
     /// The table may change again.

@@ -13,7 +13,7 @@ use std::rc::Rc;
 
 use rhai::{Array, Dynamic, ImmutableString};
 
-use crate::card::{CardId, Color, Face, SymbolId, Value};
+use crate::card::{CardId, Color, Direction, Face, Side, SymbolId, Value};
 use crate::event::Seat;
 use crate::notation::Names;
 use crate::script::{CallInfo, ScriptCard};
@@ -74,21 +74,37 @@ impl Prop {
             Value::Number(_) => None,
         };
         match self {
-            Prop::Face => Answer::Face(*face),
-            Prop::Id => Answer::Id(id),
-            Prop::Color => Answer::Color(face.color),
-            Prop::FlexColor => Answer::Color(face.flex),
-            Prop::Number => face.number().map_or(Answer::Unit, |n| Answer::Int(i64::from(n))),
-            Prop::Symbol => Answer::Symbol(symbol(face.value)),
-            Prop::Group => Answer::Symbol(symbol(face.value).map(|s| names.symbol_info(s).group)),
-            Prop::IsWild => Answer::Bool(face.is_wild()),
-            Prop::IsNumber => Answer::Bool(face.number().is_some()),
-            Prop::IsAction => Answer::Bool(face.symbol().is_some() && !face.is_wild()),
-            Prop::Marked => Answer::Bool(face.marked),
-            Prop::Restricted => Answer::Bool(face.symbol().is_some_and(|s| names.symbol_info(s).restricted)),
-            Prop::HasFlex => Answer::Bool(names.has_flex_side(face)),
-            Prop::Points => Answer::Int(names.points(face)),
-            Prop::Draws => Answer::Int(face.symbol().map_or(0, |s| i64::from(names.symbol_info(s).draws))),
+            Prop::Face => Answer::face(face),
+            Prop::Id => Answer::Word(u64::from(id.0)),
+            Prop::Color => Answer::some(face.color),
+            Prop::FlexColor => Answer::some(face.flex),
+            Prop::Number => Answer::some(face.number()),
+            Prop::Symbol => Answer::some(symbol(face.value)),
+            Prop::Group => Answer::some(symbol(face.value).map(|s| names.symbol_info(s).group)),
+            Prop::IsWild => Answer::bool(face.is_wild()),
+            Prop::IsNumber => Answer::bool(face.number().is_some()),
+            Prop::IsAction => Answer::bool(face.symbol().is_some() && !face.is_wild()),
+            Prop::Marked => Answer::bool(face.marked),
+            Prop::Restricted => Answer::bool(face.symbol().is_some_and(|s| names.symbol_info(s).restricted)),
+            Prop::HasFlex => Answer::bool(names.has_flex_side(face)),
+            Prop::Points => Answer::int(names.points(face)),
+            Prop::Draws => Answer::int(face.symbol().map_or(0, |s| i64::from(names.symbol_info(s).draws))),
+        }
+    }
+
+    /// The answer as the script sees it.
+    pub fn script_value(self, answer: &Answer, names: &ScriptNames, variant: &Variant) -> Dynamic {
+        let Answer::Word(word) = *answer else { unreachable!("a card's property is one word") };
+        match self {
+            Prop::Face => Dynamic::from(variant.names.format_face(&unpack_face(word))),
+            Prop::Id => Dynamic::from(variant.card_name(CardId(word as u16))),
+            Prop::Color | Prop::FlexColor => names.color(index(word)),
+            Prop::Number => index(word).map_or(Dynamic::UNIT, |n: u8| Dynamic::from(i64::from(n))),
+            Prop::Symbol | Prop::Group => names.symbol(index(word)),
+            Prop::IsWild | Prop::IsNumber | Prop::IsAction | Prop::Marked | Prop::Restricted | Prop::HasFlex => {
+                Dynamic::from(word != 0)
+            }
+            Prop::Points | Prop::Draws => Dynamic::from(word as i64),
         }
     }
 }
@@ -172,22 +188,81 @@ pub enum Read {
     },
 }
 
-/// The answer to a `Read`, comparable, so a recorded call can be checked.
-#[derive(Debug, Clone, PartialEq)]
+/// The answer to a `Read`, comparable, so that a recorded call can be
+/// checked. Most answers are one word (a number, a flag, a seat, a colour, a
+/// face), compared at once; what a word means depends on the question
+/// (`Read::script_value` turns it into the script's value). Answers of one
+/// question are always of one kind, so words of different meanings are never
+/// compared.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Answer {
-    Unit,
-    Bool(bool),
-    Int(i64),
-    Seat(Option<Seat>),
-    Color(Option<Color>),
-    Symbol(Option<SymbolId>),
-    Name(&'static str),
-    Face(Face),
-    Id(CardId),
-    Ids(Vec<CardId>),
-    Seats(Vec<Seat>),
+    Word(u64),
+    Ids(Box<[CardId]>),
+    Seats(Box<[Seat]>),
     Value(Option<ScriptValue>),
     Penalty(Option<Box<Penalty>>),
+}
+
+/// The word of "nothing" (`()` to the script) where a question may have no
+/// answer.
+const NOTHING: u64 = u64::MAX;
+
+impl Answer {
+    pub const fn bool(yes: bool) -> Answer {
+        Answer::Word(yes as u64)
+    }
+
+    pub const fn int(n: i64) -> Answer {
+        Answer::Word(n as u64)
+    }
+
+    /// A small index (a seat, colour, symbol, number), or nothing.
+    #[inline]
+    pub fn some<T: Into<u64>>(value: Option<T>) -> Answer {
+        Answer::Word(value.map_or(NOTHING, Into::into))
+    }
+
+    fn seat(seat: Option<Seat>) -> Answer {
+        Answer::Word(seat.map_or(NOTHING, |s| s as u64))
+    }
+
+    /// A face, packed: colour, flex colour, value and mark, a byte each.
+    fn face(face: &Face) -> Answer {
+        let byte = |c: Option<Color>| u64::from(c.map_or(u8::MAX, |c| c));
+        let value = match face.value {
+            Value::Number(n) => u64::from(n),
+            Value::Symbol(s) => 1 << 8 | u64::from(s),
+        };
+        Answer::Word(byte(face.color) | byte(face.flex) << 8 | value << 16 | u64::from(face.marked) << 32)
+    }
+
+    /// The small index of a word answer, if it is one and not nothing.
+    pub fn index<T: TryFrom<u64>>(&self) -> Option<T> {
+        match *self {
+            Answer::Word(word) => index(word),
+            _ => None,
+        }
+    }
+}
+
+/// The small index a word holds, or `None` for nothing.
+fn index<T: TryFrom<u64>>(word: u64) -> Option<T> {
+    if word == NOTHING { None } else { T::try_from(word).ok() }
+}
+
+/// The face a word packed by `Answer::face` holds.
+fn unpack_face(word: u64) -> Face {
+    let color = |byte: u64| match (byte & 0xFF) as u8 {
+        u8::MAX => None,
+        c => Some(c),
+    };
+    let byte = ((word >> 16) & 0xFF) as u8;
+    Face {
+        color: color(word),
+        flex: color(word >> 8),
+        value: if word >> 24 & 1 == 1 { Value::Symbol(byte) } else { Value::Number(byte) },
+        marked: word >> 32 & 1 == 1,
+    }
 }
 
 /// The cards of a list, now.
@@ -259,23 +334,23 @@ impl Read {
             }
         };
         Ok(match self {
-            Read::Me => Answer::Int(call.me as i64),
-            Read::AsFlex => Answer::Bool(call.as_flex),
-            Read::Target => Answer::Seat(call.target),
-            Read::GoingOut => Answer::Bool(call.going_out),
-            Read::Current => Answer::Int(table.to_act() as i64),
-            Read::Dealer => Answer::Int(table.dealer as i64),
-            Read::NextPlayer { steps } => Answer::Int(table.seat_after(call.me, *steps) as i64),
-            Read::SeatAfter { from, steps } => Answer::Int(table.seat_after(seat_ok(*from)?, *steps) as i64),
-            Read::Direction => Answer::Name(table.direction.name()),
-            Read::Color => Answer::Color(table.color),
-            Read::PrevColor => Answer::Color(call.prev_color),
-            Read::Side => Answer::Name(table.side.name()),
-            Read::HandSize(seat) => Answer::Int(table.hands[seat_ok(*seat)?].len() as i64),
+            Read::Me => Answer::Word(call.me as u64),
+            Read::AsFlex => Answer::bool(call.as_flex),
+            Read::Target => Answer::seat(call.target),
+            Read::GoingOut => Answer::bool(call.going_out),
+            Read::Current => Answer::Word(table.to_act() as u64),
+            Read::Dealer => Answer::Word(table.dealer as u64),
+            Read::NextPlayer { steps } => Answer::Word(table.seat_after(call.me, *steps) as u64),
+            Read::SeatAfter { from, steps } => Answer::Word(table.seat_after(seat_ok(*from)?, *steps) as u64),
+            Read::Direction => Answer::bool(table.direction == Direction::Counterclockwise),
+            Read::Color => Answer::some(table.color),
+            Read::PrevColor => Answer::some(call.prev_color),
+            Read::Side => Answer::bool(table.side == Side::Dark),
+            Read::HandSize(seat) => Answer::Word(table.hands[seat_ok(*seat)?].len() as u64),
             Read::Cards(list @ (CardList::Top | CardList::Drawn)) => {
-                Answer::Bool(!cards_of(*list, table, call)?.is_empty())
+                Answer::bool(!cards_of(*list, table, call)?.is_empty())
             }
-            Read::Cards(list) => Answer::Int(cards_of(*list, table, call)?.len() as i64),
+            Read::Cards(list) => Answer::Word(cards_of(*list, table, call)?.len() as u64),
             Read::Prop { source, prop } => {
                 let (id, side) = match (source.list, call.card) {
                     (CardList::Arg, Some(arg)) => arg,
@@ -283,31 +358,31 @@ impl Read {
                 };
                 prop.answer(id, variant.face(id, side), &variant.names)
             }
-            Read::DrawSize => Answer::Int(table.draw.len() as i64),
-            Read::DiscardSize => Answer::Int(table.discard.len() as i64),
+            Read::DrawSize => Answer::Word(table.draw.len() as u64),
+            Read::DiscardSize => Answer::Word(table.discard.len() as u64),
             Read::Answering => {
                 Answer::Penalty(call.answering.as_ref().or(table.phase.penalty()).cloned().map(Box::new))
             }
             Read::PendingPenalty => Answer::Penalty(table.phase.penalty().cloned().map(Box::new)),
             Read::Power(seat) => match table.power.get(seat_ok(*seat)?) {
-                Some(&green) => Answer::Bool(green),
+                Some(&green) => Answer::bool(green),
                 None => return Err("this variant has no Power Cards".into()),
             },
-            Read::TopIsFresh => Answer::Bool(table.landing.is_fresh()),
-            Read::LastPlayer => Answer::Seat(table.landing.player()),
-            Read::Score(seat) => Answer::Int(table.scores[seat_ok(*seat)?]),
-            Read::Points(seat) => Answer::Int(table.hand_points(variant, seat_ok(*seat)?)),
+            Read::TopIsFresh => Answer::bool(table.landing.is_fresh()),
+            Read::LastPlayer => Answer::seat(table.landing.player()),
+            Read::Score(seat) => Answer::int(table.scores[seat_ok(*seat)?]),
+            Read::Points(seat) => Answer::int(table.hand_points(variant, seat_ok(*seat)?)),
             Read::State { seat: None, name } => Answer::Value(table.state.get(name).cloned()),
             Read::State { seat: Some(seat), name } => {
                 Answer::Value(table.seat_state[seat_ok(*seat)?].get(name).cloned())
             }
-            Read::Playing(seat) => Answer::Bool(table.playing(seat_ok(*seat)?)),
-            Read::SeatsLeft => Answer::Int(table.seats_left() as i64),
+            Read::Playing(seat) => Answer::bool(table.playing(seat_ok(*seat)?)),
+            Read::SeatsLeft => Answer::Word(table.seats_left() as u64),
             Read::Ranking => Answer::Seats(match &table.phase {
-                Phase::Over { ranking } => ranking.clone(),
-                _ => Vec::new(),
+                Phase::Over { ranking } => ranking.as_slice().into(),
+                _ => Box::default(),
             }),
-            Read::InHand { seat, card } => Answer::Bool(table.hands[seat_ok(*seat)?].contains(card)),
+            Read::InHand { seat, card } => Answer::bool(table.hands[seat_ok(*seat)?].contains(card)),
             Read::Matching { seat, selector } => Answer::Ids(
                 table.hands[seat_ok(*seat)?]
                     .iter()
@@ -315,17 +390,17 @@ impl Read {
                     .filter(|&id| selector.selects(&variant.names, variant.face(id, table.side)))
                     .collect(),
             ),
-            Read::Peek { count } => Answer::Int(table.draw.len().min(*count) as i64),
-            Read::Playable(id) => Answer::Bool(cards_of(CardList::Playable, table, call)?.contains(id)),
-            Read::MatchesTop(id) => Answer::Bool(table.matches(variant, variant.face(*id, table.side), false)),
+            Read::Peek { count } => Answer::Word(table.draw.len().min(*count) as u64),
+            Read::Playable(id) => Answer::bool(cards_of(CardList::Playable, table, call)?.contains(id)),
+            Read::MatchesTop(id) => Answer::bool(table.matches(variant, variant.face(*id, table.side), false)),
             Read::Count { seat, selector } | Read::Holds { seat, selector } => {
                 let side = table.side;
                 let mut picked = table.hands[seat_ok(*seat)?]
                     .iter()
                     .filter(|&&id| selector.selects(&variant.names, variant.face(id, side)));
                 match self {
-                    Read::Count { .. } => Answer::Int(picked.count() as i64),
-                    _ => Answer::Bool(picked.next().is_some()),
+                    Read::Count { .. } => Answer::Word(picked.count() as u64),
+                    _ => Answer::bool(picked.next().is_some()),
                 }
             }
         })
@@ -368,7 +443,7 @@ impl Read {
                     CardList::Draw => Dynamic::from(cards.iter().rev().enumerate().map(card).collect::<Array>()),
                 }
             }
-            _ => answer.to_dynamic(names, variant),
+            _ => self.script_value(&answer, names, variant),
         };
         Ok((answer, value))
     }
@@ -408,25 +483,39 @@ impl ScriptNames {
     }
 }
 
-impl Answer {
-    /// The answer as the script sees it.
-    pub fn to_dynamic(&self, names: &ScriptNames, variant: &Variant) -> Dynamic {
-        match self {
-            Answer::Unit => Dynamic::UNIT,
-            Answer::Bool(b) => Dynamic::from(*b),
-            Answer::Int(n) => Dynamic::from(*n),
-            Answer::Seat(seat) => seat.map_or(Dynamic::UNIT, |s| Dynamic::from(s as i64)),
-            Answer::Seats(seats) => Dynamic::from_array(seats.iter().map(|&s| Dynamic::from(s as i64)).collect()),
-            Answer::Color(color) => names.color(*color),
-            Answer::Symbol(symbol) => names.symbol(*symbol),
-            Answer::Name(name) => Dynamic::from(*name),
-            Answer::Face(face) => Dynamic::from(variant.names.format_face(face)),
-            Answer::Id(id) => Dynamic::from(variant.card_name(*id)),
-            Answer::Ids(ids) => Dynamic::from(ids.len() as i64),
-            Answer::Value(value) => value.as_ref().map_or(Dynamic::UNIT, script_value),
-            Answer::Penalty(p) => {
-                p.as_ref().map_or(Dynamic::UNIT, |p| Dynamic::from(super::convert::penalty_to_map(variant, p)))
+impl Read {
+    /// An answer to this question as the script sees it.
+    pub fn script_value(&self, answer: &Answer, names: &ScriptNames, variant: &Variant) -> Dynamic {
+        let word = match answer {
+            Answer::Word(word) => *word,
+            Answer::Ids(ids) => return Dynamic::from(ids.len() as i64),
+            Answer::Seats(seats) => {
+                return Dynamic::from_array(seats.iter().map(|&s| Dynamic::from(s as i64)).collect());
             }
+            Answer::Value(value) => return value.as_ref().map_or(Dynamic::UNIT, script_value),
+            Answer::Penalty(p) => {
+                return p.as_ref().map_or(Dynamic::UNIT, |p| Dynamic::from(super::convert::penalty_to_map(variant, p)));
+            }
+        };
+        match self {
+            Read::Prop { prop, .. } => prop.script_value(answer, names, variant),
+            Read::AsFlex
+            | Read::GoingOut
+            | Read::Power(_)
+            | Read::TopIsFresh
+            | Read::Playing(_)
+            | Read::InHand { .. }
+            | Read::Playable(_)
+            | Read::MatchesTop(_)
+            | Read::Holds { .. } => Dynamic::from(word != 0),
+            Read::Target | Read::LastPlayer => index(word).map_or(Dynamic::UNIT, |s: Seat| Dynamic::from(s as i64)),
+            Read::Color | Read::PrevColor => names.color(index(word)),
+            Read::Direction => {
+                let direction = if word != 0 { Direction::Counterclockwise } else { Direction::Clockwise };
+                Dynamic::from(direction.name())
+            }
+            Read::Side => Dynamic::from(if word != 0 { Side::Dark } else { Side::Light }.name()),
+            _ => Dynamic::from(word as i64),
         }
     }
 }
