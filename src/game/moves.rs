@@ -204,6 +204,9 @@ impl Game {
         // Designs met so far, where a bit per design fits.
         let mut designs_seen = [0u64; 4];
         let few_designs = self.variant.designs.len() <= 64 * designs_seen.len();
+        let side = self.table.side;
+        // What a plain play in turn must match, packed.
+        let (color, top) = (self.table.color, self.table.top().map(|top| self.variant.face_key(top, side)));
         for index in 0..self.table.hands[seat].len() {
             let hand = &self.table.hands[seat];
             let card = hand[index];
@@ -222,13 +225,14 @@ impl Game {
             if seen {
                 continue;
             }
-            let side = self.table.side;
-            if standing == (Standing::Turn { drawn: None }) && self.variant.plain_play(card, side) {
+            let key = self.variant.face_key(card, side);
+            if key.plain && standing == (Standing::Turn { drawn: None }) {
                 // The common case, kept short: nothing but matching decides.
-                let face = *self.face(card);
-                if self.table.matches(&self.variant, &face, false) {
-                    let names_color = self.variant.names.names_color(&face);
-                    let play = PlayOption { card, face, as_flex: false, target: None, names_color };
+                let matches = key.matches(color, top);
+                debug_assert_eq!(matches, self.table.matches(&self.variant, self.face(card), false));
+                if matches {
+                    let face = *self.face(card);
+                    let play = PlayOption { card, face, as_flex: false, target: None, names_color: key.names_color };
                     debug_assert!(
                         self.check_play_as(standing, &play.play(seat, self.color_range().start, false)).is_ok()
                     );

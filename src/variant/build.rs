@@ -12,7 +12,7 @@ use crate::source::SourceFile;
 use crate::variant::deck::{self, Designs};
 use crate::variant::selector::Selector;
 use crate::variant::spec::LayerSpec;
-use crate::variant::{Binding, FnRef, HookKind, Layer, OptionValue, TargetNeed, Variant, options};
+use crate::variant::{Binding, FaceKey, FnRef, HookKind, Layer, OptionValue, TargetNeed, Variant, options};
 
 /// One file to build: its text, its spec, and the scripts it names (those
 /// that could be opened).
@@ -372,7 +372,7 @@ fn build_table(file: &SourceFile, spec: &LayerSpec, problems: &mut Vec<String>) 
         card_hooks: Vec::new(),
         global_hooks: Vec::new(),
         targets: Vec::new(),
-        plain: Vec::new(),
+        faces: Vec::new(),
         grants: Vec::new(),
         hook_bound: [false; HookKind::ALL.len()],
         moment_hooks: false,
@@ -496,14 +496,15 @@ fn bind_hooks(variant: &mut Variant, layers: &[Layer], problems: &mut Vec<String
         }
     }
     variant.hook_functions = ids.len();
-    variant.plain = (0..slots)
+    variant.faces = (0..slots)
         .map(|slot| {
             let design = &variant.designs[slot / 2];
             let face = if slot % 2 == 1 { design.dark.as_ref().unwrap_or(&design.light) } else { &design.light };
-            !variant.names.has_flex_side(face)
+            let plain = !variant.names.has_flex_side(face)
                 && variant.targets[slot] == [TargetNeed::None; 2]
                 && variant.card_hooks[HookKind::CanPlay as usize][slot].is_empty()
-                && !variant.grants[slot]
+                && !variant.grants[slot];
+            FaceKey::new(face, &variant.names, plain)
         })
         .collect();
     for kind in HookKind::ALL {

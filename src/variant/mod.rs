@@ -12,7 +12,7 @@ pub mod spec;
 
 use std::collections::BTreeMap;
 
-use crate::card::{CardDef, CardId, Color, Face, Side};
+use crate::card::{CardDef, CardId, Color, Face, Side, Value};
 use crate::notation::Names;
 use crate::source::SourceFile;
 
@@ -263,9 +263,9 @@ pub struct Variant {
     global_hooks: Vec<Vec<FnRef>>,
     /// `targets[design * 2 + side]`: [regular side, flex side].
     targets: Vec<[TargetNeed; 2]>,
-    /// `plain[design * 2 + side]`: a play of that face in turn depends on
-    /// matching alone (no flex side, no target, no `can_play` hook).
-    plain: Vec<bool>,
+    /// `faces[design * 2 + side]`: what the move generator needs of that
+    /// face, packed.
+    faces: Vec<FaceKey>,
     /// `grants[design * 2 + side]`: a hook that may allow the face without
     /// matching is bound to it.
     grants: Vec<bool>,
@@ -273,6 +273,44 @@ pub struct Variant {
     hook_bound: [bool; HookKind::ALL.len()],
     /// Is any hook bound to a moment (`HookKind::is_moment`)?
     moment_hooks: bool,
+}
+
+/// What the move generator needs to know of a face, packed into numbers,
+/// so that the common play is checked without looking names up.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FaceKey {
+    /// The face's colour, or `FaceKey::WILD`.
+    color: u8,
+    /// What matches by value: the number, or 256 + the symbol's group.
+    value: u16,
+    /// A play of this face in turn depends on matching alone (no flex
+    /// side, no target, no `can_play` hook, no hook that grants it).
+    pub plain: bool,
+    /// A play of the face names a colour.
+    pub names_color: bool,
+}
+
+impl FaceKey {
+    const WILD: u8 = u8::MAX;
+    /// The colour of a table where none is in play (matches no face).
+    const NO_COLOR: u8 = u8::MAX - 1;
+
+    pub fn new(face: &Face, names: &Names, plain: bool) -> FaceKey {
+        let value = match face.value {
+            Value::Number(n) => u16::from(n),
+            Value::Symbol(s) => 256 + u16::from(names.symbol_info(s).group),
+        };
+        FaceKey { color: face.color.unwrap_or(Self::WILD), value, plain, names_color: names.names_color(face) }
+    }
+
+    /// Does the face match a discard pile showing colour `color` and a top
+    /// card keyed `top` (regular side, as `Table::matches`)?
+    #[inline(always)]
+    pub fn matches(self, color: Option<Color>, top: Option<FaceKey>) -> bool {
+        self.color == Self::WILD
+            || self.color == color.unwrap_or(Self::NO_COLOR)
+            || top.is_none_or(|top| top.value == self.value)
+    }
 }
 
 /// The slot of a face in the per-face tables.
@@ -318,10 +356,10 @@ impl Variant {
         self.targets[slot(id, side)][usize::from(as_flex)]
     }
 
-    /// Does a play of this face in turn depend on matching alone: no flex
-    /// side, no target, no `can_play` hook?
-    pub fn plain_play(&self, id: CardId, side: Side) -> bool {
-        self.plain[slot(id, side)]
+    /// The face of a card on `side`, packed for the move generator.
+    #[inline(always)]
+    pub fn face_key(&self, id: CardId, side: Side) -> FaceKey {
+        self.faces[slot(id, side)]
     }
 
     /// Is a hook bound to this face that may allow it without matching
