@@ -20,7 +20,8 @@
 //! are checked before any of its changes is made, so checking never has to
 //! undo anything. Calls that read the table after changing it (or print from
 //! a hook that may not log, or draw until a colour) always run. A draw is
-//! replayed only if the piles still hold what it drew.
+//! replayed only if the piles still hold what it drew, and values kept only
+//! while they stay within the bound on kept values.
 //!
 //! While the game asks questions without changing anything (working out
 //! seats' legal moves, `Memo::freeze`), a read of the table answers the same
@@ -222,6 +223,10 @@ impl Memo {
         let mut changes: SmallVec<[&Op; 8]> = SmallVec::new();
         // Cards the recorded draws take, checked against what the piles hold.
         let mut drawing = 0;
+        // Values the recorded changes keep, checked against the bound on
+        // kept values (counting each as new: a path near the bound runs,
+        // and the script's own check decides).
+        let mut keeping = 0;
         loop {
             match &self.nodes[id as usize] {
                 Node::Read { read, children, known } => {
@@ -257,6 +262,16 @@ impl Memo {
                             return None;
                         }
                         drawing += *drawn as usize;
+                    }
+                    if let Op::SetState { seat, value: Some(_), .. } = op {
+                        keeping += 1;
+                        let kept = match seat {
+                            Some(seat) => table.seat_state.get(*seat).map_or(0, |kept| kept.len()),
+                            None => table.state.len(),
+                        };
+                        if kept + keeping > crate::limits::STATE_VALUES {
+                            return None;
+                        }
                     }
                     changes.push(op);
                     id = next.expect("a recorded change is followed by the rest of its call");
@@ -342,5 +357,40 @@ impl Memo {
             }
         }
         id
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ruleset::{LoadRequest, load};
+    use crate::table::rng;
+    use crate::turn::ScriptValue;
+    use crate::variant::HookKind;
+
+    /// A recorded call that keeps a new value is not replayed onto a table
+    /// that keeps as many values as it may: the script runs and refuses.
+    #[test]
+    fn a_kept_value_past_the_bound_is_not_replayed() {
+        let name = crate::builtin::variant_names()[0].to_string();
+        let variant = load(&LoadRequest { variant: name, ..LoadRequest::default() }, &crate::loader::Disk)
+            .expect("a built-in variant loads");
+        let mut memo = Memo::new(1);
+        let arg = HookArg::None;
+        let key = Key { function: 0, arg: &arg };
+        let keep = Op::SetState { seat: None, name: "new".into(), value: Some(ScriptValue::Int(1)) };
+        memo.record(key, &[Step::Op(keep)], &Dynamic::UNIT);
+        let call = CallInfo::new(HookKind::OnPlay, 0);
+        let (mut plan, mut log) = (TurnPlan::default(), Log::new(false));
+        let mut table = Table::new(2, false, rng(0));
+        for n in 0..crate::limits::STATE_VALUES - 1 {
+            table.state.insert(format!("v{n}").into(), ScriptValue::Int(0));
+        }
+        let replayed = memo.replay(key, &mut table.clone(), &call, &variant, &mut plan, &mut log);
+        assert!(replayed.is_some(), "within the bound, the call is replayed");
+        table.state.insert("full".into(), ScriptValue::Int(0));
+        let before = table.state.clone();
+        assert!(memo.replay(key, &mut table, &call, &variant, &mut plan, &mut log).is_none());
+        assert_eq!(table.state, before, "nothing was kept");
     }
 }
