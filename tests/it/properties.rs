@@ -16,7 +16,8 @@ use unolab::variant::Variant;
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(24))]
 
-    /// On every built-in variant with up to three built-in house rules.
+    /// On every built-in variant with up to three built-in house rules; the
+    /// history of what was accepted replays to the same game.
     #[test]
     fn cards_are_conserved_and_refusals_change_nothing(seed in any::<u64>(), players in 2usize..=10, noise in any::<u64>()) {
         let variants = unolab::builtin::variant_names();
@@ -69,6 +70,10 @@ proptest! {
             prop_assert!(game.table().conserves(&variant));
             step += 1;
         }
+        // Its history, played again from the seed, is the same game.
+        let again = Game::replay(Runtime::new(variant.clone()).unwrap(), players, seed, game.history()).unwrap();
+        prop_assert!(again.events() == game.events(), "the replay's transcript differs");
+        prop_assert!(again.table() == game.table(), "the replay's table differs");
     }
 }
 
