@@ -52,6 +52,11 @@ pub const SCRIPT_FUNCTIONS: usize = 512;
 /// microseconds; one that works on large values for seconds is stopped).
 pub const HOOK_MILLIS: u64 = 2_000;
 
+/// Milliseconds the scripts of one action (or one working out of a seat's
+/// moves) may run together: an action may run many hooks, each within its
+/// own budget.
+pub const ACTION_MILLIS: u64 = 4_000;
+
 /// Host functions one hook call may call (questions and changes): a
 /// hook that logs or queues penalties in a loop is stopped here.
 pub const HOOK_STEPS: usize = 10_000;

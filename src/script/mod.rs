@@ -193,6 +193,18 @@ impl Runtime {
         self.memo.freeze(stamp);
     }
 
+    /// An action (or a working out of moves) starts, unless one is under
+    /// way: its scripts share one time budget. `true` if this one started
+    /// (and so must `end_action`).
+    pub fn start_action(&self) -> bool {
+        self.clock.start_action()
+    }
+
+    /// The action `start_action` started is over.
+    pub fn end_action(&self) {
+        self.clock.end_action();
+    }
+
     /// The runtime serves a new game: its table versions count afresh.
     pub fn forget_stamp(&mut self) {
         self.memo.forget_stamp();
@@ -288,6 +300,10 @@ impl Runtime {
         let ast = &self.layers[f.layer];
         let options = CallFnOptions::new().eval_ast(false).rewind_scope(true);
         self.clock.start();
+        // The action's scripts may have spent its budget together.
+        if let Some(why) = self.clock.overrun() {
+            return Err(self.failure(f, why));
+        }
         let result = self.engine.call_fn_with_options::<Dynamic>(options, &mut self.scope, ast, &f.function, args);
         result.map_err(|mut e| {
             // A call stopped by its time budget says so (the budget's words).
