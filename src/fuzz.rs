@@ -160,10 +160,7 @@ pub fn repl_lines(data: &[u8]) -> bool {
                 _ => break,
             }
         }
-        let table = game.table();
-        let hand: Vec<_> = table.hands[0].iter().map(|&c| *variant.face(c, table.side)).collect();
-        let context = command::Context { names: &variant.names, colors: variant.colors_of(table.side), hand: &hand };
-        let Ok(Input::Move(command)) = command::parse(&context, line) else { continue };
+        let Ok(Input::Move(command)) = command::parse_at(&game, 0, line) else { continue };
         let Ok(action) = game.resolve(&command, 0, Sight::Seat) else { continue };
         let before = game.table().clone();
         moves += 1;

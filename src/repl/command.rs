@@ -7,6 +7,8 @@
 use std::ops::Range;
 
 use crate::card::{Color, Face, Value};
+use crate::event::Seat;
+use crate::game::Game;
 use crate::game::command::{CardRef, ChoiceRef, Command, PlayCommand};
 use crate::notation::{CardPattern, Names};
 
@@ -200,6 +202,14 @@ pub struct Context<'a> {
     pub names: &'a Names,
     pub colors: Range<Color>,
     pub hand: &'a [Face],
+}
+
+/// Parses a line `seat` typed at `game`: its cards are named as the seat
+/// sees them, its colours are those of the side in play.
+pub fn parse_at(game: &Game, seat: Seat, line: &str) -> Result<Input, String> {
+    let (table, variant) = (game.table(), &game.variant);
+    let hand: Vec<Face> = table.hands[seat].iter().map(|&c| *variant.face(c, table.side)).collect();
+    parse(&Context { names: &variant.names, colors: variant.colors_of(table.side), hand: &hand }, line)
 }
 
 /// Parses a line.

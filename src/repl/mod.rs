@@ -15,7 +15,6 @@ use std::path::Path;
 use std::sync::Arc;
 
 use crate::bot::{self, Bot};
-use crate::card::Face;
 use crate::event::{Event, describe_for};
 use crate::game::command::{CardRef, Command, Sight};
 use crate::game::{Action, Game, Moves, Play, Record};
@@ -471,14 +470,7 @@ impl<'a> Session<'a> {
 
     /// Carries out one line of input.
     fn handle(&mut self, line: &str, out: &mut dyn Write) -> std::io::Result<Flow> {
-        let table = self.game.table();
-        let hand: Vec<Face> = table.hands[HUMAN].iter().map(|&c| *self.game.variant.face(c, table.side)).collect();
-        let context = command::Context {
-            names: &self.game.variant.names,
-            colors: self.game.variant.colors_of(table.side),
-            hand: &hand,
-        };
-        let input = match command::parse(&context, line) {
+        let input = match command::parse_at(&self.game, HUMAN, line) {
             Ok(input) => input,
             Err(e) => {
                 self.say(out, &e)?;
