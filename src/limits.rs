@@ -52,9 +52,10 @@ pub const SCRIPT_FUNCTIONS: usize = 512;
 /// microseconds; one that works on large values for seconds is stopped).
 pub const HOOK_MILLIS: u64 = 2_000;
 
-/// Milliseconds the scripts of one action (or one working out of a seat's
-/// moves) may run together: an action may run many hooks, each within its
-/// own budget.
+/// Milliseconds the scripts of one action may run together (and, apart,
+/// those asked while a seat's moves are worked out): an action may run many
+/// hooks, each within its own budget. Replays and the host's own work do
+/// not count.
 pub const ACTION_MILLIS: u64 = 4_000;
 
 /// Host functions one hook call may call (questions and changes): a

@@ -205,7 +205,6 @@ impl Game {
         let variant = self.variant.clone();
         let Some(f) = variant.global_hook(kind).last() else { return Ok(None) };
         let mut call = CallInfo::new(kind, me);
-        self.stamp += 1;
         let value = self.runtime.run(f, &arg, &mut call, &mut self.table, &mut self.log, &mut TurnPlan::default())?;
         match read(&value) {
             Some(answer) => Ok(Some(answer)),

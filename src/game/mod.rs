@@ -244,11 +244,9 @@ impl Game {
         }
         let mark = self.log.events.len();
         (self.changing, self.guarded) = (true, scripts);
-        let timed = self.runtime.start_action();
+        let action = self.runtime.start_action();
         let result = body(self);
-        if timed {
-            self.runtime.end_action();
-        }
+        drop(action);
         self.changing = false;
         match result {
             Ok(()) => {

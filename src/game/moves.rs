@@ -152,11 +152,9 @@ impl Game {
         // Only predicates run while the moves are worked out: the table
         // stays as it is.
         self.runtime.freeze(self.stamp);
-        let timed = self.runtime.start_action();
+        let action = self.runtime.start_action();
         let found = self.find_moves(seat, moves);
-        if timed {
-            self.runtime.end_action();
-        }
+        drop(action);
         self.runtime.thaw();
         found
     }

@@ -1,71 +1,83 @@
 //! The one place a Rhai engine is made, with every limit in one place: a raw
 //! engine with the standard package (no time, no modules), bounded
 //! operations, call depth, expression depth, strings, arrays and maps, no
-//! `eval`, no `sleep`, strict variables, and print/debug routed to the host.
+//! `eval`, no `sleep`, strict variables, and print/debug routed to the host;
+//! and the clock of the time budgets of a hook call and of an action.
 
 use std::cell::Cell;
 use std::rc::Rc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use rhai::packages::{Package, StandardPackage};
 use rhai::{Dynamic, Engine};
 
 use crate::limits;
 
-/// When the running hook call started, and when the first script of the
-/// action under way did, for their time budgets (`limits::HOOK_MILLIS`,
+/// How long the running hook call, and the scripts of the action under
+/// way together, have run, for their time budgets (`limits::HOOK_MILLIS`,
 /// `limits::ACTION_MILLIS`): the operation budget alone does not bound
 /// time, since one operation on a large value may be slow, and an action may
-/// run many hooks.
+/// run many hooks. Only script time counts: replays and the host's own work
+/// do not, and actions that run no script never read the clock.
 #[derive(Clone, Default)]
-pub struct CallClock(Rc<Starts>);
+pub struct CallClock(Rc<Times>);
 
 #[derive(Default)]
-struct Starts {
+struct Times {
+    /// When the running call started.
     call: Cell<Option<Instant>>,
-    /// `Some` while an action is under way: when its first script ran
-    /// (`None` until one does, so that actions no script runs for never
-    /// read the clock).
-    action: Cell<Option<Option<Instant>>>,
+    /// `Some` while an action is under way: the time its finished scripts
+    /// took.
+    action: Cell<Option<Duration>>,
+}
+
+/// An action under way, ended when dropped (also on the way out of a
+/// panic, so that no later action inherits its time).
+pub struct ActionClock(Option<CallClock>);
+
+impl Drop for ActionClock {
+    fn drop(&mut self) {
+        if let Some(clock) = &self.0 {
+            clock.0.action.set(None);
+        }
+    }
 }
 
 impl CallClock {
     /// A hook call starts now.
     pub fn start(&self) {
-        let now = Instant::now();
-        self.0.call.set(Some(now));
-        if self.0.action.get() == Some(None) {
-            self.0.action.set(Some(Some(now)));
+        self.0.call.set(Some(Instant::now()));
+    }
+
+    /// The running hook call is over: its time counts to its action's.
+    pub fn stop(&self) {
+        if let (Some(started), Some(spent)) = (self.0.call.take(), self.0.action.get()) {
+            self.0.action.set(Some(spent + started.elapsed()));
         }
     }
 
     /// An action starts, unless one is under way (an action's own questions
-    /// belong to it): `true` if this one started.
-    pub fn start_action(&self) -> bool {
-        let idle = self.0.action.get().is_none();
-        if idle {
-            self.0.action.set(Some(None));
+    /// belong to it); it ends when the returned clock is dropped.
+    pub fn start_action(&self) -> ActionClock {
+        if self.0.action.get().is_some() {
+            return ActionClock(None);
         }
-        idle
-    }
-
-    /// The action started by `start_action` is over.
-    pub fn end_action(&self) {
-        self.0.action.set(None);
+        self.0.action.set(Some(Duration::ZERO));
+        ActionClock(Some(self.clone()))
     }
 
     /// Why the running call must stop, if a budget is spent: its own, or
     /// that of all the scripts of its action together.
     pub fn overrun(&self) -> Option<String> {
-        let spent =
-            |start: Option<Instant>, millis| start.is_some_and(|s| s.elapsed().as_millis() > u128::from(millis));
-        if spent(self.0.call.get(), limits::HOOK_MILLIS) {
-            Some(format!("the hook ran longer than {} ms", limits::HOOK_MILLIS))
-        } else if spent(self.0.action.get().flatten(), limits::ACTION_MILLIS) {
-            Some(format!("the hooks of one action ran longer than {} ms together", limits::ACTION_MILLIS))
-        } else {
-            None
+        let running = self.0.call.get().map_or(Duration::ZERO, |started| started.elapsed());
+        if running > Duration::from_millis(limits::HOOK_MILLIS) {
+            return Some(format!("the hook ran longer than {} ms", limits::HOOK_MILLIS));
         }
+        let together = self.0.action.get().map(|spent| spent + running);
+        if together.is_some_and(|t| t > Duration::from_millis(limits::ACTION_MILLIS)) {
+            return Some(format!("the hooks of one action ran longer than {} ms together", limits::ACTION_MILLIS));
+        }
+        None
     }
 }
 
@@ -110,40 +122,43 @@ pub fn hardened_engine(on_print: impl Fn(&str) + 'static) -> (Engine, CallClock)
 
 #[cfg(test)]
 mod tests {
-    use std::time::Duration;
-
     use super::*;
-
-    /// The clock of an action `millis` ago that ran a script then.
-    fn started_ago(clock: &CallClock, millis: u64) {
-        let then = Instant::now().checked_sub(Duration::from_millis(millis)).expect("the machine has been up a while");
-        clock.0.action.set(Some(Some(then)));
-    }
 
     #[test]
     fn an_action_s_scripts_share_one_budget() {
         let clock = CallClock::default();
-        assert!(clock.start_action(), "no action was under way");
-        assert!(!clock.start_action(), "its moves are worked out inside it");
+        let action = clock.start_action();
+        let inner = clock.start_action();
+        assert!(inner.0.is_none(), "its moves are worked out inside it");
+        drop(inner);
+        assert!(clock.0.action.get().is_some(), "the inner one did not end the action");
         clock.start();
         assert_eq!(clock.overrun(), None);
-        started_ago(&clock, limits::ACTION_MILLIS + 10);
+        clock.stop();
+        // Scripts that ran a long time between them, each within its own
+        // budget: the next one is stopped as it starts.
+        clock.0.action.set(Some(Duration::from_millis(limits::ACTION_MILLIS + 1)));
         clock.start();
         let why = clock.overrun().expect("the action's budget is spent, though the call just began");
         assert!(why.contains("one action"), "{why}");
-        clock.end_action();
+        drop(action);
         assert_eq!(clock.overrun(), None, "the next action starts afresh");
-        assert!(clock.start_action());
+        let _action = clock.start_action();
         clock.0.call.set(Instant::now().checked_sub(Duration::from_millis(limits::HOOK_MILLIS + 10)));
         assert!(clock.overrun().is_some_and(|why| why.contains("the hook ran longer")));
     }
 
     #[test]
-    fn an_action_no_script_runs_for_reads_no_clock() {
+    fn a_call_s_time_counts_to_its_action_only_while_one_is_under_way() {
         let clock = CallClock::default();
-        assert!(clock.start_action());
-        assert_eq!(clock.0.action.get(), Some(None));
         clock.start();
-        assert!(clock.0.action.get().flatten().is_some(), "the first script's start is the action's");
+        clock.stop();
+        assert_eq!(clock.0.action.get(), None);
+        let action = clock.start_action();
+        clock.0.call.set(Instant::now().checked_sub(Duration::from_millis(5)));
+        clock.stop();
+        assert!(clock.0.action.get().is_some_and(|spent| spent >= Duration::from_millis(5)));
+        drop(action);
+        assert_eq!(clock.0.action.get(), None);
     }
 }

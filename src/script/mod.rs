@@ -194,15 +194,10 @@ impl Runtime {
     }
 
     /// An action (or a working out of moves) starts, unless one is under
-    /// way: its scripts share one time budget. `true` if this one started
-    /// (and so must `end_action`).
-    pub fn start_action(&self) -> bool {
+    /// way: its scripts share one time budget. It ends when the returned
+    /// clock is dropped.
+    pub fn start_action(&self) -> engine::ActionClock {
         self.clock.start_action()
-    }
-
-    /// The action `start_action` started is over.
-    pub fn end_action(&self) {
-        self.clock.end_action();
     }
 
     /// The runtime serves a new game: its table versions count afresh.
@@ -305,6 +300,7 @@ impl Runtime {
             return Err(self.failure(f, why));
         }
         let result = self.engine.call_fn_with_options::<Dynamic>(options, &mut self.scope, ast, &f.function, args);
+        self.clock.stop();
         result.map_err(|mut e| {
             // A call stopped by its time budget says so (the budget's words).
             if let rhai::EvalAltResult::ErrorTerminated(why, _) = &*e {

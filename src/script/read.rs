@@ -500,6 +500,7 @@ impl Read {
         match self {
             Read::Prop { prop, .. } => prop.script_value(answer, names, variant),
             Read::AsFlex
+            | Read::Cards(CardList::Top | CardList::Drawn)
             | Read::GoingOut
             | Read::Power(_)
             | Read::TopIsFresh
