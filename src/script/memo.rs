@@ -41,7 +41,7 @@ use smallvec::SmallVec;
 use crate::card::{CardId, Side};
 use crate::event::{Log, Seat};
 use crate::script::CallInfo;
-use crate::script::read::{Answer, CardList, CardSource, Read};
+use crate::script::read::{Answer, Read};
 use crate::table::Table;
 use crate::turn::{ChoiceOption, Op, Penalty, TurnPlan};
 use crate::variant::Variant;
@@ -242,15 +242,7 @@ impl Memo {
                     }
                     // Table reads come before the first change, so the table
                     // is still as the call would find it.
-                    id = match read {
-                        // The commonest question, answered here: something
-                        // of the card the call is about.
-                        Read::Prop { source: CardSource { list: CardList::Arg, .. }, prop } => {
-                            let (card, side) = call.card?;
-                            find(children, &prop.answer(card, variant.face(card, side), &variant.names))?
-                        }
-                        _ => find(children, &read.answer(table, call, variant).ok()?)?,
-                    };
+                    id = find(children, &read.answer(table, call, variant).ok()?)?;
                     if self.epoch != 0 && !read.depends_on_call() {
                         known.set((self.epoch, id));
                     }

@@ -324,8 +324,22 @@ impl Read {
             )
     }
 
-    /// Answers the question from the table and the call.
+    /// Answers the question from the table and the call. The commonest
+    /// question, something of the card the call is about, is answered here,
+    /// inline where the memo checks recorded reads.
+    #[inline]
     pub fn answer(&self, table: &Table, call: &CallInfo, variant: &Variant) -> Result<Answer, String> {
+        if let (Read::Prop { source: CardSource { list: CardList::Arg, .. }, prop }, Some((id, side))) =
+            (self, call.card)
+        {
+            return Ok(prop.answer(id, variant.face(id, side), &variant.names));
+        }
+        self.answer_from_game(table, call, variant)
+    }
+
+    /// Answers any other question (a card the call is about, but absent, is
+    /// gone).
+    fn answer_from_game(&self, table: &Table, call: &CallInfo, variant: &Variant) -> Result<Answer, String> {
         let seat_ok = |seat: Seat| -> Result<Seat, String> {
             if seat < table.players() {
                 Ok(seat)
@@ -352,11 +366,8 @@ impl Read {
             }
             Read::Cards(list) => Answer::Word(cards_of(*list, table, call)?.len() as u64),
             Read::Prop { source, prop } => {
-                let (id, side) = match (source.list, call.card) {
-                    (CardList::Arg, Some(arg)) => arg,
-                    _ => (card_at(source.list, usize::from(source.index), table, call)?, table.side),
-                };
-                prop.answer(id, variant.face(id, side), &variant.names)
+                let id = card_at(source.list, usize::from(source.index), table, call)?;
+                prop.answer(id, variant.face(id, table.side), &variant.names)
             }
             Read::DrawSize => Answer::Word(table.draw.len() as u64),
             Read::DiscardSize => Answer::Word(table.discard.len() as u64),
