@@ -90,14 +90,29 @@ impl Game {
         Ok(verdict)
     }
 
+    /// What a predicate about a play by `seat` is told before the play
+    /// itself (which card, which side, which target).
+    fn seat_call(&self, kind: HookKind, seat: Seat) -> CallInfo {
+        CallInfo { prev_color: self.table.color, ..CallInfo::new(kind, seat) }
+    }
+
     /// What a predicate about `play` is told.
     fn predicate_call(&self, kind: HookKind, play: &Play) -> CallInfo {
-        CallInfo {
-            as_flex: play.as_flex,
-            target: play.target,
-            prev_color: self.table.color,
-            ..CallInfo::new(kind, play.seat)
-        }
+        CallInfo { as_flex: play.as_flex, target: play.target, ..self.seat_call(kind, play.seat) }
+    }
+
+    /// Does every function of the card hook `kind` refuse `seat` now,
+    /// whatever it would play? True where the memo knows each answers no
+    /// before it looks at the play (`Runtime::answer_before_play`); false
+    /// where it does not know.
+    pub(crate) fn refused_whatever_play(&self, kind: HookKind, seat: Seat) -> bool {
+        let call = self.seat_call(kind, seat);
+        self.variant.card_hook_fns(kind).iter().all(|f| {
+            self.runtime
+                .answer_before_play(f, &call, &self.table)
+                .and_then(|value| Verdict::read(value, false))
+                .is_some_and(|verdict| !verdict.yes())
+        })
     }
 
     /// Asks the hooks of `kind` bound to the played card.

@@ -140,6 +140,17 @@ enum Standing {
     OutOfTurn,
 }
 
+impl Standing {
+    /// The card hook whose yes a play needs, standing so.
+    fn asks(self) -> Option<HookKind> {
+        match self {
+            Standing::Turn { .. } => None,
+            Standing::Answering => Some(HookKind::CanRespond),
+            Standing::OutOfTurn => Some(HookKind::CanPlayOutOfTurn),
+        }
+    }
+}
+
 impl Game {
     /// The colours a wild may name now, as a range of colour indices.
     pub fn color_range(&self) -> Range<Color> {
@@ -203,6 +214,27 @@ impl Game {
             Err(Stop::Refuse(_)) => return Ok(()),
             Err(fail) => return Err(fail),
         };
+        // Out of turn (or answering), a play needs a rule's yes: where every
+        // such rule has said no before looking at the card, no card is asked
+        // about.
+        if let Some(kind) = standing.asks()
+            && self.refused_whatever_play(kind, seat)
+        {
+            #[cfg(debug_assertions)]
+            {
+                let mut asked = Moves::default();
+                if self.plays_by_card(seat, standing, &mut asked).is_ok() {
+                    debug_assert!(asked.plays.is_empty(), "a rule that said no to every play allowed {asked:?}");
+                }
+            }
+            return Ok(());
+        }
+        self.plays_by_card(seat, standing, moves)
+    }
+
+    /// The plays `seat`, standing so, may make now, each card of its hand
+    /// asked about.
+    fn plays_by_card(&mut self, seat: Seat, standing: Standing, moves: &mut Moves) -> Checked<()> {
         // Designs met so far, where a bit per design fits.
         let mut designs_seen = [0u64; 4];
         let few_designs = self.variant.designs.len() <= 64 * designs_seen.len();
@@ -523,14 +555,15 @@ impl Game {
     /// a card its rules let it answer with, a card its rules let it play out
     /// of turn? `Ok(true)`: a rule allowed it, matching or not.
     fn check_standing(&mut self, standing: Standing, play: &Play) -> Checked<bool> {
-        let (kind, asked) = match standing {
+        let kind = match standing {
             Standing::Turn { drawn: Some(drawn) } if drawn != play.card => {
                 return refuse(Refusal::OnlyDrawnCard { drawn });
             }
             Standing::Turn { .. } => return Ok(false),
-            Standing::Answering => (HookKind::CanRespond, self.any_card_hook(HookKind::CanRespond, play)?),
-            Standing::OutOfTurn => (HookKind::CanPlayOutOfTurn, self.any_card_hook(HookKind::CanPlayOutOfTurn, play)?),
+            Standing::Answering => HookKind::CanRespond,
+            Standing::OutOfTurn => HookKind::CanPlayOutOfTurn,
         };
+        let asked = self.any_card_hook(kind, play)?;
         match asked {
             Some(allowed) => Ok(allowed),
             None if kind == HookKind::CanRespond => self.owed_decision().map(|()| false),

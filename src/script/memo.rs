@@ -229,23 +229,10 @@ impl Memo {
         let mut keeping = 0;
         loop {
             match &self.nodes[id as usize] {
+                // Table reads come before the first change, so the table is
+                // still as the call would find it.
                 Node::Read { read, children, known } => {
-                    let (epoch, child) = known.get();
-                    if self.epoch != 0 && epoch == self.epoch {
-                        debug_assert_eq!(
-                            read.answer(table, call, variant).ok().and_then(|a| find(children, &a)),
-                            Some(child),
-                            "a frozen table answers {read:?} as before"
-                        );
-                        id = child;
-                        continue;
-                    }
-                    // Table reads come before the first change, so the table
-                    // is still as the call would find it.
-                    id = find(children, &read.answer(table, call, variant).ok()?)?;
-                    if self.epoch != 0 && !read.depends_on_call() {
-                        known.set((self.epoch, id));
-                    }
+                    id = self.follow(read, children, known, table, call, variant)?
                 }
                 Node::Op { op, next } => {
                     if let Op::Draw { count, drawn, .. } = op {
@@ -277,6 +264,59 @@ impl Memo {
                     return Some(value.as_bool().map_or_else(|_| value.clone(), Dynamic::from));
                 }
                 Node::Run => return None,
+            }
+        }
+    }
+
+    /// Where the answer of `read` now leads, if it was met before.
+    #[inline(always)]
+    fn follow(
+        &self,
+        read: &Read,
+        children: &[(Answer, u32)],
+        known: &Cell<(u32, u32)>,
+        table: &Table,
+        call: &CallInfo,
+        variant: &Variant,
+    ) -> Option<u32> {
+        let (epoch, child) = known.get();
+        if self.epoch != 0 && epoch == self.epoch {
+            debug_assert_eq!(
+                read.answer(table, call, variant).ok().and_then(|a| find(children, &a)),
+                Some(child),
+                "a frozen table answers {read:?} as before"
+            );
+            return Some(child);
+        }
+        let child = find(children, &read.answer(table, call, variant).ok()?)?;
+        if self.epoch != 0 && !read.depends_on_call() {
+            known.set((self.epoch, child));
+        }
+        Some(child)
+    }
+
+    /// What `function`, a hook about a card, answers whatever the play:
+    /// the value its recorded calls return where what they read before
+    /// looking at the play (`Read::of_play`) answers as it does now for
+    /// `call` (which names no card). `None` where that is not known: a read
+    /// of the play comes first, an answer was never met, or the path
+    /// changes something.
+    pub fn answer_before_play(
+        &self,
+        function: u32,
+        table: &Table,
+        call: &CallInfo,
+        variant: &Variant,
+    ) -> Option<&Dynamic> {
+        let mut id = *self.card_roots.get(function as usize).filter(|&&id| id != NONE)?;
+        loop {
+            match &self.nodes[id as usize] {
+                Node::Read { read, .. } if read.of_play() => return None,
+                Node::Read { read, children, known } => {
+                    id = self.follow(read, children, known, table, call, variant)?
+                }
+                Node::Return(value) => return Some(value),
+                Node::Op { .. } | Node::Run => return None,
             }
         }
     }

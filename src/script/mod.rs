@@ -210,6 +210,17 @@ impl Runtime {
         self.memo.thaw();
     }
 
+    /// What hook function `f`, about a card, answers `call` (which names no
+    /// card) whatever the play, where the memo knows it from what the
+    /// function read before looking at the play. `None` where it does not
+    /// (or the memo is off).
+    pub fn answer_before_play(&self, f: &FnRef, call: &CallInfo, table: &Table) -> Option<&Dynamic> {
+        if !self.memoizing || self.memo_players != table.players() {
+            return None;
+        }
+        self.memo.answer_before_play(f.id, table, call, &self.variant)
+    }
+
     /// Switches the memo on or off (results are the same either way).
     pub fn set_memo(&mut self, on: bool) {
         self.memoizing = on;

@@ -310,6 +310,19 @@ impl Read {
         )
     }
 
+    /// Is the answer a fact of the play the call is about (the card, its
+    /// side, its target), which differs between the plays one seat could
+    /// make at one moment?
+    pub fn of_play(&self) -> bool {
+        matches!(
+            self,
+            Read::AsFlex
+                | Read::Target
+                | Read::Cards(CardList::Arg)
+                | Read::Prop { source: CardSource { list: CardList::Arg, .. }, .. }
+        )
+    }
+
     /// Does the answer depend on the call at all (who asks, about which
     /// card, with which cards playable), or only on the table?
     pub fn depends_on_call(&self) -> bool {

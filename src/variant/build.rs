@@ -375,6 +375,7 @@ fn build_table(file: &SourceFile, spec: &LayerSpec, problems: &mut Vec<String>) 
         faces: Vec::new(),
         grants: Vec::new(),
         hook_bound: [false; HookKind::ALL.len()],
+        card_hook_fns: Vec::new(),
         moment_hooks: false,
     })
 }
@@ -453,6 +454,7 @@ fn bind_hooks(variant: &mut Variant, layers: &[Layer], problems: &mut Vec<String
     let slots = variant.designs.len() * 2;
     variant.card_hooks = vec![vec![Vec::new(); slots]; HookKind::ALL.len()];
     variant.global_hooks = vec![Vec::new(); HookKind::ALL.len()];
+    variant.card_hook_fns = vec![Vec::new(); HookKind::ALL.len()];
     variant.targets = vec![[TargetNeed::None; 2]; slots];
     variant.grants = vec![false; slots];
     let mut ids: Vec<(usize, &str, HookKind)> = Vec::new();
@@ -471,7 +473,12 @@ fn bind_hooks(variant: &mut Variant, layers: &[Layer], problems: &mut Vec<String
             }
             match Selector::parse(&variant.names, binding.selector.as_ref()) {
                 Ok(selector) => {
-                    for slot in selected_slots(variant, &selector) {
+                    let slots = selected_slots(variant, &selector);
+                    let bound = &mut variant.card_hook_fns[binding.kind as usize];
+                    if !slots.is_empty() && !bound.iter().any(|known| known.id == fn_ref.id) {
+                        bound.push(fn_ref.clone());
+                    }
+                    for slot in slots {
                         variant.card_hooks[binding.kind as usize][slot].push(fn_ref.clone());
                         variant.grants[slot] |= binding.grants;
                     }
@@ -509,7 +516,7 @@ fn bind_hooks(variant: &mut Variant, layers: &[Layer], problems: &mut Vec<String
         .collect();
     for kind in HookKind::ALL {
         variant.hook_bound[kind as usize] = if kind.is_card_hook() {
-            variant.card_hooks[kind as usize].iter().any(|fns| !fns.is_empty())
+            !variant.card_hook_fns[kind as usize].is_empty()
         } else {
             !variant.global_hooks[kind as usize].is_empty()
         };

@@ -271,6 +271,9 @@ pub struct Variant {
     grants: Vec<bool>,
     /// `hook_bound[kind]`: is any function bound to that hook, for any face?
     hook_bound: [bool; HookKind::ALL.len()],
+    /// `card_hook_fns[kind]`: every function bound to that card hook, for
+    /// some face, once each.
+    card_hook_fns: Vec<Vec<FnRef>>,
     /// Is any hook bound to a moment (`HookKind::is_moment`)?
     moment_hooks: bool,
 }
@@ -338,6 +341,12 @@ impl Variant {
     /// The functions of a card hook bound to this face.
     pub fn card_hook(&self, kind: HookKind, id: CardId, side: Side) -> &[FnRef] {
         &self.card_hooks[kind as usize][slot(id, side)]
+    }
+
+    /// Every function bound to the card hook `kind`, for some face, once
+    /// each.
+    pub fn card_hook_fns(&self, kind: HookKind) -> &[FnRef] {
+        &self.card_hook_fns[kind as usize]
     }
 
     /// Is any function bound to this hook kind, for any face?
