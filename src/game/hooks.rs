@@ -1,7 +1,9 @@
 //! The game's side of the scripts: which hooks run for a card or a moment,
 //! what each call is told (`CallInfo`), and how their answers are read.
 //! Every call goes through `Runtime::run` (in `run_each`), which replays a
-//! recorded outcome when the call would read the same.
+//! recorded outcome when the call would read the same; a predicate about a
+//! play is first looked up in the memo (`Runtime::known_answer`), which
+//! answers without a call where it knows.
 
 use rhai::Dynamic;
 
@@ -22,6 +24,39 @@ enum Combine {
     Every,
     /// One yes is enough: the first that says yes (or "allow") decides.
     Any,
+}
+
+impl Combine {
+    /// Are reasons why not an answer (or only `true`, `false`, "allow")?
+    fn reasons(self) -> bool {
+        self == Combine::Every
+    }
+}
+
+/// The answers of predicate hooks, combined as they come in layer order.
+struct Verdicts {
+    combine: Combine,
+    verdict: Option<Verdict>,
+}
+
+impl Verdicts {
+    fn new(combine: Combine) -> Verdicts {
+        Verdicts { combine, verdict: None }
+    }
+
+    /// Takes the next hook's answer: `None` if it is not one a predicate
+    /// may give, else whether the next hook is still asked.
+    fn take(&mut self, value: &Dynamic) -> Option<bool> {
+        let said = Verdict::read(value, self.combine.reasons())?;
+        let stop = match self.combine {
+            Combine::Every => !said.yes(),
+            Combine::Any => said.yes(),
+        };
+        if stop || self.verdict != Some(Verdict::Allow) {
+            self.verdict = Some(said);
+        }
+        Some(!stop)
+    }
 }
 
 impl Game {
@@ -66,28 +101,30 @@ impl Game {
         combine: Combine,
     ) -> Result<Option<Verdict>, ScriptFailure> {
         let mut plan = TurnPlan::default();
-        let mut verdict = None;
-        let reasons = combine == Combine::Every;
-        let expected = match (kind.can_grant(), reasons) {
+        let mut verdicts = Verdicts::new(combine);
+        let expected = match (kind.can_grant(), combine.reasons()) {
             (true, true) => "true, false, \"allow\" or a reason why not",
             (true, false) => "true, false or \"allow\"",
             (false, true) => "true, false or a reason why not",
             (false, false) => "true or false",
         };
         self.run_each(kind, card, &mut arg, &mut call, &mut plan, |f, value, runtime, _, _| {
-            let Some(said) = Verdict::read(&value, reasons) else {
-                return Err(runtime.wrong_answer(f, &value, expected));
-            };
-            let stop = match combine {
-                Combine::Every => !said.yes(),
-                Combine::Any => said.yes(),
-            };
-            if stop || verdict != Some(Verdict::Allow) {
-                verdict = Some(said);
-            }
-            Ok(!stop)
+            verdicts.take(&value).ok_or_else(|| runtime.wrong_answer(f, &value, expected))
         })?;
-        Ok(verdict)
+        Ok(verdicts.verdict)
+    }
+
+    /// The combined answer of the functions `fns` to `call`, where the
+    /// memo knows each answer they give until they stop (nothing runs);
+    /// `None` where it does not.
+    fn known_verdict(&self, fns: &[FnRef], call: &CallInfo, combine: Combine) -> Option<Option<Verdict>> {
+        let mut verdicts = Verdicts::new(combine);
+        for f in fns {
+            if !verdicts.take(self.runtime.known_answer(f, call, &self.table)?)? {
+                break;
+            }
+        }
+        Some(verdicts.verdict)
     }
 
     /// What a predicate about a play by `seat` is told before the play
@@ -103,30 +140,34 @@ impl Game {
 
     /// Does every function of the card hook `kind` refuse `seat` now,
     /// whatever it would play? True where the memo knows each answers no
-    /// before it looks at the play (`Runtime::answer_before_play`); false
-    /// where it does not know.
+    /// before it looks at the play (`Runtime::known_answer` of a call that
+    /// names no card); false where it does not know.
     pub(crate) fn refused_whatever_play(&self, kind: HookKind, seat: Seat) -> bool {
         let call = self.seat_call(kind, seat);
-        self.variant.card_hook_fns(kind).iter().all(|f| {
-            self.runtime
-                .answer_before_play(f, &call, &self.table)
-                .and_then(|value| Verdict::read(value, false))
-                .is_some_and(|verdict| !verdict.yes())
+        let fns = self.variant.card_hook_fns(kind);
+        fns.iter().all(|f| {
+            matches!(self.known_verdict(std::slice::from_ref(f), &call, Combine::Any), Some(Some(Verdict::No(_))))
         })
     }
 
-    /// Asks the hooks of `kind` bound to the played card.
+    /// Asks the hooks of `kind` bound to the played card: from the memo
+    /// where it knows every answer, else through `ask`.
     fn ask_about_play(
         &mut self,
         kind: HookKind,
         play: &Play,
         combine: Combine,
     ) -> Result<Option<Verdict>, ScriptFailure> {
-        if self.variant.card_hook(kind, play.card, self.table.side).is_empty() {
+        let side = self.table.side;
+        let fns = self.variant.card_hook(kind, play.card, side);
+        if fns.is_empty() {
             return Ok(None);
         }
-        let call = self.predicate_call(kind, play);
-        self.ask(kind, Some(play.card), HookArg::Card(play.card, self.table.side), call, combine)
+        let call = CallInfo { card: Some((play.card, side)), ..self.predicate_call(kind, play) };
+        if let Some(verdict) = self.known_verdict(fns, &call, combine) {
+            return Ok(verdict);
+        }
+        self.ask(kind, Some(play.card), HookArg::Card(play.card, side), call, combine)
     }
 
     /// No hook of `kind` bound to the card may refuse the play; `Ok(true)`

@@ -295,23 +295,18 @@ impl Memo {
         Some(child)
     }
 
-    /// What `function`, a hook about a card, answers whatever the play:
-    /// the value its recorded calls return where what they read before
-    /// looking at the play (`Read::of_play`) answers as it does now for
-    /// `call` (which names no card). `None` where that is not known: a read
-    /// of the play comes first, an answer was never met, or the path
-    /// changes something.
-    pub fn answer_before_play(
-        &self,
-        function: u32,
-        table: &Table,
-        call: &CallInfo,
-        variant: &Variant,
-    ) -> Option<&Dynamic> {
+    /// What `function`, a predicate about a card, answers `call`, where its
+    /// recorded calls know: the value a recorded path returns whose reads
+    /// all answer as they do now. A `call` that names no card asks what the
+    /// function answers whatever the play: a path that reads something of
+    /// the play (`Read::of_play`) does not know. `None` where the memo does
+    /// not know (or the path changes something).
+    pub fn known_answer(&self, function: u32, table: &Table, call: &CallInfo, variant: &Variant) -> Option<&Dynamic> {
         let mut id = *self.card_roots.get(function as usize).filter(|&&id| id != NONE)?;
+        let whatever_play = call.card.is_none();
         loop {
             match &self.nodes[id as usize] {
-                Node::Read { read, .. } if read.of_play() => return None,
+                Node::Read { read, .. } if whatever_play && read.of_play() => return None,
                 Node::Read { read, children, known } => {
                     id = self.follow(read, children, known, table, call, variant)?
                 }

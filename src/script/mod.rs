@@ -210,15 +210,15 @@ impl Runtime {
         self.memo.thaw();
     }
 
-    /// What hook function `f`, about a card, answers `call` (which names no
-    /// card) whatever the play, where the memo knows it from what the
-    /// function read before looking at the play. `None` where it does not
-    /// (or the memo is off).
-    pub fn answer_before_play(&self, f: &FnRef, call: &CallInfo, table: &Table) -> Option<&Dynamic> {
+    /// What predicate `f`, about a card, answers `call`, where the memo
+    /// knows without running anything; where `call` names no card, what it
+    /// answers whatever the play (`Memo::known_answer`). `None` where the
+    /// memo does not know (or is off).
+    pub fn known_answer(&self, f: &FnRef, call: &CallInfo, table: &Table) -> Option<&Dynamic> {
         if !self.memoizing || self.memo_players != table.players() {
             return None;
         }
-        self.memo.answer_before_play(f.id, table, call, &self.variant)
+        self.memo.known_answer(f.id, table, call, &self.variant)
     }
 
     /// Switches the memo on or off (results are the same either way).
