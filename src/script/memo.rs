@@ -104,8 +104,9 @@ pub struct Memo {
     /// card is recorded like any other read, so calls about different cards
     /// that read the same share a path.
     card_roots: Vec<u32>,
-    /// Roots of other calls.
-    roots: FxHashMap<(u32, HookArg), u32>,
+    /// Roots of other calls: by argument, the root of each function's
+    /// calls about it (looked up without cloning the argument).
+    roots: FxHashMap<HookArg, SmallVec<[(u32, u32); 2]>>,
     nodes: Vec<Node>,
     /// The frozen stretch the table is in (0: it is not frozen).
     epoch: u32,
@@ -194,7 +195,7 @@ impl Memo {
     fn root(&self, key: Key) -> Option<u32> {
         match self.card_slot(key) {
             Some(slot) => self.card_roots.get(slot).copied().filter(|&id| id != NONE),
-            None => self.roots.get(&(key.function, key.arg.clone())).copied(),
+            None => self.roots.get(key.arg)?.iter().find(|&&(function, _)| function == key.function).map(|&(_, id)| id),
         }
     }
 
@@ -202,7 +203,11 @@ impl Memo {
         match self.card_slot(key) {
             Some(slot) => self.card_roots[slot] = id,
             None => {
-                self.roots.insert((key.function, key.arg.clone()), id);
+                let roots = self.roots.entry(key.arg.clone()).or_default();
+                match roots.iter_mut().find(|(function, _)| *function == key.function) {
+                    Some(root) => root.1 = id,
+                    None => roots.push((key.function, id)),
+                }
             }
         }
     }
