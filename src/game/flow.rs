@@ -219,16 +219,23 @@ impl Game {
             self.table.uno[seat] = Uno::Called;
             self.log.push(Event::UnoCalled { seat });
         }
-        let call = CallInfo {
-            as_flex: play.as_flex,
-            target: play.target,
-            going_out,
-            prev_color,
-            answering: answering.clone(),
-            ..CallInfo::new(HookKind::OnPlay, seat)
-        };
-        let plan = self.run_effects(play.card, call)?;
-        self.resolve_effects(seat, plan, going_out, answering)?;
+        if self.variant.card_hook(HookKind::OnPlay, play.card, self.table.side).is_empty() {
+            // No effect to resolve (an empty plan): the turn moves on.
+            if !going_out {
+                self.give_turn(self.table.seat_after(seat, 1));
+            }
+        } else {
+            let call = CallInfo {
+                as_flex: play.as_flex,
+                target: play.target,
+                going_out,
+                prev_color,
+                answering: answering.clone(),
+                ..CallInfo::new(HookKind::OnPlay, seat)
+            };
+            let plan = self.run_effects(play.card, call)?;
+            self.resolve_effects(seat, plan, going_out, answering)?;
+        }
         if going_out {
             return self.end_hand(vec![seat], true);
         }
