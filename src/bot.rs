@@ -1,6 +1,6 @@
-//! Bots. A bot decides from what its seat can see (`SeatView`) and what the
-//! game says it may do (`Moves`), and nothing else: it never holds the game,
-//! so it cannot peek. `random` plays a random legal card (drawing when it
+//! Bots. A bot decides from what its seat can see (its own hand, part of
+//! the seat's `SeatView`) and what the game says it may do (`Moves`), and
+//! nothing else: it never holds the game, so it cannot peek. `random` plays a random legal card (drawing when it
 //! has none); `greedy` sheds its most valuable card first and keeps wilds
 //! for last. Every choice comes from the bot's own RNG, seeded from the
 //! game's seed.
@@ -8,7 +8,7 @@
 use rand::RngExt;
 use rand::seq::IndexedRandom;
 
-use crate::card::Color;
+use crate::card::{Color, Face};
 use crate::event::Seat;
 use crate::game::{Action, Game, Moves, PlayOption};
 use crate::limits;
@@ -16,7 +16,6 @@ use crate::notation::Names;
 use crate::script::ScriptFailure;
 use crate::table::{Rng, Uno, rng};
 use crate::variant::HookKind;
-use crate::view::SeatView;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum BotKind {
@@ -37,25 +36,35 @@ impl BotKind {
 pub struct Bot {
     pub kind: BotKind,
     rng: Rng,
-    /// Reused between decisions, so that deciding allocates nothing.
-    view: SeatView,
+    /// Reused between decisions, so that deciding allocates nothing: the
+    /// seat's own hand, as it sees it.
+    hand: Vec<Face>,
     moves: Moves,
 }
 
-/// Fills a bot's view of its seat, when the bot needs to look.
-type Viewer<'a> = &'a dyn Fn(&mut SeatView);
+/// Fills a bot's view of its own hand, when the bot needs to look.
+type Viewer<'a> = &'a dyn Fn(&mut Vec<Face>);
 
 impl Bot {
     /// A bot whose choices come from the generator of `seed` and `stream`.
     pub fn new(kind: BotKind, seed: u64, stream: u64) -> Bot {
-        let mixed = crate::sim::game_seed(seed, stream.wrapping_add(1).wrapping_mul(0x5851_F42D_4C95_7F2D));
-        Bot { kind, rng: rng(mixed), view: SeatView::default(), moves: Moves::default() }
+        Bot { kind, rng: Bot::rng(seed, stream), hand: Vec::new(), moves: Moves::default() }
+    }
+
+    /// The bot as `Bot::new` makes it, keeping its buffers.
+    pub fn reseed(&mut self, kind: BotKind, seed: u64, stream: u64) {
+        self.kind = kind;
+        self.rng = Bot::rng(seed, stream);
+    }
+
+    fn rng(seed: u64, stream: u64) -> Rng {
+        rng(crate::sim::game_seed(seed, stream.wrapping_add(1).wrapping_mul(0x5851_F42D_4C95_7F2D)))
     }
 
     /// The action `seat` takes now (`seat` must be the seat to act).
     pub fn choose(&mut self, game: &mut Game, seat: Seat) -> Result<Action, ScriptFailure> {
         game.legal_moves(seat, &mut self.moves)?;
-        Ok(self.decide(&game.variant.names, &|view| game.view_into(seat, view)))
+        Ok(self.decide(&game.variant.names, &|hand| game.hand_view_into(seat, hand)))
     }
 
     /// An out-of-turn play `seat` makes now (where a rule allows them), if
@@ -69,12 +78,12 @@ impl Bot {
         if self.moves.plays.is_empty() {
             return Ok(None);
         }
-        let viewer: Viewer = &|view| game.view_into(seat, view);
+        let viewer: Viewer = &|hand| game.hand_view_into(seat, hand);
         Ok(self.pick(&game.variant.names).map(|option| self.play(option, viewer)))
     }
 
     /// The decision, from the legal moves and, where the bot needs to look
-    /// (to name a colour), the seat's view.
+    /// (to name a colour), the seat's hand.
     fn decide(&mut self, names: &Names, viewer: Viewer) -> Action {
         let seat = self.moves.seat;
         if !self.moves.name_color.is_empty() {
@@ -115,14 +124,14 @@ impl Bot {
 
     /// The colour the seat holds most of, among the colours a wild may name.
     fn favourite_color(&mut self, viewer: Viewer) -> Color {
-        viewer(&mut self.view);
+        viewer(&mut self.hand);
         let colors = if self.moves.name_color.is_empty() {
             self.moves.colors_of_side.clone()
         } else {
             self.moves.name_color.clone()
         };
         let mut counts = [0u16; limits::COLORS];
-        for face in &self.view.hand {
+        for face in &self.hand {
             if let Some(c) = face.color {
                 counts[usize::from(c)] += 1;
             }

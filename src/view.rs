@@ -108,6 +108,16 @@ impl Game {
         view
     }
 
+    /// Fills `hand` with `seat`'s own cards as the seat sees them (the face
+    /// in play), reusing its allocation: the part of `view_into` a bot
+    /// naming a colour needs.
+    pub fn hand_view_into(&self, seat: Seat, hand: &mut Vec<Face>) {
+        hand.clear();
+        if let Some(cards) = self.table().hands.get(seat) {
+            hand.extend(cards.iter().map(|&card| *self.variant.face(card, self.table().side)));
+        }
+    }
+
     /// Fills `view` with what `seat` sees, reusing its allocations. A seat
     /// that is not at the table sees an empty view.
     pub fn view_into(&self, seat: Seat, view: &mut SeatView) {
@@ -123,8 +133,7 @@ impl Game {
         view.seat = seat;
         view.players = t.players();
         view.side = active;
-        view.hand.clear();
-        view.hand.extend(t.hands[seat].iter().map(face));
+        self.hand_view_into(seat, &mut view.hand);
         view.opponents.resize_with(t.players() - 1, OpponentView::default);
         for (slot, s) in view.opponents.iter_mut().zip((0..t.players()).filter(|&s| s != seat)) {
             slot.seat = s;

@@ -142,11 +142,17 @@ pub(crate) fn new_game(variant: &Arc<Variant>, players: usize, seed: u64) -> Res
     Game::new(runtime, players, seed)
 }
 
-/// Sets `game` and `bots` up for game `index` of a run.
-fn prepare(config: &SimConfig, game: &mut Game, index: u64) -> (u64, Vec<Bot>) {
+/// Sets `game` and `bots` (one per seat, reused) up for game `index` of a
+/// run; returns the game's seed.
+fn prepare(config: &SimConfig, game: &mut Game, index: u64, bots: &mut Vec<Bot>) -> u64 {
     let seed = game_seed(config.seed, index);
     game.restart(seed);
-    (seed, (0..config.players).map(|s| Bot::new(config.bot(s), seed, s as u64)).collect())
+    bots.truncate(config.players);
+    for (seat, bot) in bots.iter_mut().enumerate() {
+        bot.reseed(config.bot(seat), seed, seat as u64);
+    }
+    bots.extend((bots.len()..config.players).map(|s| Bot::new(config.bot(s), seed, s as u64)));
+    seed
 }
 
 impl SimConfig {
@@ -304,6 +310,7 @@ fn run_share(config: &SimConfig, worker: usize, progress: &Progress) -> Result<S
     game.set_logging(false);
     game.set_memo(config.memo);
     let mut stats = SimStats::new(config.players);
+    let mut bots = Vec::new();
     let (k, n) = config.shard;
     let mut index = k + n * worker as u64;
     while index < config.games {
@@ -311,7 +318,7 @@ fn run_share(config: &SimConfig, worker: usize, progress: &Progress) -> Result<S
             stats.partial = true;
             break;
         }
-        let (seed, mut bots) = prepare(config, &mut game, index);
+        let seed = prepare(config, &mut game, index, &mut bots);
         if config.matches {
             stats.matches += 1;
             for hands in 1..=crate::limits::MATCH_HANDS {
@@ -394,7 +401,8 @@ pub fn run(config: &SimConfig, progress: &Progress) -> Result<SimStats, String> 
 pub fn show(config: &SimConfig, index: u64) -> Result<String, String> {
     let mut game = new_game(&config.variant, config.players, config.seed)?;
     game.set_memo(config.memo);
-    let (seed, mut bots) = prepare(config, &mut game, index);
+    let mut bots = Vec::new();
+    let seed = prepare(config, &mut game, index, &mut bots);
     let result = play_hand(&mut game, &mut bots);
     let mut text = format!("game {index} (seed {seed:#x}):\n");
     for event in game.events() {
