@@ -4,6 +4,7 @@
 //! default the first to the target; a `match_winner` hook may decide).
 
 use rhai::Dynamic;
+use smallvec::SmallVec;
 
 use crate::event::{Event, Seat};
 use crate::game::Game;
@@ -46,15 +47,17 @@ impl Game {
     /// then the seats still in the hand by fewest points (ties in turn
     /// order from the winner), then the seats that left it, the last to
     /// leave first.
-    fn ranking(&self, mut ranking: Vec<Seat>) -> Vec<Seat> {
+    /// `points`: what each seat's hand is worth.
+    fn ranking(&self, mut ranking: Vec<Seat>, points: &[i64]) -> Vec<Seat> {
         let players = self.players();
         let winner = ranking[0];
-        let mut still: Vec<Seat> = (1..players)
-            .map(|offset| (winner + offset) % players)
-            .filter(|&seat| self.table.playing(seat) && !ranking.contains(&seat))
-            .collect();
-        still.sort_by_key(|&seat| self.table.hand_points(&self.variant, seat));
-        ranking.extend(still);
+        let named = ranking.len();
+        for seat in (1..players).map(|offset| (winner + offset) % players) {
+            if self.table.playing(seat) && !ranking[..named].contains(&seat) {
+                ranking.push(seat);
+            }
+        }
+        ranking[named..].sort_by_key(|&seat| points[seat]);
         for &seat in self.table.departures.iter().rev() {
             if !ranking.contains(&seat) {
                 ranking.push(seat);
@@ -71,17 +74,17 @@ impl Game {
         if named.len() > 1 {
             self.log.push(Event::Ranked { seats: named.clone() });
         }
-        self.table.phase = Phase::Over { ranking: self.ranking(named) };
-        self.table.owed.clear();
         let players = self.players();
+        let points: SmallVec<[i64; 8]> = (0..players).map(|s| self.table.hand_points(&self.variant, s)).collect();
+        self.table.phase = Phase::Over { ranking: self.ranking(named, &points) };
+        self.table.owed.clear();
         let expected = || format!("a list of one number per seat ({players} numbers)");
         let arg = HookArg::Seat(winner);
         let gains =
             match self.last_global_answer(HookKind::ScoreHand, winner, arg, expected, |v| seat_numbers(v, players))? {
                 Some(gains) => gains,
                 None => {
-                    let others: i64 =
-                        (0..players).filter(|&s| s != winner).map(|s| self.table.hand_points(&self.variant, s)).sum();
+                    let others: i64 = (0..players).filter(|&s| s != winner).map(|s| points[s]).sum();
                     (0..players).map(|s| if s == winner { others } else { 0 }).collect()
                 }
             };
