@@ -97,31 +97,42 @@ pub fn penalty_from_map(
     let Some(map) = value.read_lock::<Map>() else {
         return Err("a penalty is a map like #{victim: 1, draw: 2}".into());
     };
-    for key in map.keys() {
-        if !["victim", "by", "draw", "until_color", "group", "pending", "challenge"].contains(&key.as_str()) {
-            return Err(format!("unknown penalty field '{key}'"));
-        }
+    // One pass over the fields: each is known, or the map is refused.
+    let mut field: [Option<&Dynamic>; 7] = [None; 7];
+    for (key, value) in map.iter() {
+        let slot = match key.as_str() {
+            "victim" => 0,
+            "by" => 1,
+            "draw" => 2,
+            "until_color" => 3,
+            "group" => 4,
+            "pending" => 5,
+            "challenge" => 6,
+            _ => return Err(format!("unknown penalty field '{key}'")),
+        };
+        field[slot] = Some(value);
     }
-    let victim = map.get("victim").and_then(|v| v.as_int().ok()).ok_or("victim must be a player number")?;
+    let [victim, by_field, draw_field, until_color, group_field, pending_field, challenge_field] = field;
+    let victim = victim.and_then(|v| v.as_int().ok()).ok_or("victim must be a player number")?;
     let victim = seat(victim, players)?;
-    let mut draw = match map.get("draw") {
+    let mut draw = match draw_field {
         Some(v) => draw_spec_from(variant, side, v)?,
         None => DrawSpec::default(),
     };
-    if let Some(v) = map.get("until_color")
+    if let Some(v) = until_color
         && !v.is_unit()
     {
         draw.until = Some(color_arg(variant, side, &v.to_string())?);
     }
-    let group = match map.get("group") {
+    let group = match group_field {
         Some(g) => g.clone().into_immutable_string().unwrap_or_else(|_| g.to_string().into()),
         None => group,
     };
-    let pending = match map.get("pending") {
+    let pending = match pending_field {
         Some(v) if !v.is_unit() => v.as_bool().map_err(|_| "pending must be true or false")?,
         _ => false,
     };
-    let challenge = match map.get("challenge") {
+    let challenge = match challenge_field {
         Some(c) if !c.is_unit() => {
             let Some(c) = c.read_lock::<Map>() else {
                 return Err("challenge must be a map #{guilty, fail, success}".into());
@@ -134,7 +145,7 @@ pub fn penalty_from_map(
         }
         _ => None,
     };
-    let by = match map.get("by") {
+    let by = match by_field {
         Some(v) => seat(v.as_int().map_err(|_| "by must be a player number")?, players)?,
         None => by,
     };
