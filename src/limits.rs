@@ -48,6 +48,10 @@ pub const SCRIPT_MAP_ENTRIES: usize = 256;
 pub const SCRIPT_VARIABLES: usize = 256;
 pub const SCRIPT_FUNCTIONS: usize = 512;
 
+/// Short strings each Rhai engine keeps interned (a cache, so its memory is
+/// bounded too).
+pub const SCRIPT_INTERNED_STRINGS: usize = 1_024;
+
 /// Milliseconds one hook call may run (a safety net: a rule's hook takes
 /// microseconds; one that works on large values for seconds is stopped).
 pub const HOOK_MILLIS: u64 = 2_000;

@@ -95,7 +95,7 @@ pub fn hardened_engine(on_print: impl Fn(&str) + 'static) -> (Engine, CallClock)
         .set_max_map_size(limits::SCRIPT_MAP_ENTRIES)
         .set_max_variables(limits::SCRIPT_VARIABLES)
         .set_max_functions(limits::SCRIPT_FUNCTIONS)
-        .set_max_strings_interned(1_024);
+        .set_max_strings_interned(limits::SCRIPT_INTERNED_STRINGS);
     engine.disable_symbol("eval");
     // The standard package's `sleep` blocks the thread and costs no
     // operations: a rule could hang the host with it. It is refused.
