@@ -188,7 +188,7 @@ impl Game {
         if self.is_legal(&action)? {
             return self.apply_unchecked(action);
         }
-        let refusal = match self.validate(&action) {
+        let refusal = match self.asking(|game| game.validate(&action)) {
             Err(Stop::Refuse(refusal)) => refusal,
             Err(Stop::Fail(failure)) => return Err(failure.into()),
             Ok(()) => {

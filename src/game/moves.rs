@@ -160,14 +160,19 @@ impl Game {
     /// Fills `moves` with everything `seat` may do now. A script that fails
     /// while being asked is an error, not a refusal.
     pub fn legal_moves(&mut self, seat: Seat, moves: &mut Moves) -> Result<(), ScriptFailure> {
-        // Only predicates run while the moves are worked out: the table
-        // stays as it is.
+        self.asking(|game| game.find_moves(seat, moves))
+    }
+
+    /// Runs `questions`, which only ask the rules (predicates run, the
+    /// table stays as it is): the table is frozen meanwhile, and the
+    /// scripts asked share one action's time budget.
+    pub(crate) fn asking<T>(&mut self, questions: impl FnOnce(&mut Game) -> T) -> T {
         self.runtime.freeze(self.stamp);
         let action = self.runtime.start_action();
-        let found = self.find_moves(seat, moves);
+        let answer = questions(self);
         drop(action);
         self.runtime.thaw();
-        found
+        answer
     }
 
     fn find_moves(&mut self, seat: Seat, moves: &mut Moves) -> Result<(), ScriptFailure> {
