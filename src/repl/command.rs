@@ -153,6 +153,9 @@ pub fn command_named(word: &str) -> Result<&'static CommandInfo, String> {
             let start: String = word.chars().take(20).collect();
             Err(format!("unknown command '{start}…' (type 'help')"))
         }
+        [] if word.parse::<usize>().is_ok() => {
+            Err(format!("unknown command '{word}': to play card {word} of your hand, type 'play {word}' (type 'help')"))
+        }
         [] => {
             let closest = COMMANDS
                 .iter()
