@@ -338,16 +338,40 @@ impl Read {
     }
 
     /// Answers the question from the table and the call. The commonest
-    /// question, something of the card the call is about, is answered here,
-    /// inline where the memo checks recorded reads.
+    /// questions are answered inline where the memo checks recorded reads
+    /// (`answer_inline`); debug builds check those answers against the
+    /// general way.
     #[inline]
     pub fn answer(&self, table: &Table, call: &CallInfo, variant: &Variant) -> Result<Answer, String> {
-        if let (Read::Prop { source: CardSource { list: CardList::Arg, .. }, prop }, Some((id, side))) =
-            (self, call.card)
-        {
-            return Ok(prop.answer(id, variant.face(id, side), &variant.names));
+        match self.answer_inline(table, call, variant) {
+            Some(answer) => {
+                debug_assert_eq!(Ok(&answer), self.answer_from_game(table, call, variant).as_ref());
+                Ok(answer)
+            }
+            None => self.answer_from_game(table, call, variant),
         }
-        self.answer_from_game(table, call, variant)
+    }
+
+    /// The commonest questions, which need no error and no look further
+    /// than a field: something of the card the call is about or of the top
+    /// card, who asks, on which side, whether the top card is fresh.
+    /// `None`: any other question (or the card is gone).
+    #[inline(always)]
+    fn answer_inline(&self, table: &Table, call: &CallInfo, variant: &Variant) -> Option<Answer> {
+        Some(match *self {
+            Read::Prop { source: CardSource { list: CardList::Arg, .. }, prop } => {
+                let (id, side) = call.card?;
+                prop.answer(id, variant.face(id, side), &variant.names)
+            }
+            Read::Prop { source: CardSource { list: CardList::Top, index: 0 }, prop } => {
+                let &id = table.discard.last()?;
+                prop.answer(id, variant.face(id, table.side), &variant.names)
+            }
+            Read::Me => Answer::Word(call.me as u64),
+            Read::AsFlex => Answer::bool(call.as_flex),
+            Read::TopIsFresh => Answer::bool(table.landing.is_fresh()),
+            _ => return None,
+        })
     }
 
     /// Answers any other question (a card the call is about, but absent, is
@@ -380,7 +404,13 @@ impl Read {
             Read::Cards(list) => Answer::Word(cards_of(*list, table, call)?.len() as u64),
             Read::Prop { source, prop } => {
                 let id = card_at(source.list, usize::from(source.index), table, call)?;
-                prop.answer(id, variant.face(id, table.side), &variant.names)
+                // The card a call is about shows the side it was offered
+                // with; any other card, the side in play.
+                let side = match (source.list, call.card) {
+                    (CardList::Arg, Some((_, side))) => side,
+                    _ => table.side,
+                };
+                prop.answer(id, variant.face(id, side), &variant.names)
             }
             Read::DrawSize => Answer::Word(table.draw.len() as u64),
             Read::DiscardSize => Answer::Word(table.discard.len() as u64),
