@@ -1,9 +1,9 @@
 //! Bots. A bot decides from what its seat can see (its own hand, part of
 //! the seat's `SeatView`) and what the game says it may do (`Moves`), and
-//! nothing else: it never holds the game, so it cannot peek. `random` plays a random legal card (drawing when it
-//! has none); `greedy` sheds its most valuable card first and keeps wilds
-//! for last. Every choice comes from the bot's own RNG, seeded from the
-//! game's seed.
+//! nothing else: it never holds the game, so it cannot peek. `random` plays
+//! a random legal card (drawing when it has none); `greedy` sheds its most
+//! valuable card first and keeps wilds for last. Every choice comes from
+//! the bot's own RNG, seeded from the game's seed.
 
 use rand::RngExt;
 use rand::seq::IndexedRandom;

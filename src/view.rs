@@ -93,61 +93,46 @@ pub struct SeatView {
 }
 
 /// The values of `state` whose names the rules declare public.
-fn public(state: &State, names: &std::collections::BTreeSet<String>, into: &mut Vec<(ImmutableString, ScriptValue)>) {
-    into.clear();
-    if names.is_empty() || state.is_empty() {
-        return;
+fn public(state: &State, names: &std::collections::BTreeSet<String>) -> Vec<(ImmutableString, ScriptValue)> {
+    if names.is_empty() {
+        return Vec::new();
     }
-    into.extend(state.iter().filter(|(k, _)| names.contains(k.as_str())).map(|(k, v)| (k.clone(), v.clone())));
+    state.iter().filter(|(k, _)| names.contains(k.as_str())).map(|(k, v)| (k.clone(), v.clone())).collect()
 }
 
 impl Game {
+    /// What `seat` sees. A seat that is not at the table sees an empty
+    /// view.
     pub fn view(&self, seat: Seat) -> SeatView {
-        let mut view = SeatView::default();
-        self.view_into(seat, &mut view);
-        view
-    }
-
-    /// Fills `hand` with `seat`'s own cards as the seat sees them (the face
-    /// in play), reusing its allocation: the part of `view_into` a bot
-    /// naming a colour needs.
-    pub fn hand_view_into(&self, seat: Seat, hand: &mut Vec<Face>) {
-        hand.clear();
-        if let Some(cards) = self.table().hands.get(seat) {
-            hand.extend(cards.iter().map(|&card| *self.variant.face(card, self.table().side)));
-        }
-    }
-
-    /// Fills `view` with what `seat` sees, reusing its allocations. A seat
-    /// that is not at the table sees an empty view.
-    pub fn view_into(&self, seat: Seat, view: &mut SeatView) {
+        let mut view = SeatView { seat, ..SeatView::default() };
         let t = self.table();
         if seat >= t.players() {
-            *view = SeatView { seat, ..SeatView::default() };
-            return;
+            return view;
         }
         let v = &self.variant;
         let active = t.side;
         let hidden = active.other();
         let face = |card: &CardId| *v.face(*card, active);
-        view.seat = seat;
         view.players = t.players();
         view.side = active;
         self.hand_view_into(seat, &mut view.hand);
-        view.opponents.resize_with(t.players() - 1, OpponentView::default);
-        for (slot, s) in view.opponents.iter_mut().zip((0..t.players()).filter(|&s| s != seat)) {
-            slot.seat = s;
-            slot.playing = t.playing(s);
-            slot.cards = t.hands[s].len();
-            slot.backs.clear();
-            if v.double_sided {
-                slot.backs.extend(t.hands[s].iter().map(|&c| *v.face(c, hidden)));
-            }
-            slot.power = t.power.get(s).copied();
-            slot.called_uno = t.uno[s] == Uno::Called;
-            slot.score = t.scores[s];
-            public(&t.seat_state[s], &v.public_state, &mut slot.state);
-        }
+        view.opponents = (0..t.players())
+            .filter(|&s| s != seat)
+            .map(|s| OpponentView {
+                seat: s,
+                playing: t.playing(s),
+                cards: t.hands[s].len(),
+                backs: if v.double_sided {
+                    t.hands[s].iter().map(|&c| *v.face(c, hidden)).collect()
+                } else {
+                    Vec::new()
+                },
+                power: t.power.get(s).copied(),
+                called_uno: t.uno[s] == Uno::Called,
+                score: t.scores[s],
+                state: public(&t.seat_state[s], &v.public_state),
+            })
+            .collect();
         view.top = t.top().map(|c| face(&c));
         view.color = t.color;
         view.direction = t.direction;
@@ -181,7 +166,18 @@ impl Game {
         view.power = t.power.get(seat).copied();
         view.score = t.scores[seat];
         view.called_uno = t.uno[seat] == Uno::Called;
-        public(&t.state, &v.public_state, &mut view.state);
-        public(&t.seat_state[seat], &v.public_state, &mut view.own_state);
+        view.state = public(&t.state, &v.public_state);
+        view.own_state = public(&t.seat_state[seat], &v.public_state);
+        view
+    }
+
+    /// Fills `hand` with `seat`'s own cards as the seat sees them (the face
+    /// in play), reusing its allocation: the part of its view a bot naming
+    /// a colour needs.
+    pub fn hand_view_into(&self, seat: Seat, hand: &mut Vec<Face>) {
+        hand.clear();
+        if let Some(cards) = self.table().hands.get(seat) {
+            hand.extend(cards.iter().map(|&card| *self.variant.face(card, self.table().side)));
+        }
     }
 }
