@@ -153,7 +153,8 @@ pub fn command_named(word: &str) -> Result<&'static CommandInfo, String> {
             let start: String = word.chars().take(20).collect();
             Err(format!("unknown command '{start}…' (type 'help')"))
         }
-        [] if word.parse::<usize>().is_ok() => {
+        // A card's number in the hand (not a card name such as '+2').
+        [] if word.bytes().all(|b| b.is_ascii_digit()) && word.parse::<usize>().is_ok_and(|n| n > 0) => {
             Err(format!("unknown command '{word}': to play card {word} of your hand, type 'play {word}' (type 'help')"))
         }
         [] => {
