@@ -98,41 +98,50 @@ pub fn penalty_from_map(
         return Err("a penalty is a map like #{victim: 1, draw: 2}".into());
     };
     // One pass over the fields: each is known, or the map is refused.
-    let mut field: [Option<&Dynamic>; 7] = [None; 7];
+    #[derive(Default)]
+    struct Fields<'a> {
+        victim: Option<&'a Dynamic>,
+        by: Option<&'a Dynamic>,
+        draw: Option<&'a Dynamic>,
+        until_color: Option<&'a Dynamic>,
+        group: Option<&'a Dynamic>,
+        pending: Option<&'a Dynamic>,
+        challenge: Option<&'a Dynamic>,
+    }
+    let mut fields = Fields::default();
     for (key, value) in map.iter() {
-        let slot = match key.as_str() {
-            "victim" => 0,
-            "by" => 1,
-            "draw" => 2,
-            "until_color" => 3,
-            "group" => 4,
-            "pending" => 5,
-            "challenge" => 6,
+        let field = match key.as_str() {
+            "victim" => &mut fields.victim,
+            "by" => &mut fields.by,
+            "draw" => &mut fields.draw,
+            "until_color" => &mut fields.until_color,
+            "group" => &mut fields.group,
+            "pending" => &mut fields.pending,
+            "challenge" => &mut fields.challenge,
             _ => return Err(format!("unknown penalty field '{key}'")),
         };
-        field[slot] = Some(value);
+        *field = Some(value);
     }
-    let [victim, by_field, draw_field, until_color, group_field, pending_field, challenge_field] = field;
-    let victim = victim.and_then(|v| v.as_int().ok()).ok_or("victim must be a player number")?;
+    let victim = fields.victim.and_then(|v| v.as_int().ok()).ok_or("victim must be a player number")?;
     let victim = seat(victim, players)?;
-    let mut draw = match draw_field {
+    let mut draw = match fields.draw {
         Some(v) => draw_spec_from(variant, side, v)?,
         None => DrawSpec::default(),
     };
-    if let Some(v) = until_color
+    if let Some(v) = fields.until_color
         && !v.is_unit()
     {
         draw.until = Some(color_arg(variant, side, &v.to_string())?);
     }
-    let group = match group_field {
+    let group = match fields.group {
         Some(g) => g.clone().into_immutable_string().unwrap_or_else(|_| g.to_string().into()),
         None => group,
     };
-    let pending = match pending_field {
+    let pending = match fields.pending {
         Some(v) if !v.is_unit() => v.as_bool().map_err(|_| "pending must be true or false")?,
         _ => false,
     };
-    let challenge = match challenge_field {
+    let challenge = match fields.challenge {
         Some(c) if !c.is_unit() => {
             let Some(c) = c.read_lock::<Map>() else {
                 return Err("challenge must be a map #{guilty, fail, success}".into());
@@ -145,7 +154,7 @@ pub fn penalty_from_map(
         }
         _ => None,
     };
-    let by = match by_field {
+    let by = match fields.by {
         Some(v) => seat(v.as_int().map_err(|_| "by must be a player number")?, players)?,
         None => by,
     };
