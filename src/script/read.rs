@@ -354,12 +354,12 @@ impl Read {
 
     /// The commonest questions, which need no error and no look further
     /// than a field: something of the card the call is about or of the top
-    /// card, who asks, on which side, whether the top card is fresh.
+    /// card, who asks, whether as flex, whether the top card is fresh.
     /// `None`: any other question (or the card is gone).
     #[inline(always)]
     fn answer_inline(&self, table: &Table, call: &CallInfo, variant: &Variant) -> Option<Answer> {
         Some(match *self {
-            Read::Prop { source: CardSource { list: CardList::Arg, .. }, prop } => {
+            Read::Prop { source: CardSource { list: CardList::Arg, index: 0 }, prop } => {
                 let (id, side) = call.card?;
                 prop.answer(id, variant.face(id, side), &variant.names)
             }
@@ -374,8 +374,9 @@ impl Read {
         })
     }
 
-    /// Answers any other question (a card the call is about, but absent, is
-    /// gone).
+    /// Answers any question the general way: the questions `answer_inline`
+    /// does not answer, and in debug builds those it does, to check them (a
+    /// card the call is about, but absent, is gone).
     fn answer_from_game(&self, table: &Table, call: &CallInfo, variant: &Variant) -> Result<Answer, String> {
         let seat_ok = |seat: Seat| -> Result<Seat, String> {
             if seat < table.players() {
