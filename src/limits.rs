@@ -57,7 +57,8 @@ pub const SCRIPT_INTERNED_STRINGS: usize = 1_024;
 pub const HOOK_MILLIS: u64 = 2_000;
 
 /// Milliseconds the scripts of one action may run together (and, apart,
-/// those asked while a seat's moves are worked out): an action may run many
+/// those asked while a seat's moves are worked out, or whether an action
+/// is legal and why not): an action may run many
 /// hooks, each within its own budget. Replays and the host's own work do
 /// not count.
 pub const ACTION_MILLIS: u64 = 4_000;

@@ -172,31 +172,30 @@ impl Game {
 
     /// Is `action` legal now (one of `legal_moves` of its seat)?
     pub fn is_legal(&mut self, action: &Action) -> Result<bool, ScriptFailure> {
-        let mut moves = std::mem::take(&mut self.scratch);
-        let found = self.legal_moves(action.seat(), &mut moves);
-        let side = self.table.side;
-        let variant = self.variant.clone();
-        let legal = found
-            .map(|()| moves.contains(action, |card| variant.designs.get(usize::from(card.0)).map(|d| *d.face(side))));
-        self.scratch = moves;
-        legal
+        self.asking(|game| game.among_moves(action))
     }
 
     /// Carries out an action if it is legal; otherwise says why not and
-    /// changes nothing.
+    /// changes nothing. Whether it is legal and why not are asked of the
+    /// rules together, under one action's budget.
     pub fn apply(&mut self, action: Action) -> Result<(), ActionError> {
-        if self.is_legal(&action)? {
-            return self.apply_unchecked(action);
-        }
-        let refusal = match self.asking(|game| game.validate(&action)) {
-            Err(Stop::Refuse(refusal)) => refusal,
-            Err(Stop::Fail(failure)) => return Err(failure.into()),
-            Ok(()) => {
-                debug_assert!(false, "{action:?} passes validation but is not among the legal moves");
-                Refusal::ByRule { what: "this action", reason: None }
+        let refusal = self.asking(|game| {
+            if game.among_moves(&action)? {
+                return Ok(None);
             }
-        };
-        Err(ActionError::refused(refusal, &self.variant, &self.table))
+            match game.validate(&action) {
+                Err(Stop::Refuse(refusal)) => Ok(Some(refusal)),
+                Err(Stop::Fail(failure)) => Err(failure),
+                Ok(()) => {
+                    debug_assert!(false, "{action:?} passes validation but is not among the legal moves");
+                    Ok(Some(Refusal::ByRule { what: "this action", reason: None }))
+                }
+            }
+        })?;
+        match refusal {
+            None => self.apply_unchecked(action),
+            Some(refusal) => Err(ActionError::refused(refusal, &self.variant, &self.table)),
+        }
     }
 
     /// Carries out an action taken from `legal_moves`, without checking it

@@ -163,6 +163,19 @@ impl Game {
         self.asking(|game| game.find_moves(seat, moves))
     }
 
+    /// Is `action` among the moves of its seat (the rules asked as in
+    /// `asking`)?
+    pub(crate) fn among_moves(&mut self, action: &Action) -> Result<bool, ScriptFailure> {
+        let mut moves = std::mem::take(&mut self.scratch);
+        let found = self.find_moves(action.seat(), &mut moves);
+        let side = self.table.side;
+        let variant = self.variant.clone();
+        let legal = found
+            .map(|()| moves.contains(action, |card| variant.designs.get(usize::from(card.0)).map(|d| *d.face(side))));
+        self.scratch = moves;
+        legal
+    }
+
     /// Runs `questions`, which only ask the rules (predicates run, the
     /// table stays as it is): the table is frozen meanwhile, and the
     /// scripts asked share one action's time budget.
