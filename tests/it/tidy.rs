@@ -143,22 +143,44 @@ fn no_unsafe_code() {
 }
 
 /// Bounds are kept in one place (`src/limits.rs`), where they can be read
-/// and documented together: elsewhere no constant named as a bound, and no
-/// Rhai limit (`set_max_*`) set to anything but a bound from there.
+/// and documented together: elsewhere no constant or static named as a
+/// bound, and no Rhai limit (`set_max_*`) set to anything but a bound from
+/// there, as it is.
 #[test]
 fn every_bound_is_in_limits() {
     let named_as_bound = |line: &str| {
-        line.split("const ").nth(1).is_some_and(|rest| {
-            let name = rest.split(':').next().unwrap_or("");
-            ["MAX", "MIN", "LIMIT", "BOUND", "BUDGET"].iter().any(|word| name.split('_').any(|part| part == *word))
+        ["const ", "static "].iter().any(|keyword| {
+            line.split(keyword).nth(1).is_some_and(|rest| {
+                let name = rest.split(':').next().unwrap_or("").trim();
+                ["MAX", "MIN", "LIMIT", "BOUND", "BUDGET"].iter().any(|word| name.split('_').any(|part| part == *word))
+            })
         })
     };
+    // `limits::NAME`, or one half of a pair (`limits::NAME.0`).
+    let from_limits = |arg: &str| {
+        let arg = arg.trim();
+        let path = arg.strip_suffix(".0").or_else(|| arg.strip_suffix(".1")).unwrap_or(arg);
+        path.strip_prefix("limits::").is_some_and(|name| {
+            !name.is_empty() && name.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+        })
+    };
+    let limits_set_otherwise = |line: &str| {
+        line.match_indices(".set_max_").any(|(at, _)| {
+            let call = &line[at..];
+            let args = call.split_once('(').and_then(|(_, rest)| rest.split_once(')')).map(|(args, _)| args);
+            !args.is_some_and(|args| args.split(',').all(from_limits))
+        })
+    };
+    assert!(limits_set_otherwise(".set_max_operations(limits::SCRIPT_OPERATIONS * 100)"));
+    assert!(limits_set_otherwise(".set_max_x(limits::A).set_max_y(99)"));
+    assert!(!limits_set_otherwise(".set_max_expr_depths(limits::DEPTHS.0, limits::DEPTHS.1)"));
+    assert!(named_as_bound("pub const LIMIT : usize = 3;") && named_as_bound("static MAX_CARDS: usize = 3;"));
     let found: Vec<String> = files()
         .iter()
         .filter(|(name, _)| !name.ends_with("limits.rs"))
         .flat_map(|(name, text)| {
             code_lines(text)
-                .filter(|(_, l)| named_as_bound(l) || (l.contains(".set_max_") && !l.contains("limits::")))
+                .filter(|(_, l)| named_as_bound(l) || limits_set_otherwise(l))
                 .map(move |(n, _)| format!("{name}:{n}"))
         })
         .collect();
