@@ -13,7 +13,7 @@ use crate::game::{Action, Checked, Game, Play, Refusal, Stop};
 use crate::script::ScriptFailure;
 use crate::table::Uno;
 use crate::turn::Phase;
-use crate::variant::{HookKind, TargetNeed};
+use crate::variant::{FaceKey, HookKind, TargetNeed};
 
 /// A play the generator found legal. One per visible face: two cards that
 /// differ only on their hidden side are the same choice (rules.md 4.3).
@@ -256,9 +256,7 @@ impl Game {
         // Designs met so far, where a bit per design fits.
         let mut designs_seen = [0u64; 4];
         let few_designs = self.variant.designs.len() <= 64 * designs_seen.len();
-        let side = self.table.side;
-        // What a plain play in turn must match, packed.
-        let (color, top) = (self.table.color, self.table.top().map(|top| self.variant.face_key(top, side)));
+        let discard = self.discard_key();
         for index in 0..self.table.hands[seat].len() {
             let hand = &self.table.hands[seat];
             let card = hand[index];
@@ -274,27 +272,47 @@ impl Game {
             } else {
                 hand[..index].contains(&card)
             };
-            if seen {
-                continue;
-            }
-            let key = self.variant.face_key(card, side);
-            if key.plain && standing == (Standing::Turn { drawn: None }) {
-                // The common case, kept short: nothing but matching decides.
-                let matches = key.matches(color, top);
-                debug_assert_eq!(matches, self.table.matches(&self.variant, self.face(card), false));
-                if matches {
-                    let face = *self.face(card);
-                    let play = PlayOption { card, face, as_flex: false, target: None, names_color: key.names_color };
-                    debug_assert!(
-                        self.check_play_as(standing, &play.play(seat, self.color_range().start, false)).is_ok()
-                    );
-                    moves.plays.push(play);
-                }
-            } else if self.may_match(card) {
-                self.plays_of(seat, standing, card, &mut moves.plays)?;
+            if !seen {
+                self.plays_of_card(seat, standing, card, discard, &mut moves.plays)?;
             }
         }
         Ok(())
+    }
+
+    /// What a plain play in turn must match, packed: the colour in play
+    /// and the top card.
+    fn discard_key(&self) -> (Option<Color>, Option<FaceKey>) {
+        (self.table.color, self.table.top().map(|top| self.variant.face_key(top, self.table.side)))
+    }
+
+    /// Adds the plays of `card` that `seat` may make now; `discard` is
+    /// `discard_key`.
+    #[inline(always)]
+    fn plays_of_card(
+        &mut self,
+        seat: Seat,
+        standing: Standing,
+        card: CardId,
+        (color, top): (Option<Color>, Option<FaceKey>),
+        out: &mut Vec<PlayOption>,
+    ) -> Checked<()> {
+        let key = self.variant.face_key(card, self.table.side);
+        if key.plain && standing == (Standing::Turn { drawn: None }) {
+            // The common case, kept short: nothing but matching decides.
+            let matches = key.matches(color, top);
+            debug_assert_eq!(matches, self.table.matches(&self.variant, self.face(card), false));
+            if matches {
+                let face = *self.face(card);
+                let play = PlayOption { card, face, as_flex: false, target: None, names_color: key.names_color };
+                debug_assert!(self.check_play_as(standing, &play.play(seat, self.color_range().start, false)).is_ok());
+                out.push(play);
+            }
+            Ok(())
+        } else if self.may_match(card) {
+            self.plays_of(seat, standing, card, out)
+        } else {
+            Ok(())
+        }
     }
 
     /// Adds the plays of `card` that `seat` may make now: each side, each
@@ -363,7 +381,9 @@ impl Game {
     pub(crate) fn can_play_card(&mut self, seat: Seat, card: CardId) -> Result<bool, ScriptFailure> {
         let mut plays = std::mem::take(&mut self.scratch.plays);
         plays.clear();
-        let found = self.standing(seat).and_then(|standing| self.plays_of(seat, standing, card, &mut plays));
+        let discard = self.discard_key();
+        let found =
+            self.standing(seat).and_then(|standing| self.plays_of_card(seat, standing, card, discard, &mut plays));
         let playable = !plays.is_empty();
         self.scratch.plays = plays;
         ok(found).map(|_| playable)
