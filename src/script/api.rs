@@ -68,7 +68,7 @@ impl HookCtx {
 
     /// Records that the script read `prop` of a card it asked for.
     fn touch(&mut self, card: &ScriptCard, prop: Prop, api: &Api) -> Answer {
-        let answer = prop.answer(card.id, api.face(card.id, card.side), &api.variant.names);
+        let answer = Answer::Word(prop.word(card.id, api.face(card.id, card.side), &api.variant.names));
         if let Some(source) = card.source {
             self.trace.push(Step::Read(Read::Prop { source, prop }, answer.clone()));
         }

@@ -41,7 +41,7 @@ use smallvec::SmallVec;
 use crate::card::{CardId, Side};
 use crate::event::{Log, Seat};
 use crate::script::CallInfo;
-use crate::script::read::{Answer, Read};
+use crate::script::read::{Answer, Quick, Read};
 use crate::table::Table;
 use crate::turn::{ChoiceOption, Op, Penalty, TurnPlan};
 use crate::variant::Variant;
@@ -82,13 +82,30 @@ enum Node {
     /// The call asks `read` next; where it goes depends on the answer.
     /// `known`: while the table is frozen, the frozen stretch (`Memo::epoch`)
     /// in which this read of the table led to a child, and the child.
-    Read { read: Read, children: Vec<(Answer, u32)>, known: Cell<(u32, u32)> },
+    Read { read: Read, how: How, children: Vec<(Answer, u32)>, known: Cell<(u32, u32)> },
     /// The call makes this change next.
     Op { op: Op, next: Option<u32> },
     /// The call returns this value.
     Return(Dynamic),
     /// From here the call must run.
     Run,
+}
+
+/// How a recorded read is checked, worked out once when it is recorded.
+#[derive(Debug, Clone, Copy)]
+struct How {
+    /// The read as a quick one, answered as one word, if it is one.
+    quick: Option<Quick>,
+    /// `Read::of_play`.
+    of_play: bool,
+    /// `Read::depends_on_call`.
+    on_call: bool,
+}
+
+impl How {
+    fn of(read: &Read) -> How {
+        How { quick: read.quick(), of_play: read.of_play(), on_call: read.depends_on_call() }
+    }
 }
 
 /// Where a new node hangs.
@@ -127,6 +144,12 @@ fn find(children: &[(Answer, u32)], answer: &Answer) -> Option<u32> {
         _ => children.iter().find(|(known, _)| known == answer),
     }
     .map(|&(_, child)| child)
+}
+
+/// Where a word answer leads among a read's children, if it was met before.
+#[inline(always)]
+fn find_word(children: &[(Answer, u32)], word: u64) -> Option<u32> {
+    children.iter().find(|(known, _)| matches!(*known, Answer::Word(w) if w == word)).map(|&(_, child)| child)
 }
 
 impl Memo {
@@ -236,8 +259,8 @@ impl Memo {
             match &self.nodes[id as usize] {
                 // Table reads come before the first change, so the table is
                 // still as the call would find it.
-                Node::Read { read, children, known } => {
-                    id = self.follow(read, children, known, table, call, variant)?
+                Node::Read { read, how, children, known } => {
+                    id = self.follow(read, *how, children, known, table, call, variant)?
                 }
                 Node::Op { op, next } => {
                     if let Op::Draw { count, drawn, .. } = op {
@@ -275,9 +298,11 @@ impl Memo {
 
     /// Where the answer of `read` now leads, if it was met before.
     #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
     fn follow(
         &self,
         read: &Read,
+        how: How,
         children: &[(Answer, u32)],
         known: &Cell<(u32, u32)>,
         table: &Table,
@@ -293,8 +318,15 @@ impl Memo {
             );
             return Some(child);
         }
-        let child = find(children, &read.answer(table, call, variant).ok()?)?;
-        if self.epoch != 0 && !read.depends_on_call() {
+        let child = match how.quick {
+            Some(quick) => {
+                let word = quick.word(table, call, variant);
+                debug_assert_eq!(word.map(Answer::Word), read.answer(table, call, variant).ok());
+                find_word(children, word?)?
+            }
+            None => find(children, &read.answer(table, call, variant).ok()?)?,
+        };
+        if self.epoch != 0 && !how.on_call {
             known.set((self.epoch, child));
         }
         Some(child)
@@ -311,9 +343,9 @@ impl Memo {
         let whatever_play = call.card.is_none();
         loop {
             match &self.nodes[id as usize] {
-                Node::Read { read, .. } if whatever_play && read.of_play() => return None,
-                Node::Read { read, children, known } => {
-                    id = self.follow(read, children, known, table, call, variant)?
+                Node::Read { how, .. } if whatever_play && how.of_play => return None,
+                Node::Read { read, how, children, known } => {
+                    id = self.follow(read, *how, children, known, table, call, variant)?
                 }
                 Node::Return(value) => return Some(value),
                 Node::Op { .. } | Node::Run => return None,
@@ -344,9 +376,12 @@ impl Memo {
                 Some(id) => id,
                 None => {
                     let node = match step {
-                        Step::Read(read, _) => {
-                            Node::Read { read: read.clone(), children: Vec::new(), known: Cell::new((0, 0)) }
-                        }
+                        Step::Read(read, _) => Node::Read {
+                            read: read.clone(),
+                            how: How::of(read),
+                            children: Vec::new(),
+                            known: Cell::new((0, 0)),
+                        },
                         Step::Op(op) => Node::Op { op: op.clone(), next: None },
                         Step::Opaque => unreachable!("opaque steps end a path before they are reached"),
                     };

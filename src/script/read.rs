@@ -66,29 +66,29 @@ pub enum Prop {
 }
 
 impl Prop {
-    /// What the card shows of this property.
+    /// What the card shows of this property, as an answer's word.
     #[inline]
-    pub fn answer(self, id: CardId, face: &Face, names: &Names) -> Answer {
+    pub fn word(self, id: CardId, face: &Face, names: &Names) -> u64 {
         let symbol = |value: Value| match value {
             Value::Symbol(s) => Some(s),
             Value::Number(_) => None,
         };
         match self {
-            Prop::Face => Answer::face(face),
-            Prop::Id => Answer::Word(u64::from(id.0)),
-            Prop::Color => Answer::some(face.color),
-            Prop::FlexColor => Answer::some(face.flex),
-            Prop::Number => Answer::some(face.number()),
-            Prop::Symbol => Answer::some(symbol(face.value)),
-            Prop::Group => Answer::some(symbol(face.value).map(|s| names.symbol_info(s).group)),
-            Prop::IsWild => Answer::bool(face.is_wild()),
-            Prop::IsNumber => Answer::bool(face.number().is_some()),
-            Prop::IsAction => Answer::bool(face.symbol().is_some() && !face.is_wild()),
-            Prop::Marked => Answer::bool(face.marked),
-            Prop::Restricted => Answer::bool(face.symbol().is_some_and(|s| names.symbol_info(s).restricted)),
-            Prop::HasFlex => Answer::bool(names.has_flex_side(face)),
-            Prop::Points => Answer::int(names.points(face)),
-            Prop::Draws => Answer::int(face.symbol().map_or(0, |s| i64::from(names.symbol_info(s).draws))),
+            Prop::Face => face_word(face),
+            Prop::Id => u64::from(id.0),
+            Prop::Color => some_word(face.color),
+            Prop::FlexColor => some_word(face.flex),
+            Prop::Number => some_word(face.number()),
+            Prop::Symbol => some_word(symbol(face.value)),
+            Prop::Group => some_word(symbol(face.value).map(|s| names.symbol_info(s).group)),
+            Prop::IsWild => u64::from(face.is_wild()),
+            Prop::IsNumber => u64::from(face.number().is_some()),
+            Prop::IsAction => u64::from(face.symbol().is_some() && !face.is_wild()),
+            Prop::Marked => u64::from(face.marked),
+            Prop::Restricted => u64::from(face.symbol().is_some_and(|s| names.symbol_info(s).restricted)),
+            Prop::HasFlex => u64::from(names.has_flex_side(face)),
+            Prop::Points => names.points(face) as u64,
+            Prop::Draws => face.symbol().map_or(0, |s| u64::from(names.symbol_info(s).draws)),
         }
     }
 
@@ -219,21 +219,11 @@ impl Answer {
     /// A small index (a seat, colour, symbol, number), or nothing.
     #[inline]
     pub fn some<T: Into<u64>>(value: Option<T>) -> Answer {
-        Answer::Word(value.map_or(NOTHING, Into::into))
+        Answer::Word(some_word(value))
     }
 
     fn seat(seat: Option<Seat>) -> Answer {
         Answer::Word(seat.map_or(NOTHING, |s| s as u64))
-    }
-
-    /// A face, packed: colour, flex colour, value and mark, a byte each.
-    fn face(face: &Face) -> Answer {
-        let byte = |c: Option<Color>| u64::from(c.map_or(u8::MAX, |c| c));
-        let value = match face.value {
-            Value::Number(n) => u64::from(n),
-            Value::Symbol(s) => 1 << 8 | u64::from(s),
-        };
-        Answer::Word(byte(face.color) | byte(face.flex) << 8 | value << 16 | u64::from(face.marked) << 32)
     }
 
     /// The small index of a word answer, if it is one and not nothing.
@@ -245,12 +235,30 @@ impl Answer {
     }
 }
 
+/// The word of a small index (a seat, colour, symbol, number), or of
+/// nothing.
+#[inline]
+fn some_word<T: Into<u64>>(value: Option<T>) -> u64 {
+    value.map_or(NOTHING, Into::into)
+}
+
+/// The word of a face, packed: colour, flex colour, value and mark, a byte
+/// each.
+fn face_word(face: &Face) -> u64 {
+    let byte = |c: Option<Color>| u64::from(c.map_or(u8::MAX, |c| c));
+    let value = match face.value {
+        Value::Number(n) => u64::from(n),
+        Value::Symbol(s) => 1 << 8 | u64::from(s),
+    };
+    byte(face.color) | byte(face.flex) << 8 | value << 16 | u64::from(face.marked) << 32
+}
+
 /// The small index a word holds, or `None` for nothing.
 fn index<T: TryFrom<u64>>(word: u64) -> Option<T> {
     if word == NOTHING { None } else { T::try_from(word).ok() }
 }
 
-/// The face a word packed by `Answer::face` holds.
+/// The face a word packed by `face_word` holds.
 fn unpack_face(word: u64) -> Face {
     let color = |byte: u64| match (byte & 0xFF) as u8 {
         u8::MAX => None,
@@ -262,6 +270,41 @@ fn unpack_face(word: u64) -> Face {
         flex: color(word >> 8),
         value: if word >> 24 & 1 == 1 { Value::Symbol(byte) } else { Value::Number(byte) },
         marked: word >> 32 & 1 == 1,
+    }
+}
+
+/// One of the commonest questions (`Read::quick`), answered as one word
+/// straight from a field. The memo keeps it with each recorded read, so
+/// that checking a path does not work the question out again.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Quick {
+    /// Something of the card the call is about.
+    ArgProp(Prop),
+    /// Something of the top card.
+    TopProp(Prop),
+    Me,
+    AsFlex,
+    TopIsFresh,
+}
+
+impl Quick {
+    /// The answer's word; `None` where the card asked about is gone (the
+    /// general way then says why).
+    #[inline(always)]
+    pub fn word(self, table: &Table, call: &CallInfo, variant: &Variant) -> Option<u64> {
+        Some(match self {
+            Quick::ArgProp(prop) => {
+                let (id, side) = call.card?;
+                prop.word(id, variant.face(id, side), &variant.names)
+            }
+            Quick::TopProp(prop) => {
+                let &id = table.discard.last()?;
+                prop.word(id, variant.face(id, table.side), &variant.names)
+            }
+            Quick::Me => call.me as u64,
+            Quick::AsFlex => u64::from(call.as_flex),
+            Quick::TopIsFresh => u64::from(table.landing.is_fresh()),
+        })
     }
 }
 
@@ -338,43 +381,33 @@ impl Read {
     }
 
     /// Answers the question from the table and the call. The commonest
-    /// questions are answered inline where the memo checks recorded reads
-    /// (`answer_inline`); debug builds check those answers against the
-    /// general way.
+    /// questions (`Read::quick`) are answered as one word, straight from a
+    /// field; debug builds check those answers against the general way.
     #[inline]
     pub fn answer(&self, table: &Table, call: &CallInfo, variant: &Variant) -> Result<Answer, String> {
-        match self.answer_inline(table, call, variant) {
-            Some(answer) => {
-                debug_assert_eq!(Ok(&answer), self.answer_from_game(table, call, variant).as_ref());
-                Ok(answer)
+        match self.quick().and_then(|quick| quick.word(table, call, variant)) {
+            Some(word) => {
+                debug_assert_eq!(Ok(&Answer::Word(word)), self.answer_from_game(table, call, variant).as_ref());
+                Ok(Answer::Word(word))
             }
             None => self.answer_from_game(table, call, variant),
         }
     }
 
-    /// The commonest questions, which need no error and no look further
-    /// than a field: something of the card the call is about or of the top
-    /// card, who asks, whether as flex, whether the top card is fresh.
-    /// `None`: any other question (or the card is gone).
-    #[inline(always)]
-    fn answer_inline(&self, table: &Table, call: &CallInfo, variant: &Variant) -> Option<Answer> {
+    /// The question as a quick one, if it is one of the commonest: they
+    /// need no error and no look further than a field.
+    pub fn quick(&self) -> Option<Quick> {
         Some(match *self {
-            Read::Prop { source: CardSource { list: CardList::Arg, index: 0 }, prop } => {
-                let (id, side) = call.card?;
-                prop.answer(id, variant.face(id, side), &variant.names)
-            }
-            Read::Prop { source: CardSource { list: CardList::Top, index: 0 }, prop } => {
-                let &id = table.discard.last()?;
-                prop.answer(id, variant.face(id, table.side), &variant.names)
-            }
-            Read::Me => Answer::Word(call.me as u64),
-            Read::AsFlex => Answer::bool(call.as_flex),
-            Read::TopIsFresh => Answer::bool(table.landing.is_fresh()),
+            Read::Prop { source: CardSource { list: CardList::Arg, index: 0 }, prop } => Quick::ArgProp(prop),
+            Read::Prop { source: CardSource { list: CardList::Top, index: 0 }, prop } => Quick::TopProp(prop),
+            Read::Me => Quick::Me,
+            Read::AsFlex => Quick::AsFlex,
+            Read::TopIsFresh => Quick::TopIsFresh,
             _ => return None,
         })
     }
 
-    /// Answers any question the general way: the questions `answer_inline`
+    /// Answers any question the general way: the questions `Read::quick`
     /// does not answer, and in debug builds those it does, to check them (a
     /// card the call is about, but absent, is gone).
     fn answer_from_game(&self, table: &Table, call: &CallInfo, variant: &Variant) -> Result<Answer, String> {
@@ -411,7 +444,7 @@ impl Read {
                     (CardList::Arg, Some((_, side))) => side,
                     _ => table.side,
                 };
-                prop.answer(id, variant.face(id, side), &variant.names)
+                Answer::Word(prop.word(id, variant.face(id, side), &variant.names))
             }
             Read::DrawSize => Answer::Word(table.draw.len() as u64),
             Read::DiscardSize => Answer::Word(table.discard.len() as u64),
