@@ -223,7 +223,7 @@ impl Answer {
     }
 
     fn seat(seat: Option<Seat>) -> Answer {
-        Answer::Word(seat.map_or(NOTHING, |s| s as u64))
+        Answer::Word(seat_word(seat))
     }
 
     /// The small index of a word answer, if it is one and not nothing.
@@ -240,6 +240,12 @@ impl Answer {
 #[inline]
 fn some_word<T: Into<u64>>(value: Option<T>) -> u64 {
     value.map_or(NOTHING, Into::into)
+}
+
+/// The word of a seat, or of nothing.
+#[inline]
+fn seat_word(seat: Option<Seat>) -> u64 {
+    seat.map_or(NOTHING, |s| s as u64)
 }
 
 /// The word of a face, packed: colour, flex colour, value and mark, a byte
@@ -284,12 +290,28 @@ pub enum Quick {
     TopProp(Prop),
     Me,
     AsFlex,
+    Target,
+    GoingOut,
+    PrevColor,
     TopIsFresh,
+    Current,
+    Color,
+    Side,
+    Direction,
+    HandSize(Seat),
+    Power(Seat),
+    Playing(Seat),
+    /// Is there a top card, a drawn card?
+    HasTop,
+    HasDrawn,
+    DrawSize,
+    LastPlayer,
 }
 
 impl Quick {
-    /// The answer's word; `None` where the card asked about is gone (the
-    /// general way then says why).
+    /// The answer's word; `None` where the question has no quick answer
+    /// (the card asked about is gone, no such seat: the general way says
+    /// why).
     #[inline(always)]
     pub fn word(self, table: &Table, call: &CallInfo, variant: &Variant) -> Option<u64> {
         Some(match self {
@@ -304,6 +326,32 @@ impl Quick {
             Quick::Me => call.me as u64,
             Quick::AsFlex => u64::from(call.as_flex),
             Quick::TopIsFresh => u64::from(table.landing.is_fresh()),
+            _ => return self.word_of_rest(table, call),
+        })
+    }
+
+    /// `word` of the less common quick questions, kept out of line so that
+    /// the commonest stay short.
+    #[inline(never)]
+    fn word_of_rest(self, table: &Table, call: &CallInfo) -> Option<u64> {
+        Some(match self {
+            Quick::Target => seat_word(call.target),
+            Quick::GoingOut => u64::from(call.going_out),
+            Quick::PrevColor => some_word(call.prev_color),
+            Quick::Current => table.to_act() as u64,
+            Quick::Color => some_word(table.color),
+            Quick::Side => u64::from(table.side == Side::Dark),
+            Quick::Direction => u64::from(table.direction == Direction::Counterclockwise),
+            Quick::HandSize(seat) => table.hands.get(seat)?.len() as u64,
+            Quick::Power(seat) => u64::from(*table.power.get(seat)?),
+            Quick::Playing(seat) => u64::from(table.playing((seat < table.players()).then_some(seat)?)),
+            Quick::HasTop => u64::from(!table.discard.is_empty()),
+            Quick::HasDrawn => u64::from(matches!(table.phase, Phase::Drawn(_))),
+            Quick::DrawSize => table.draw.len() as u64,
+            Quick::LastPlayer => seat_word(table.landing.player()),
+            Quick::ArgProp(_) | Quick::TopProp(_) | Quick::Me | Quick::AsFlex | Quick::TopIsFresh => {
+                unreachable!("answered inline")
+            }
         })
     }
 }
@@ -402,7 +450,21 @@ impl Read {
             Read::Prop { source: CardSource { list: CardList::Top, index: 0 }, prop } => Quick::TopProp(prop),
             Read::Me => Quick::Me,
             Read::AsFlex => Quick::AsFlex,
+            Read::Target => Quick::Target,
+            Read::GoingOut => Quick::GoingOut,
+            Read::PrevColor => Quick::PrevColor,
             Read::TopIsFresh => Quick::TopIsFresh,
+            Read::Current => Quick::Current,
+            Read::Color => Quick::Color,
+            Read::Side => Quick::Side,
+            Read::Direction => Quick::Direction,
+            Read::HandSize(seat) => Quick::HandSize(seat),
+            Read::Power(seat) => Quick::Power(seat),
+            Read::Playing(seat) => Quick::Playing(seat),
+            Read::Cards(CardList::Top) => Quick::HasTop,
+            Read::Cards(CardList::Drawn) => Quick::HasDrawn,
+            Read::DrawSize => Quick::DrawSize,
+            Read::LastPlayer => Quick::LastPlayer,
             _ => return None,
         })
     }
