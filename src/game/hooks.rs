@@ -208,13 +208,17 @@ impl Game {
     /// After a voluntary draw of `card`: does any `draw_again` hook want
     /// another card?
     pub(crate) fn draw_again(&mut self, seat: Seat, card: CardId) -> Result<bool, ScriptFailure> {
-        let kind = HookKind::DrawAgain;
-        if self.variant.card_hook(kind, card, self.table.side).is_empty() {
+        let (kind, side) = (HookKind::DrawAgain, self.table.side);
+        if self.variant.card_hook(kind, card, side).is_empty() {
             return Ok(false);
         }
         let playable = if self.can_play_card(seat, card)? { vec![card] } else { Vec::new() };
-        let call = CallInfo { playable: Some(playable), ..CallInfo::new(kind, seat) };
-        let verdict = self.ask(kind, Some(card), HookArg::Card(card, self.table.side), call, Combine::Any)?;
+        let call = CallInfo { card: Some((card, side)), playable: Some(playable), ..CallInfo::new(kind, seat) };
+        let fns = self.variant.card_hook(kind, card, side);
+        let verdict = match self.known_verdict(fns, &call, Combine::Any) {
+            Some(verdict) => verdict,
+            None => self.ask(kind, Some(card), HookArg::Card(card, side), call, Combine::Any)?,
+        };
         Ok(verdict.is_some_and(|v| v.yes()))
     }
 
