@@ -367,11 +367,19 @@ impl Memo {
             Step::Read(read, _) => read.of_call(),
             Step::Opaque => false,
         });
-        let (steps, end) =
-            if replayable { (steps, Node::Return(value.clone())) } else { (&steps[..first_change], Node::Run) };
+        // A read met before on the path answers as it did then (nothing
+        // changed in between, or it is a fact of the call): it is left out.
+        let met_before = |at: usize, read: &Read| {
+            (at < first_change || read.of_call())
+                && steps[..at].iter().any(|earlier| matches!(earlier, Step::Read(known, _) if known == read))
+        };
+        let kept = |&(at, step): &(usize, &Step)| !matches!(step, Step::Read(read, _) if met_before(at, read));
+        let until = if replayable { steps.len() } else { first_change };
+        let path: Vec<&Step> = steps[..until].iter().enumerate().filter(kept).map(|(_, step)| step).collect();
+        let end = if replayable { Node::Return(value.clone()) } else { Node::Run };
         let mut at = self.root(key);
         let mut parent = Parent::Root;
-        for step in steps {
+        for step in path {
             let id = match at {
                 Some(id) => id,
                 None => {
