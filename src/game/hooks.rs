@@ -14,7 +14,7 @@ use crate::script::convert::Verdict;
 use crate::script::{CallInfo, HookArg, Runtime, ScriptFailure};
 use crate::table::Table;
 use crate::turn::{Penalty, TurnPlan};
-use crate::variant::{FnRef, HookKind};
+use crate::variant::{FnRef, HookKind, TargetNeed};
 
 /// How the answers of several predicate hooks combine.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -148,6 +148,25 @@ impl Game {
         fns.iter().all(|f| {
             matches!(self.known_verdict(std::slice::from_ref(f), &call, Combine::Any), Some(Some(Verdict::No(_))))
         })
+    }
+
+    /// Is `card`'s only play by `seat` (its regular side, no target)
+    /// refused by every hook of `kind` bound to it, as far as the memo
+    /// knows? Out of turn or answering, most cards are: this spares them
+    /// the general checks. False where the memo does not know, or the card
+    /// has other plays.
+    pub(crate) fn refused_plainly(&self, kind: HookKind, seat: Seat, card: CardId) -> bool {
+        let (side, variant) = (self.table.side, &self.variant);
+        if variant.target_need(card, side, false) != TargetNeed::None
+            || variant.names.has_flex_side(variant.face(card, side))
+        {
+            return false;
+        }
+        let call = CallInfo { card: Some((card, side)), ..self.seat_call(kind, seat) };
+        matches!(
+            self.known_verdict(variant.card_hook(kind, card, side), &call, Combine::Any),
+            Some(None | Some(Verdict::No(_)))
+        )
     }
 
     /// Asks the hooks of `kind` bound to the played card: from the memo

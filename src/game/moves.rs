@@ -308,10 +308,23 @@ impl Game {
                 out.push(play);
             }
             Ok(())
-        } else if self.may_match(card) {
-            self.plays_of(seat, standing, card, out)
-        } else {
+        } else if !self.may_match(card) {
             Ok(())
+        } else if let Some(kind) = standing.asks()
+            && self.refused_plainly(kind, seat, card)
+        {
+            // Out of turn or answering, a play needs a rule's yes: the
+            // memo knows every rule refuses it, so no general check is made.
+            #[cfg(debug_assertions)]
+            {
+                let mut plays = Vec::new();
+                if self.plays_of(seat, standing, card, &mut plays).is_ok() {
+                    debug_assert!(plays.is_empty(), "a rule that refused the plain play allowed {plays:?}");
+                }
+            }
+            Ok(())
+        } else {
+            self.plays_of(seat, standing, card, out)
         }
     }
 
