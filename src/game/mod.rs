@@ -224,7 +224,14 @@ impl Game {
                     || (self.table.hands[play.seat].len() == 1
                         && (v.has_hook(HookKind::ScoreHand) || v.has_hook(HookKind::MatchWinner)))
             }
-            Action::Draw(_) => v.has_hook(HookKind::DrawAgain) || v.has_hook(HookKind::CanPlay),
+            // What a draw asks the rules is bound to the card it draws: the
+            // top of the draw pile, unless a reshuffle decides.
+            Action::Draw(_) => match self.table.draw.last() {
+                Some(&card) => [HookKind::DrawAgain, HookKind::CanPlay]
+                    .iter()
+                    .any(|&kind| !v.card_hook(kind, card, self.table.side).is_empty()),
+                None => v.has_hook(HookKind::DrawAgain) || v.has_hook(HookKind::CanPlay),
+            },
             _ => false,
         }
     }
