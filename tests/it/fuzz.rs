@@ -52,3 +52,33 @@ fn every_fuzz_target_is_replayed() {
     replayed.sort();
     assert_eq!(found, replayed);
 }
+
+/// A fuzzer's whole corpus (the directory `UNOLAB_FUZZ_CORPUS` names, with
+/// a folder per target, as `cargo fuzz` keeps them), replayed with a timer:
+/// no input panics, and the slowest of each target are shown. Ignored:
+/// run it after fuzzing, in release, e.g. `UNOLAB_FUZZ_CORPUS=fuzz/corpus
+/// cargo test --release -- --ignored --nocapture a_fuzzers_corpus`.
+#[test]
+#[ignore = "replays a fuzzer's corpus from UNOLAB_FUZZ_CORPUS"]
+fn a_fuzzers_corpus_is_answered_without_a_panic() {
+    let root = std::env::var_os("UNOLAB_FUZZ_CORPUS").expect("UNOLAB_FUZZ_CORPUS names a corpus directory");
+    for (name, target) in TARGETS {
+        let dir = Path::new(&root).join(name);
+        let Ok(entries) = std::fs::read_dir(&dir) else { continue };
+        let mut times = Vec::new();
+        for input in entries.map(|e| e.unwrap().path()) {
+            let data = std::fs::read(&input).unwrap();
+            let started = std::time::Instant::now();
+            if std::panic::catch_unwind(|| target(&data)).is_err() {
+                panic!("fuzz target {name} panicked on {}", input.display());
+            }
+            times.push((started.elapsed(), input));
+        }
+        times.sort();
+        let total: std::time::Duration = times.iter().map(|(t, _)| *t).sum();
+        println!("{name}: {} inputs in {total:.1?}; slowest:", times.len());
+        for (time, input) in times.iter().rev().take(3) {
+            println!("  {time:.2?} {}", input.display());
+        }
+    }
+}
