@@ -278,7 +278,14 @@ impl Runtime {
             }
         };
         self.swap(call, table, log, plan);
-        self.ctx.borrow_mut().trace.clear();
+        let mut ctx = self.ctx.borrow_mut();
+        ctx.trace.clear();
+        if let HookArg::Chosen { .. } = key.arg {
+            // The choice names who chose: the call's seat, a read.
+            let me = read::Answer::Word(ctx.call.me as u64);
+            ctx.trace.push(memo::Step::Read(read::Read::Me, me));
+        }
+        drop(ctx);
         let result = match arg {
             None => self.invoke(f, ()),
             Some(arg) => self.invoke(f, (arg,)),
