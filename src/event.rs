@@ -253,6 +253,18 @@ pub struct Log {
     chain: u32,
 }
 
+/// Where a log stood (`Log::mark`).
+#[derive(Debug, Clone, Default)]
+pub struct LogMark {
+    events: usize,
+    output: usize,
+    counts: [u32; EVENT_KINDS.len()],
+    amounts: [u64; EVENT_KINDS.len()],
+    peaks: [u32; EVENT_KINDS.len()],
+    counters: Vec<(rhai::ImmutableString, u64)>,
+    chain: u32,
+}
+
 impl Log {
     pub fn new(enabled: bool) -> Log {
         Log { events: Vec::new(), enabled, ..Log::default() }
@@ -285,6 +297,29 @@ impl Log {
             Some((_, n)) => *n += 1,
             None => self.counters.push((name.clone(), 1)),
         }
+    }
+
+    /// Keeps in `mark` where the log stands, to go back to with `rewind`.
+    pub fn mark(&self, mark: &mut LogMark) {
+        mark.events = self.events.len();
+        mark.output = self.output.len();
+        mark.counts = self.counts;
+        mark.amounts = self.amounts;
+        mark.peaks = self.peaks;
+        mark.counters.clone_from(&self.counters);
+        mark.chain = self.chain;
+    }
+
+    /// Goes back to where the log stood at `mark` (nothing but events,
+    /// output and counts added since).
+    pub fn rewind(&mut self, mark: &LogMark) {
+        self.events.truncate(mark.events);
+        self.output.truncate(mark.output);
+        self.counts = mark.counts;
+        self.amounts = mark.amounts;
+        self.peaks = mark.peaks;
+        self.counters.clone_from(&mark.counters);
+        self.chain = mark.chain;
     }
 
     /// Forgets the counts (a new game).

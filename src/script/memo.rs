@@ -14,14 +14,15 @@
 //! Exactness rests on two facts: scripts have no state of their own (no
 //! globals, no clock, no randomness), so a call is a function of its key and
 //! the answers it got; and every host function that depends on the game is
-//! a recorded read. A path is replayed only if every read of the table
-//! comes before its first change (facts of the call itself, such as who
-//! plays, may come anywhere: no change alters them). All of a path's reads
-//! are checked before any of its changes is made, so checking never has to
-//! undo anything. Calls that read the table after changing it (or print from
-//! a hook that may not log, or draw until a colour) always run. A draw is
-//! replayed only if the piles still hold what it drew, and values kept only
-//! while they stay within the bound on kept values.
+//! a recorded read. Reads that come before a path's first change (and facts
+//! of the call itself, such as who plays, wherever they come: no change
+//! alters them) are checked before any change is made. A read of the table
+//! after a change is checked on the table as the call changed it: the
+//! replay keeps the table, plan and log aside, makes the changes so far and
+//! goes on, and puts them back if a read answers differently. Calls that
+//! print from a hook that may not log, or draw until a colour, always run.
+//! A draw is replayed only if the piles still hold what it drew, and values
+//! kept only while they stay within the bound on kept values.
 //!
 //! While the game asks questions without changing anything (working out
 //! seats' legal moves, `Memo::freeze`), a read of the table answers the same
@@ -32,14 +33,14 @@
 //! stretch. Reads of the call (who asks, about which card) are answered
 //! every time.
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 
 use rhai::{Dynamic, ImmutableString};
 use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
 
 use crate::card::{CardId, Side};
-use crate::event::{Log, Seat};
+use crate::event::{Log, LogMark, Seat};
 use crate::script::CallInfo;
 use crate::script::read::{Answer, Quick, Read};
 use crate::table::Table;
@@ -100,11 +101,36 @@ struct How {
     of_play: bool,
     /// `Read::depends_on_call`.
     on_call: bool,
+    /// `Read::of_call`: no change alters the answer.
+    fixed: bool,
 }
 
 impl How {
     fn of(read: &Read) -> How {
-        How { quick: read.quick(), of_play: read.of_play(), on_call: read.depends_on_call() }
+        How { quick: read.quick(), of_play: read.of_play(), on_call: read.depends_on_call(), fixed: read.of_call() }
+    }
+}
+
+/// The table, plan and log as they stood before a replay made changes in
+/// order to check a later read, to put back if that read answers
+/// differently. Kept between replays, so that keeping allocates nothing.
+struct Aside {
+    table: Table,
+    plan: TurnPlan,
+    log: LogMark,
+}
+
+impl Aside {
+    fn keep(&mut self, table: &Table, plan: &TurnPlan, log: &Log) {
+        self.table.clone_from(table);
+        self.plan.clone_from(plan);
+        log.mark(&mut self.log);
+    }
+
+    fn put_back(&mut self, table: &mut Table, plan: &mut TurnPlan, log: &mut Log) {
+        std::mem::swap(table, &mut self.table);
+        std::mem::swap(plan, &mut self.plan);
+        log.rewind(&self.log);
     }
 }
 
@@ -131,6 +157,8 @@ pub struct Memo {
     last_epoch: u32,
     /// The version of the table the last stretch was of.
     last_stamp: Option<u64>,
+    /// Where a replay keeps the table while it checks reads past changes.
+    aside: RefCell<Aside>,
 }
 
 const NONE: u32 = u32::MAX;
@@ -162,6 +190,11 @@ impl Memo {
             epoch: 0,
             last_epoch: 0,
             last_stamp: None,
+            aside: RefCell::new(Aside {
+                table: Table::new(2, false, crate::table::rng(0)),
+                plan: TurnPlan::default(),
+                log: LogMark::default(),
+            }),
         }
     }
 
@@ -237,7 +270,10 @@ impl Memo {
 
     /// Replays a recorded call whose reads all answer the same now:
     /// applies its changes and returns its value. `None`: the call must run
-    /// (nothing has changed then).
+    /// (nothing has changed then). A path that reads the table after a
+    /// change is followed on the table as the call changed it: the table,
+    /// plan and log are kept aside first and put back if a read answers
+    /// differently.
     pub fn replay(
         &self,
         key: Key,
@@ -248,25 +284,42 @@ impl Memo {
         log: &mut Log,
     ) -> Option<Dynamic> {
         let mut id = self.root(key)?;
+        // Changes met and not made yet.
         let mut changes: SmallVec<[&Op; 8]> = SmallVec::new();
-        // Cards the recorded draws take, checked against what the piles hold.
+        // Cards the changes not made yet draw, checked against what the
+        // piles hold.
         let mut drawing = 0;
-        // Values the recorded changes keep, checked against the bound on
-        // kept values (counting each as new: a path near the bound runs,
-        // and the script's own check decides).
+        // Values the changes keep, checked against the bound on kept values
+        // (counting each as new: a path near the bound runs, and the
+        // script's own check decides).
         let mut keeping = 0;
+        // Whether the changes met are made as they come (a read of the
+        // table followed one), the table kept aside.
+        let mut making = false;
+        let given_up = |making: bool, table: &mut Table, plan: &mut TurnPlan, log: &mut Log| {
+            if making {
+                self.put_back(table, plan, log);
+            }
+            None
+        };
         loop {
             match &self.nodes[id as usize] {
-                // Table reads come before the first change, so the table is
-                // still as the call would find it.
                 Node::Read { read, how, children, known } => {
-                    id = self.follow(read, *how, children, known, table, call, variant)?
+                    if !changes.is_empty() && !how.fixed {
+                        // The call read the table as it had changed it.
+                        self.keep_and_make(&mut changes, table, variant, plan, log);
+                        (making, drawing) = (true, 0);
+                    }
+                    match self.follow(read, *how, children, known, table, call, variant) {
+                        Some(child) => id = child,
+                        None => return given_up(making, table, plan, log),
+                    }
                 }
                 Node::Op { op, next } => {
                     if let Op::Draw { count, drawn, .. } = op {
                         let left = table.drawable().saturating_sub(drawing);
                         if (*count as usize).min(left) != *drawn as usize {
-                            return None;
+                            return given_up(making, table, plan, log);
                         }
                         drawing += *drawn as usize;
                     }
@@ -277,10 +330,15 @@ impl Memo {
                             None => table.state.len(),
                         };
                         if kept + keeping > crate::limits::STATE_VALUES {
-                            return None;
+                            return given_up(making, table, plan, log);
                         }
                     }
-                    changes.push(op);
+                    if making {
+                        table.apply_op(op, plan, variant, log);
+                        drawing = 0;
+                    } else {
+                        changes.push(op);
+                    }
                     id = next.expect("a recorded change is followed by the rest of its call");
                 }
                 Node::Return(value) => {
@@ -291,9 +349,33 @@ impl Memo {
                     // than cloned.
                     return Some(value.as_bool().map_or_else(|_| value.clone(), Dynamic::from));
                 }
-                Node::Run => return None,
+                Node::Run => return given_up(making, table, plan, log),
             }
         }
+    }
+
+    /// Keeps the table, plan and log aside, then makes `changes`.
+    #[cold]
+    #[inline(never)]
+    fn keep_and_make(
+        &self,
+        changes: &mut SmallVec<[&Op; 8]>,
+        table: &mut Table,
+        variant: &Variant,
+        plan: &mut TurnPlan,
+        log: &mut Log,
+    ) {
+        self.aside.borrow_mut().keep(table, plan, log);
+        for op in changes.drain(..) {
+            table.apply_op(op, plan, variant, log);
+        }
+    }
+
+    /// Puts back what `keep_and_make` kept aside.
+    #[cold]
+    #[inline(never)]
+    fn put_back(&self, table: &mut Table, plan: &mut TurnPlan, log: &mut Log) {
+        self.aside.borrow_mut().put_back(table, plan, log);
     }
 
     /// Where the answer of `read` now leads, if it was met before.
@@ -358,15 +440,11 @@ impl Memo {
         if self.nodes.len() + steps.len() + 1 > crate::limits::MEMO_NODES {
             return;
         }
-        // Only table reads before the first change can be checked without
-        // undoing anything; a path that reads the table (or does the
-        // uncheckable) after changing ends in `Run` where its changes begin.
+        // A path that does the uncheckable ends in `Run` where its changes
+        // begin (reads of the table after a change are checked on the table
+        // as changed: see `replay`).
         let first_change = steps.iter().position(|s| !matches!(s, Step::Read(..))).unwrap_or(steps.len());
-        let replayable = steps[first_change..].iter().all(|s| match s {
-            Step::Op(_) => true,
-            Step::Read(read, _) => read.of_call(),
-            Step::Opaque => false,
-        });
+        let replayable = !steps[first_change..].iter().any(|s| matches!(s, Step::Opaque));
         // A read met before on the path answers as it did then (nothing
         // changed in between, or it is a fact of the call): it is left out.
         let met_before = |at: usize, read: &Read| {
