@@ -253,24 +253,22 @@ impl Game {
     /// The plays `seat`, standing so, may make now, each card of its hand
     /// asked about.
     fn plays_by_card(&mut self, seat: Seat, standing: Standing, moves: &mut Moves) -> Checked<()> {
-        // Designs met so far, where a bit per design fits.
+        // Choices met so far (a design), where a bit per design fits: one
+        // check per visible face (`Variant::choice`; one-sided, a design).
         let mut designs_seen = [0u64; 4];
         let few_designs = self.variant.designs.len() <= 64 * designs_seen.len();
-        let discard = self.discard_key();
+        let (discard, side) = (self.discard_key(), self.table.side);
         for index in 0..self.table.hands[seat].len() {
             let hand = &self.table.hands[seat];
             let card = hand[index];
-            // One check per visible face: with one-sided cards, per design.
-            let seen = if self.variant.double_sided {
-                let face = self.face(card);
-                hand[..index].iter().any(|&other| self.face(other) == face)
-            } else if few_designs {
-                let (word, bit) = (usize::from(card.0) / 64, 1u64 << (card.0 % 64));
+            let choice = self.variant.choice(card, side);
+            let seen = if few_designs {
+                let (word, bit) = (usize::from(choice.0) / 64, 1u64 << (choice.0 % 64));
                 let seen = designs_seen[word] & bit != 0;
                 designs_seen[word] |= bit;
                 seen
             } else {
-                hand[..index].contains(&card)
+                hand[..index].iter().any(|&other| self.variant.choice(other, side) == choice)
             };
             if !seen {
                 self.plays_of_card(seat, standing, card, discard, &mut moves.plays)?;

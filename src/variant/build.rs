@@ -373,6 +373,7 @@ fn build_table(file: &SourceFile, spec: &LayerSpec, problems: &mut Vec<String>) 
         global_hooks: Vec::new(),
         targets: Vec::new(),
         faces: Vec::new(),
+        choices: Vec::new(),
         grants: Vec::new(),
         hook_bound: [false; HookKind::ALL.len()],
         card_hook_fns: Vec::new(),
@@ -512,6 +513,14 @@ fn bind_hooks(variant: &mut Variant, layers: &[Layer], problems: &mut Vec<String
                 && variant.card_hooks[HookKind::CanPlay as usize][slot].is_empty()
                 && !variant.grants[slot];
             FaceKey::new(face, &variant.names, plain)
+        })
+        .collect();
+    let mut first_with_face = std::collections::HashMap::new();
+    variant.choices = (0..slots)
+        .map(|slot| {
+            let design = &variant.designs[slot / 2];
+            let face = if slot % 2 == 1 { design.dark.as_ref().unwrap_or(&design.light) } else { &design.light };
+            *first_with_face.entry((slot % 2, *face)).or_insert(crate::card::CardId((slot / 2) as u16))
         })
         .collect();
     for kind in HookKind::ALL {

@@ -266,6 +266,10 @@ pub struct Variant {
     /// `faces[design * 2 + side]`: what the move generator needs of that
     /// face, packed.
     faces: Vec<FaceKey>,
+    /// `choices[design * 2 + side]`: the first design showing the same
+    /// face on that side. Cards that differ only on their hidden side are
+    /// one choice (rules.md 4.3).
+    choices: Vec<CardId>,
     /// `grants[design * 2 + side]`: a hook that may allow the face without
     /// matching is bound to it.
     grants: Vec<bool>,
@@ -369,6 +373,13 @@ impl Variant {
     #[inline(always)]
     pub fn face_key(&self, id: CardId, side: Side) -> FaceKey {
         self.faces[slot(id, side)]
+    }
+
+    /// Which choice a card is, showing `side`: the first design with the
+    /// same face on that side (one-sided, the design itself).
+    #[inline(always)]
+    pub fn choice(&self, id: CardId, side: Side) -> CardId {
+        if self.double_sided { self.choices[slot(id, side)] } else { id }
     }
 
     /// Is a hook bound to this face that may allow it without matching
