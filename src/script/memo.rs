@@ -175,9 +175,23 @@ fn find(children: &[(Answer, u32)], answer: &Answer) -> Option<u32> {
 }
 
 /// Where a word answer leads among a read's children, if it was met before.
+/// A read's answers are all words or none is, and word answers are kept in
+/// order (`attach`): many are searched by halves.
 #[inline(always)]
 fn find_word(children: &[(Answer, u32)], word: u64) -> Option<u32> {
+    if children.len() > 8 {
+        let at = children.partition_point(|(known, _)| word_of(known) < word);
+        return children.get(at).filter(|(known, _)| word_of(known) == word).map(|&(_, child)| child);
+    }
     children.iter().find(|(known, _)| matches!(*known, Answer::Word(w) if w == word)).map(|&(_, child)| child)
+}
+
+/// The word of an answer that is one (else nothing's).
+fn word_of(answer: &Answer) -> u64 {
+    match *answer {
+        Answer::Word(word) => word,
+        _ => u64::MAX,
+    }
 }
 
 impl Memo {
@@ -500,7 +514,12 @@ impl Memo {
             Parent::Root => self.set_root(key, id),
             Parent::Child(at, answer) => {
                 if let Node::Read { children, .. } = &mut self.nodes[at as usize] {
-                    children.push((answer, id));
+                    // Word answers in order, for `find_word`.
+                    let at = match answer {
+                        Answer::Word(word) => children.partition_point(|(known, _)| word_of(known) < word),
+                        _ => children.len(),
+                    };
+                    children.insert(at, (answer, id));
                 }
             }
             Parent::Next(at) => {
