@@ -54,14 +54,16 @@ fn every_fuzz_target_is_replayed() {
 }
 
 /// A fuzzer's whole corpus (the directory `UNOLAB_FUZZ_CORPUS` names, with
-/// a folder per target, as `cargo fuzz` keeps them), replayed with a timer:
-/// no input panics, and the slowest of each target are shown. Ignored:
-/// run it after fuzzing, in release, e.g. `UNOLAB_FUZZ_CORPUS=fuzz/corpus
-/// cargo test --release -- --ignored --nocapture a_fuzzers_corpus`.
+/// a folder per target, as `cargo fuzz` keeps them; else `fuzz/corpus`),
+/// replayed with a timer: no input panics, and the slowest of each target
+/// are shown. Ignored: run it after fuzzing, in release, e.g.
+/// `UNOLAB_FUZZ_CORPUS=DIR cargo test --release -- --ignored --nocapture
+/// a_fuzzers_corpus`.
 #[test]
 #[ignore = "replays a fuzzer's corpus from UNOLAB_FUZZ_CORPUS"]
 fn a_fuzzers_corpus_is_answered_without_a_panic() {
-    let root = std::env::var_os("UNOLAB_FUZZ_CORPUS").expect("UNOLAB_FUZZ_CORPUS names a corpus directory");
+    let root = std::env::var_os("UNOLAB_FUZZ_CORPUS")
+        .map_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/corpus"), std::path::PathBuf::from);
     for (name, target) in TARGETS {
         let dir = Path::new(&root).join(name);
         let Ok(entries) = std::fs::read_dir(&dir) else { continue };
