@@ -666,9 +666,9 @@ impl<'a> Session<'a> {
         let lines = record::history_text(&self.game, self.game.history());
         match self.rebuild(&self.setup.clone(), &lines) {
             Ok((game, problem)) => {
-                let records = game.history().len();
+                let (records, title) = (game.history().len(), game.variant.title());
                 self.replace_game(game);
-                writeln!(out, "reloaded {}: {records} of {} moves replayed", self.setup.request.variant, lines.len())?;
+                writeln!(out, "reloaded {title}: {records} of {} moves replayed", lines.len())?;
                 if let Some(problem) = problem {
                     self.say(out, &format!("{problem}; staying at the last good point"))?;
                 }

@@ -73,7 +73,7 @@ fn reload_replays_under_the_edited_rules_and_stops_at_the_first_refused_move() {
     assert!(out.contains("bogus"), "{out}");
     // The first red card played in the game was p0's (the red draw2 was
     // turned up, not played).
-    assert!(out.contains("reloaded classic: 1 of 4 moves replayed\nmove 2 ('p0 play red 6'): refused: no red cards; staying at the last good point"), "{out}");
+    assert!(out.contains("reloaded classic + house: 1 of 4 moves replayed\nmove 2 ('p0 play red 6'): refused: no red cards; staying at the last good point"), "{out}");
     assert!(!out.ends_with("p0 plays red 6\n"), "{out}");
 }
 
