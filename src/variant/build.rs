@@ -5,7 +5,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::card::{CardDef, SymbolId};
+use crate::card::{CardDef, CardId, Face, Side, SymbolId};
 use crate::limits;
 use crate::notation::{Names, Symbol};
 use crate::source::SourceFile;
@@ -438,17 +438,18 @@ fn check_conflicts(layers: &[Layer], problems: &mut Vec<String>) {
     }
 }
 
+/// Every face by slot (design * 2 + side): a one-sided design shows its
+/// light face on both sides.
+fn faces_by_slot(designs: &[CardDef]) -> impl Iterator<Item = (usize, &Face)> {
+    designs.iter().flat_map(|design| [design.face(Side::Light), design.face(Side::Dark)]).enumerate()
+}
+
 /// The faces (slot = design * 2 + side) a selector picks.
 fn selected_slots(variant: &Variant, selector: &Selector) -> Vec<usize> {
-    let mut slots = Vec::new();
-    for (design_index, design) in variant.designs.iter().enumerate() {
-        for (side_index, face) in [&design.light, design.dark.as_ref().unwrap_or(&design.light)].iter().enumerate() {
-            if selector.selects(&variant.names, face) {
-                slots.push(design_index * 2 + side_index);
-            }
-        }
-    }
-    slots
+    faces_by_slot(&variant.designs)
+        .filter(|(_, face)| selector.selects(&variant.names, face))
+        .map(|(slot, _)| slot)
+        .collect()
 }
 
 fn bind_hooks(variant: &mut Variant, layers: &[Layer], problems: &mut Vec<String>) {
@@ -504,10 +505,8 @@ fn bind_hooks(variant: &mut Variant, layers: &[Layer], problems: &mut Vec<String
         }
     }
     variant.hook_functions = ids.len();
-    variant.faces = (0..slots)
-        .map(|slot| {
-            let design = &variant.designs[slot / 2];
-            let face = if slot % 2 == 1 { design.dark.as_ref().unwrap_or(&design.light) } else { &design.light };
+    variant.faces = faces_by_slot(&variant.designs)
+        .map(|(slot, face)| {
             let plain = !variant.names.has_flex_side(face)
                 && variant.targets[slot] == [TargetNeed::None; 2]
                 && variant.card_hooks[HookKind::CanPlay as usize][slot].is_empty()
@@ -516,12 +515,8 @@ fn bind_hooks(variant: &mut Variant, layers: &[Layer], problems: &mut Vec<String
         })
         .collect();
     let mut first_with_face = std::collections::HashMap::new();
-    variant.choices = (0..slots)
-        .map(|slot| {
-            let design = &variant.designs[slot / 2];
-            let face = if slot % 2 == 1 { design.dark.as_ref().unwrap_or(&design.light) } else { &design.light };
-            *first_with_face.entry((slot % 2, *face)).or_insert(crate::card::CardId((slot / 2) as u16))
-        })
+    variant.choices = faces_by_slot(&variant.designs)
+        .map(|(slot, face)| *first_with_face.entry((slot % 2, *face)).or_insert(CardId((slot / 2) as u16)))
         .collect();
     for kind in HookKind::ALL {
         variant.hook_bound[kind as usize] = if kind.is_card_hook() {
