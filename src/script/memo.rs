@@ -167,11 +167,9 @@ const NONE: u32 = u32::MAX;
 #[inline(always)]
 fn find(children: &[(Answer, u32)], answer: &Answer) -> Option<u32> {
     match *answer {
-        // One word compared with each, without the general comparison.
-        Answer::Word(word) => children.iter().find(|(known, _)| matches!(*known, Answer::Word(w) if w == word)),
-        _ => children.iter().find(|(known, _)| known == answer),
+        Answer::Word(word) => find_word(children, word),
+        _ => children.iter().find(|(known, _)| known == answer).map(|&(_, child)| child),
     }
-    .map(|&(_, child)| child)
 }
 
 /// Where a word answer leads among a read's children, if it was met before.
@@ -490,7 +488,7 @@ impl Memo {
             };
             match (&self.nodes[id as usize], step) {
                 (Node::Read { read, children, .. }, Step::Read(asked, answer)) if read == asked => {
-                    at = children.iter().find(|(known, _)| known == answer).map(|&(_, child)| child);
+                    at = find(children, answer);
                     parent = Parent::Child(id, answer.clone());
                 }
                 (Node::Op { op, next }, Step::Op(done)) if op == done => {
