@@ -179,7 +179,10 @@ fn find(children: &[(Answer, u32)], answer: &Answer) -> Option<u32> {
 fn find_word(children: &[(Answer, u32)], word: u64) -> Option<u32> {
     if children.len() > 8 {
         let at = children.partition_point(|(known, _)| word_of(known) < word);
-        return children.get(at).filter(|(known, _)| *known == Answer::Word(word)).map(|&(_, child)| child);
+        return children
+            .get(at)
+            .filter(|(known, _)| matches!(*known, Answer::Word(w) if w == word))
+            .map(|&(_, child)| child);
     }
     children.iter().find(|(known, _)| matches!(*known, Answer::Word(w) if w == word)).map(|&(_, child)| child)
 }
