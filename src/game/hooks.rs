@@ -11,7 +11,7 @@ use crate::card::CardId;
 use crate::event::Seat;
 use crate::game::{Checked, Game, Play, Refusal, Stop};
 use crate::script::convert::Verdict;
-use crate::script::{CallInfo, HookArg, Runtime, ScriptFailure};
+use crate::script::{CallInfo, HookArg, Open, Runtime, ScriptFailure};
 use crate::table::Table;
 use crate::turn::{Penalty, TurnPlan};
 use crate::variant::{FnRef, HookKind, TargetNeed};
@@ -115,12 +115,12 @@ impl Game {
     }
 
     /// The combined answer of the functions `fns` to `call`, where the
-    /// memo knows each answer they give until they stop (nothing runs);
-    /// `None` where it does not.
-    fn known_verdict(&self, fns: &[FnRef], call: &CallInfo, combine: Combine) -> Option<Option<Verdict>> {
+    /// memo knows each answer they give until they stop (nothing runs),
+    /// whatever the call leaves `open`; `None` where it does not.
+    fn known_verdict(&self, fns: &[FnRef], open: Open, call: &CallInfo, combine: Combine) -> Option<Option<Verdict>> {
         let mut verdicts = Verdicts::new(combine);
         for f in fns {
-            if !verdicts.take(self.runtime.known_answer(f, call, &self.table)?)? {
+            if !verdicts.take(self.runtime.known_answer(f, open, call, &self.table)?)? {
                 break;
             }
         }
@@ -146,25 +146,28 @@ impl Game {
         let call = self.seat_call(kind, seat);
         let fns = self.variant.card_hook_fns(kind);
         fns.iter().all(|f| {
-            matches!(self.known_verdict(std::slice::from_ref(f), &call, Combine::Any), Some(Some(Verdict::No(_))))
+            matches!(
+                self.known_verdict(std::slice::from_ref(f), Open::Play, &call, Combine::Any),
+                Some(Some(Verdict::No(_)))
+            )
         })
     }
 
-    /// Is `card`'s only play by `seat` (its regular side, no target)
-    /// refused by every hook of `kind` bound to it, as far as the memo
-    /// knows? Out of turn or answering, most cards are: this spares them
-    /// the general checks. False where the memo does not know, or the card
-    /// has other plays.
+    /// Is every play of `card` by `seat` (each side, each target) refused
+    /// by every hook of `kind` bound to it, as far as the memo knows? Out of
+    /// turn or answering, most cards are: this spares them the general
+    /// checks. False where the memo does not know.
     pub(crate) fn refused_plainly(&self, kind: HookKind, seat: Seat, card: CardId) -> bool {
         let (side, variant) = (self.table.side, &self.variant);
-        if variant.target_need(card, side, false) != TargetNeed::None
-            || variant.names.has_flex_side(variant.face(card, side))
-        {
-            return false;
-        }
+        // A side or target the card cannot choose is asked as it is: its
+        // regular side, no target.
+        let open = Open::Aim {
+            side: variant.names.has_flex_side(variant.face(card, side)),
+            target: [false, true].iter().any(|&as_flex| variant.target_need(card, side, as_flex) != TargetNeed::None),
+        };
         let call = CallInfo { card: Some((card, side)), ..self.seat_call(kind, seat) };
         matches!(
-            self.known_verdict(variant.card_hook(kind, card, side), &call, Combine::Any),
+            self.known_verdict(variant.card_hook(kind, card, side), open, &call, Combine::Any),
             Some(None | Some(Verdict::No(_)))
         )
     }
@@ -183,7 +186,7 @@ impl Game {
             return Ok(None);
         }
         let call = CallInfo { card: Some((play.card, side)), ..self.predicate_call(kind, play) };
-        if let Some(verdict) = self.known_verdict(fns, &call, combine) {
+        if let Some(verdict) = self.known_verdict(fns, Open::Nothing, &call, combine) {
             return Ok(verdict);
         }
         self.ask(kind, Some(play.card), HookArg::Card(play.card, side), call, combine)
@@ -234,7 +237,7 @@ impl Game {
         let playable = if self.can_play_card(seat, card)? { vec![card] } else { Vec::new() };
         let call = CallInfo { card: Some((card, side)), playable: Some(playable), ..CallInfo::new(kind, seat) };
         let fns = self.variant.card_hook(kind, card, side);
-        let verdict = match self.known_verdict(fns, &call, Combine::Any) {
+        let verdict = match self.known_verdict(fns, Open::Nothing, &call, Combine::Any) {
             Some(verdict) => verdict,
             None => self.ask(kind, Some(card), HookArg::Card(card, side), call, Combine::Any)?,
         };

@@ -42,7 +42,7 @@ use smallvec::SmallVec;
 use crate::card::{CardId, Side};
 use crate::event::{Log, LogMark, Seat};
 use crate::script::CallInfo;
-use crate::script::read::{Answer, Quick, Read};
+use crate::script::read::{Answer, PlayFact, Quick, Read};
 use crate::table::Table;
 use crate::turn::{ChoiceOption, Op, Penalty, TurnPlan};
 use crate::variant::Variant;
@@ -98,7 +98,7 @@ struct How {
     /// The read as a quick one, answered as one word, if it is one.
     quick: Option<Quick>,
     /// `Read::of_play`.
-    of_play: bool,
+    of_play: Option<PlayFact>,
     /// `Read::depends_on_call`.
     on_call: bool,
     /// `Read::of_call`: no change alters the answer.
@@ -108,6 +108,34 @@ struct How {
 impl How {
     fn of(read: &Read) -> How {
         How { quick: read.quick(), of_play: read.of_play(), on_call: read.depends_on_call(), fixed: read.of_call() }
+    }
+}
+
+/// What of the play a question about a card leaves open (`Memo::known_answer`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Open {
+    /// Nothing: the call names the card, its side and its target.
+    Nothing,
+    /// Where the card has a choice of them, the play's side and target (the
+    /// call names the card): what the function answers for every play of
+    /// the card.
+    Aim { side: bool, target: bool },
+    /// The whole play (the call names no card): what the function answers
+    /// whatever the seat would play.
+    Play,
+}
+
+impl Open {
+    /// Does a path that reads `how` depend on what is left open?
+    #[inline(always)]
+    fn reads(self, how: &How) -> bool {
+        match (self, how.of_play) {
+            (_, None) | (Open::Nothing, _) => false,
+            (Open::Play, Some(_)) => true,
+            (Open::Aim { side, .. }, Some(PlayFact::Side)) => side,
+            (Open::Aim { target, .. }, Some(PlayFact::Target)) => target,
+            (Open::Aim { .. }, Some(PlayFact::Card)) => false,
+        }
     }
 }
 
@@ -431,16 +459,23 @@ impl Memo {
 
     /// What `function`, a predicate about a card, answers `call`, where its
     /// recorded calls know: the value a recorded path returns whose reads
-    /// all answer as they do now. A `call` that names no card asks what the
-    /// function answers whatever the play: a path that reads something of
-    /// the play (`Read::of_play`) does not know. `None` where the memo does
-    /// not know (or the path changes something).
-    pub fn known_answer(&self, function: u32, table: &Table, call: &CallInfo, variant: &Variant) -> Option<&Dynamic> {
+    /// all answer as they do now. What the call leaves `open` (the play's
+    /// side and target, or the whole play) is asked of every such play: a
+    /// path that reads it does not know. `None` where the memo does not know
+    /// (or the path changes something).
+    pub fn known_answer(
+        &self,
+        function: u32,
+        open: Open,
+        table: &Table,
+        call: &CallInfo,
+        variant: &Variant,
+    ) -> Option<&Dynamic> {
+        debug_assert_eq!(call.card.is_none(), open == Open::Play, "a call names its card unless the play is open");
         let mut id = *self.card_roots.get(function as usize).filter(|&&id| id != NONE)?;
-        let whatever_play = call.card.is_none();
         loop {
             match &self.nodes[id as usize] {
-                Node::Read { how, .. } if whatever_play && how.of_play => return None,
+                Node::Read { how, .. } if open.reads(how) => return None,
                 Node::Read { read, how, children, known } => {
                     id = self.follow(read, *how, children, known, table, call, variant)?
                 }
@@ -565,5 +600,30 @@ mod tests {
         let before = table.state.clone();
         assert!(memo.replay(key, &mut table, &call, &variant, &mut plan, &mut log).is_none());
         assert_eq!(table.state, before, "nothing was kept");
+    }
+
+    /// A question that leaves the play's target open is answered only by a
+    /// path that does not read the target; one that leaves nothing open is
+    /// answered by the path its target takes.
+    #[test]
+    fn an_open_target_is_known_only_where_no_path_reads_it() {
+        let name = crate::builtin::variant_names()[0].to_string();
+        let variant = load(&LoadRequest { variant: name, ..LoadRequest::default() }, &crate::loader::Disk)
+            .expect("a built-in variant loads");
+        let mut memo = Memo::new(1);
+        let arg = HookArg::Card(CardId(0), Side::Light);
+        let key = Key { function: 0, arg: &arg };
+        let untargeted =
+            Read::Target.answer(&Table::new(2, false, rng(0)), &CallInfo::new(HookKind::CanPlay, 0), &variant);
+        let untargeted = untargeted.expect("the target is a read of the call");
+        memo.record(key, &[Step::Read(Read::Target, untargeted)], &Dynamic::FALSE);
+        let table = Table::new(2, false, rng(0));
+        let call = CallInfo { card: Some((CardId(0), Side::Light)), ..CallInfo::new(HookKind::CanPlay, 0) };
+        let known = |open| memo.known_answer(0, open, &table, &call, &variant).and_then(|v| v.as_bool().ok());
+        assert_eq!(known(Open::Nothing), Some(false), "the untargeted play was recorded");
+        assert_eq!(known(Open::Aim { side: true, target: false }), Some(false), "the card has no target to choose");
+        assert_eq!(known(Open::Aim { side: false, target: true }), None, "another target may answer otherwise");
+        let targeted = CallInfo { target: Some(1), ..call.clone() };
+        assert!(memo.known_answer(0, Open::Nothing, &table, &targeted, &variant).is_none(), "never asked");
     }
 }

@@ -26,7 +26,7 @@ use crate::turn::{ChoiceOption, Penalty, TurnPlan};
 use crate::variant::{FnRef, HookKind, Variant};
 
 pub use check::check_layer;
-pub use memo::HookArg;
+pub use memo::{HookArg, Open};
 
 /// A card as scripts see it: one design, shown on one side, and where the
 /// script got it from, if it asked for it (what it reads of such a card is
@@ -211,14 +211,14 @@ impl Runtime {
     }
 
     /// What predicate `f`, about a card, answers `call`, where the memo
-    /// knows without running anything; where `call` names no card, what it
-    /// answers whatever the play (`Memo::known_answer`). `None` where the
-    /// memo does not know (or is off).
-    pub fn known_answer(&self, f: &FnRef, call: &CallInfo, table: &Table) -> Option<&Dynamic> {
+    /// knows without running anything; for what the call leaves `open`,
+    /// what it answers whatever that is (`Memo::known_answer`). `None` where
+    /// the memo does not know (or is off).
+    pub fn known_answer(&self, f: &FnRef, open: Open, call: &CallInfo, table: &Table) -> Option<&Dynamic> {
         if !self.memoizing || self.memo_players != table.players() {
             return None;
         }
-        self.memo.known_answer(f.id, table, call, &self.variant)
+        self.memo.known_answer(f.id, open, table, call, &self.variant)
     }
 
     /// Switches the memo on or off (results are the same either way).

@@ -109,6 +109,17 @@ impl Prop {
     }
 }
 
+/// A fact of the play a predicate is asked about (`Read::of_play`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PlayFact {
+    /// The card played.
+    Card,
+    /// Whether it is played on its flex side.
+    Side,
+    /// The seat it aims at.
+    Target,
+}
+
 /// One question a script asks about the game.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Read {
@@ -401,17 +412,17 @@ impl Read {
         )
     }
 
-    /// Is the answer a fact of the play the call is about (the card, its
-    /// side, its target), which differs between the plays one seat could
-    /// make at one moment?
-    pub fn of_play(&self) -> bool {
-        matches!(
-            self,
-            Read::AsFlex
-                | Read::Target
-                | Read::Cards(CardList::Arg)
-                | Read::Prop { source: CardSource { list: CardList::Arg, .. }, .. }
-        )
+    /// Which fact of the play the call is about the answer is, if any: they
+    /// differ between the plays one seat could make at one moment.
+    pub fn of_play(&self) -> Option<PlayFact> {
+        match self {
+            Read::AsFlex => Some(PlayFact::Side),
+            Read::Target => Some(PlayFact::Target),
+            Read::Cards(CardList::Arg) | Read::Prop { source: CardSource { list: CardList::Arg, .. }, .. } => {
+                Some(PlayFact::Card)
+            }
+            _ => None,
+        }
     }
 
     /// Does the answer depend on the call at all (who asks, about which
