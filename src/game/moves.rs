@@ -97,7 +97,8 @@ impl Moves {
     }
 
     /// Is `action` one of these moves? A play is matched by the face of its
-    /// card (any card of the hand with that face), its side and its target;
+    /// card (any card of the hand with that face, but after a draw the card
+    /// drawn), its side and its target;
     /// `face_of` gives `None` for an id that is no card of the deck.
     pub fn contains(&self, action: &Action, face_of: impl Fn(CardId) -> Option<Face>) -> bool {
         if action.seat() != self.seat {
@@ -108,7 +109,9 @@ impl Moves {
                 let Some(face) = face_of(play.card) else { return false };
                 (!play.uno || self.held == 2)
                     && self.plays.iter().any(|o| {
-                        o.face == face
+                        // After a draw, the card drawn itself.
+                        (!self.drawn || o.card == play.card)
+                            && o.face == face
                             && o.as_flex == play.as_flex
                             && o.target == play.target
                             && match play.color {
@@ -253,11 +256,17 @@ impl Game {
     /// The plays `seat`, standing so, may make now, each card of its hand
     /// asked about.
     fn plays_by_card(&mut self, seat: Seat, standing: Standing, moves: &mut Moves) -> Checked<()> {
+        let discard = self.discard_key();
+        // After a draw, only the card drawn may be played (`check_standing`),
+        // whatever else the hand holds with its face.
+        if let Standing::Turn { drawn: Some(drawn) } = standing {
+            return self.plays_of_card(seat, standing, drawn, discard, &mut moves.plays);
+        }
         // Choices met so far (a design), where a bit per design fits: one
         // check per visible face (`Variant::choice`; one-sided, a design).
         let mut designs_seen = [0u64; 4];
         let few_designs = self.variant.designs.len() <= 64 * designs_seen.len();
-        let (discard, side) = (self.discard_key(), self.table.side);
+        let side = self.table.side;
         for index in 0..self.table.hands[seat].len() {
             let hand = &self.table.hands[seat];
             let card = hand[index];
@@ -295,7 +304,7 @@ impl Game {
         out: &mut Vec<PlayOption>,
     ) -> Checked<()> {
         let key = self.variant.face_key(card, self.table.side);
-        if key.plain && standing == (Standing::Turn { drawn: None }) {
+        if key.plain && matches!(standing, Standing::Turn { drawn } if drawn.is_none_or(|drawn| drawn == card)) {
             // The common case, kept short: nothing but matching decides.
             let matches = key.matches(color, top);
             debug_assert_eq!(matches, self.table.matches(&self.variant, self.face(card), false));
