@@ -170,8 +170,12 @@ impl Bot {
                 **top.choose(&mut self.rng)?
             }
         };
-        // Every target of the chosen card and side is as likely.
+        // Every target of the chosen card and side is as likely (plays
+        // that name no target are one per card and side).
         let same = |o: &&PlayOption| o.face == chosen.face && o.as_flex == chosen.as_flex;
+        if plays.iter().all(|o| o.target.is_none()) {
+            return Some(chosen);
+        }
         let targets = plays.iter().filter(same).count();
         if targets > 1 {
             let n = self.rng.random_range(0..targets);
