@@ -266,8 +266,26 @@ impl Game {
         // check per visible face (`Variant::choice`; one-sided, a design).
         let mut designs_seen = [0u64; 4];
         let few_designs = self.variant.designs.len() <= 64 * designs_seen.len();
+        // In turn, the plain cards a one-sided hand begins with need nothing
+        // but matching.
+        let plain = if standing == (Standing::Turn { drawn: None }) && few_designs && !self.variant.double_sided {
+            self.plain_plays(seat, discard, &mut designs_seen, &mut moves.plays)
+        } else {
+            0
+        };
+        #[cfg(debug_assertions)]
+        {
+            let mut asked = Vec::new();
+            for index in 0..plain {
+                let card = self.table.hands[seat][index];
+                if !self.table.hands[seat][..index].contains(&card) {
+                    self.plays_of_card(seat, standing, card, discard, &mut asked)?;
+                }
+            }
+            debug_assert_eq!(asked, moves.plays, "the plain plays are those each card's check finds");
+        }
         let side = self.table.side;
-        for index in 0..self.table.hands[seat].len() {
+        for index in plain..self.table.hands[seat].len() {
             let hand = &self.table.hands[seat];
             let card = hand[index];
             let choice = self.variant.choice(card, side);
@@ -284,6 +302,33 @@ impl Game {
             }
         }
         Ok(())
+    }
+
+    /// Adds the plays in turn of the plain cards a one-sided hand of `seat`
+    /// begins with (`FaceKey::plain`: nothing but matching decides), one per
+    /// design (marked in `designs_seen`), and says how many cards it looked
+    /// at: the rest begin with one that is not plain.
+    fn plain_plays(
+        &self,
+        seat: Seat,
+        (color, top): (Option<Color>, Option<FaceKey>),
+        designs_seen: &mut [u64; 4],
+        out: &mut Vec<PlayOption>,
+    ) -> usize {
+        let (hand, side) = (&self.table.hands[seat], self.table.side);
+        for (index, &card) in hand.iter().enumerate() {
+            let key = self.variant.face_key(card, side);
+            if !key.plain {
+                return index;
+            }
+            let (word, bit) = (usize::from(card.0) / 64, 1u64 << (card.0 % 64));
+            if designs_seen[word] & bit == 0 && key.matches(color, top) {
+                let face = *self.face(card);
+                out.push(PlayOption { card, face, as_flex: false, target: None, names_color: key.names_color });
+            }
+            designs_seen[word] |= bit;
+        }
+        hand.len()
     }
 
     /// What a plain play in turn must match, packed: the colour in play
