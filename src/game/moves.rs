@@ -266,28 +266,18 @@ impl Game {
         // check per visible face (`Variant::choice`; one-sided, a design).
         let mut designs_seen = [0u64; 4];
         let few_designs = self.variant.designs.len() <= 64 * designs_seen.len();
-        // In turn, the plain cards a one-sided hand begins with need nothing
-        // but matching.
-        let plain = if standing == (Standing::Turn { drawn: None }) && few_designs && !self.variant.double_sided {
-            self.plain_plays(seat, discard, &mut designs_seen, &mut moves.plays)
-        } else {
-            0
-        };
-        #[cfg(debug_assertions)]
-        {
-            let mut asked = Vec::new();
-            for index in 0..plain {
-                let card = self.table.hands[seat][index];
-                if !self.table.hands[seat][..index].contains(&card) {
-                    self.plays_of_card(seat, standing, card, discard, &mut asked)?;
-                }
-            }
-            debug_assert_eq!(asked, moves.plays, "the plain plays are those each card's check finds");
-        }
+        // In turn, the plain cards of a one-sided hand need nothing but
+        // matching: they are matched a run at a time (`plain_plays`), and
+        // the others asked about one by one.
+        let runs = standing == (Standing::Turn { drawn: None }) && few_designs && !self.variant.double_sided;
         let side = self.table.side;
-        for index in plain..self.table.hands[seat].len() {
+        let mut index = 0;
+        loop {
+            if runs {
+                index = self.plain_plays(seat, index, discard, &mut designs_seen, &mut moves.plays);
+            }
             let hand = &self.table.hands[seat];
-            let card = hand[index];
+            let Some(&card) = hand.get(index) else { break };
             let choice = self.variant.choice(card, side);
             let seen = if few_designs {
                 let (word, bit) = (usize::from(choice.0) / 64, 1u64 << (choice.0 % 64));
@@ -300,23 +290,36 @@ impl Game {
             if !seen {
                 self.plays_of_card(seat, standing, card, discard, &mut moves.plays)?;
             }
+            index += 1;
+        }
+        #[cfg(debug_assertions)]
+        if runs {
+            let mut asked = Vec::new();
+            for index in 0..self.table.hands[seat].len() {
+                let card = self.table.hands[seat][index];
+                if !self.table.hands[seat][..index].contains(&card) {
+                    self.plays_of_card(seat, standing, card, discard, &mut asked)?;
+                }
+            }
+            debug_assert_eq!(asked, moves.plays, "the plays matched in runs are those each card's check finds");
         }
         Ok(())
     }
 
-    /// Adds the plays in turn of the plain cards a one-sided hand of `seat`
-    /// begins with (`FaceKey::plain`: nothing but matching decides), one per
-    /// design (marked in `designs_seen`), and says how many cards it looked
-    /// at: the rest begin with one that is not plain.
+    /// Adds the plays in turn of the plain cards of a one-sided hand of
+    /// `seat` from `from` on (`FaceKey::plain`: nothing but matching
+    /// decides), one per design (marked in `designs_seen`), up to the next
+    /// card that is not plain: its index (or the hand's length).
     fn plain_plays(
         &self,
         seat: Seat,
+        from: usize,
         (color, top): (Option<Color>, Option<FaceKey>),
         designs_seen: &mut [u64; 4],
         out: &mut Vec<PlayOption>,
     ) -> usize {
         let (hand, side) = (&self.table.hands[seat], self.table.side);
-        for (index, &card) in hand.iter().enumerate() {
+        for (index, &card) in hand.iter().enumerate().skip(from) {
             let key = self.variant.face_key(card, side);
             if !key.plain {
                 return index;
