@@ -97,8 +97,8 @@ enum Node {
 struct How {
     /// The read as a quick one, answered as one word, if it is one.
     quick: Option<Quick>,
-    /// `Read::of_play`.
-    of_play: Option<PlayFact>,
+    /// `Read::of_play`, as a bit (`play_bit`).
+    of_play: u8,
     /// `Read::depends_on_call`.
     on_call: bool,
     /// `Read::of_call`: no change alters the answer.
@@ -107,7 +107,12 @@ struct How {
 
 impl How {
     fn of(read: &Read) -> How {
-        How { quick: read.quick(), of_play: read.of_play(), on_call: read.depends_on_call(), fixed: read.of_call() }
+        How {
+            quick: read.quick(),
+            of_play: play_bit(read.of_play()),
+            on_call: read.depends_on_call(),
+            fixed: read.of_call(),
+        }
     }
 }
 
@@ -126,16 +131,28 @@ pub enum Open {
 }
 
 impl Open {
-    /// Does a path that reads `how` depend on what is left open?
+    /// The facts of the play left open, as `play_bit`s.
     #[inline(always)]
-    fn reads(self, how: &How) -> bool {
-        match (self, how.of_play) {
-            (_, None) | (Open::Nothing, _) => false,
-            (Open::Play, Some(_)) => true,
-            (Open::Aim { side, .. }, Some(PlayFact::Side)) => side,
-            (Open::Aim { target, .. }, Some(PlayFact::Target)) => target,
-            (Open::Aim { .. }, Some(PlayFact::Card)) => false,
+    fn bits(self) -> u8 {
+        match self {
+            Open::Nothing => 0,
+            Open::Aim { side, target } => {
+                (u8::from(side) * play_bit(Some(PlayFact::Side)))
+                    | (u8::from(target) * play_bit(Some(PlayFact::Target)))
+            }
+            Open::Play => u8::MAX,
         }
+    }
+}
+
+/// A fact of the play as a bit, so that whether a read is of one left open
+/// is one test.
+const fn play_bit(fact: Option<PlayFact>) -> u8 {
+    match fact {
+        None => 0,
+        Some(PlayFact::Card) => 1,
+        Some(PlayFact::Side) => 2,
+        Some(PlayFact::Target) => 4,
     }
 }
 
@@ -473,9 +490,10 @@ impl Memo {
     ) -> Option<&Dynamic> {
         debug_assert_eq!(call.card.is_none(), open == Open::Play, "a call names its card unless the play is open");
         let mut id = *self.card_roots.get(function as usize).filter(|&&id| id != NONE)?;
+        let open = open.bits();
         loop {
             match &self.nodes[id as usize] {
-                Node::Read { how, .. } if open.reads(how) => return None,
+                Node::Read { how, .. } if how.of_play & open != 0 => return None,
                 Node::Read { read, how, children, known } => {
                     id = self.follow(read, *how, children, known, table, call, variant)?
                 }
