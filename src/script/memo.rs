@@ -594,13 +594,18 @@ mod tests {
     use crate::turn::ScriptValue;
     use crate::variant::HookKind;
 
+    /// The first built-in variant.
+    fn a_variant() -> Variant {
+        let name = crate::builtin::variant_names()[0].to_string();
+        load(&LoadRequest { variant: name, ..LoadRequest::default() }, &crate::loader::Disk)
+            .expect("a built-in variant loads")
+    }
+
     /// A recorded call that keeps a new value is not replayed onto a table
     /// that keeps as many values as it may: the script runs and refuses.
     #[test]
     fn a_kept_value_past_the_bound_is_not_replayed() {
-        let name = crate::builtin::variant_names()[0].to_string();
-        let variant = load(&LoadRequest { variant: name, ..LoadRequest::default() }, &crate::loader::Disk)
-            .expect("a built-in variant loads");
+        let variant = a_variant();
         let mut memo = Memo::new(1);
         let arg = HookArg::None;
         let key = Key { function: 0, arg: &arg };
@@ -625,9 +630,7 @@ mod tests {
     /// answered by the path its target takes.
     #[test]
     fn an_open_target_is_known_only_where_no_path_reads_it() {
-        let name = crate::builtin::variant_names()[0].to_string();
-        let variant = load(&LoadRequest { variant: name, ..LoadRequest::default() }, &crate::loader::Disk)
-            .expect("a built-in variant loads");
+        let variant = a_variant();
         let mut memo = Memo::new(1);
         let arg = HookArg::Card(CardId(0), Side::Light);
         let key = Key { function: 0, arg: &arg };
