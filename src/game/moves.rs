@@ -132,6 +132,24 @@ impl Moves {
     }
 }
 
+/// The choices (`Variant::choice`: designs) met so far in a hand, a bit
+/// each, for decks of up to `DESIGNS` designs.
+#[derive(Default)]
+struct DesignsSeen([u64; 4]);
+
+impl DesignsSeen {
+    const DESIGNS: usize = 256;
+
+    /// Marks `choice` met, and says whether it was met before.
+    #[inline(always)]
+    fn mark(&mut self, choice: CardId) -> bool {
+        let (word, bit) = (usize::from(choice.0) / 64, 1u64 << (choice.0 % 64));
+        let seen = self.0[word] & bit != 0;
+        self.0[word] |= bit;
+        seen
+    }
+}
+
 /// How a seat stands to the play of a card now.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Standing {
@@ -264,8 +282,8 @@ impl Game {
         }
         // Choices met so far (a design), where a bit per design fits: one
         // check per visible face (`Variant::choice`; one-sided, a design).
-        let mut designs_seen = [0u64; 4];
-        let few_designs = self.variant.designs.len() <= 64 * designs_seen.len();
+        let mut designs_seen = DesignsSeen::default();
+        let few_designs = self.variant.designs.len() <= DesignsSeen::DESIGNS;
         // In turn, the plain cards of a one-sided hand need nothing but
         // matching: they are matched a run at a time (`plain_plays`), and
         // the others asked about one by one.
@@ -280,10 +298,7 @@ impl Game {
             let Some(&card) = hand.get(index) else { break };
             let choice = self.variant.choice(card, side);
             let seen = if few_designs {
-                let (word, bit) = (usize::from(choice.0) / 64, 1u64 << (choice.0 % 64));
-                let seen = designs_seen[word] & bit != 0;
-                designs_seen[word] |= bit;
-                seen
+                designs_seen.mark(choice)
             } else {
                 hand[..index].iter().any(|&other| self.variant.choice(other, side) == choice)
             };
@@ -315,7 +330,7 @@ impl Game {
         seat: Seat,
         from: usize,
         (color, top): (Option<Color>, Option<FaceKey>),
-        designs_seen: &mut [u64; 4],
+        designs_seen: &mut DesignsSeen,
         out: &mut Vec<PlayOption>,
     ) -> usize {
         let (hand, side) = (&self.table.hands[seat], self.table.side);
@@ -324,12 +339,10 @@ impl Game {
             if !key.plain {
                 return index;
             }
-            let (word, bit) = (usize::from(card.0) / 64, 1u64 << (card.0 % 64));
-            if designs_seen[word] & bit == 0 && key.matches(color, top) {
+            if !designs_seen.mark(card) && key.matches(color, top) {
                 let face = *self.face(card);
                 out.push(PlayOption { card, face, as_flex: false, target: None, names_color: key.names_color });
             }
-            designs_seen[word] |= bit;
         }
         hand.len()
     }
