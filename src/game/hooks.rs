@@ -172,24 +172,38 @@ impl Game {
         )
     }
 
-    /// Asks the hooks of `kind` bound to the played card: from the memo
-    /// where it knows every answer, else through `ask`.
+    /// Asks the hooks of `kind` bound to the played card.
     fn ask_about_play(
         &mut self,
         kind: HookKind,
         play: &Play,
         combine: Combine,
     ) -> Result<Option<Verdict>, ScriptFailure> {
-        let side = self.table.side;
-        let fns = self.variant.card_hook(kind, play.card, side);
-        if fns.is_empty() {
+        if self.variant.card_hook(kind, play.card, self.table.side).is_empty() {
             return Ok(None);
         }
-        let call = CallInfo { card: Some((play.card, side)), ..self.predicate_call(kind, play) };
+        let call = self.predicate_call(kind, play);
+        self.ask_about_card(kind, play.card, call, combine)
+    }
+
+    /// Asks the hooks of `kind` bound to `card` (shown on the side in play)
+    /// about it: from the memo where it knows every answer, else through
+    /// `ask`.
+    #[inline(always)]
+    fn ask_about_card(
+        &mut self,
+        kind: HookKind,
+        card: CardId,
+        call: CallInfo,
+        combine: Combine,
+    ) -> Result<Option<Verdict>, ScriptFailure> {
+        let side = self.table.side;
+        let call = CallInfo { card: Some((card, side)), ..call };
+        let fns = self.variant.card_hook(kind, card, side);
         if let Some(verdict) = self.known_verdict(fns, Open::Nothing, &call, combine) {
             return Ok(verdict);
         }
-        self.ask(kind, Some(play.card), HookArg::Card(play.card, side), call, combine)
+        self.ask(kind, Some(card), HookArg::Card(card, side), call, combine)
     }
 
     /// No hook of `kind` bound to the card may refuse the play; `Ok(true)`
@@ -235,12 +249,8 @@ impl Game {
             return Ok(false);
         }
         let playable = if self.can_play_card(seat, card)? { vec![card] } else { Vec::new() };
-        let call = CallInfo { card: Some((card, side)), playable: Some(playable), ..CallInfo::new(kind, seat) };
-        let fns = self.variant.card_hook(kind, card, side);
-        let verdict = match self.known_verdict(fns, Open::Nothing, &call, Combine::Any) {
-            Some(verdict) => verdict,
-            None => self.ask(kind, Some(card), HookArg::Card(card, side), call, Combine::Any)?,
-        };
+        let call = CallInfo { playable: Some(playable), ..CallInfo::new(kind, seat) };
+        let verdict = self.ask_about_card(kind, card, call, Combine::Any)?;
         Ok(verdict.is_some_and(|v| v.yes()))
     }
 
