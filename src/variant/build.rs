@@ -514,10 +514,13 @@ fn bind_hooks(variant: &mut Variant, layers: &[Layer], problems: &mut Vec<String
             FaceKey::new(face, &variant.names, plain)
         })
         .collect();
-    let mut first_with_face = std::collections::HashMap::new();
-    variant.choices = faces_by_slot(&variant.designs)
-        .map(|(slot, face)| *first_with_face.entry((slot % 2, *face)).or_insert(CardId((slot / 2) as u16)))
-        .collect();
+    // One-sided, each design is a choice of its own (`Variant::choice`).
+    if variant.double_sided {
+        let mut first_with_face = std::collections::HashMap::new();
+        variant.choices = faces_by_slot(&variant.designs)
+            .map(|(slot, face)| *first_with_face.entry((slot % 2, *face)).or_insert(CardId((slot / 2) as u16)))
+            .collect();
+    }
     for kind in HookKind::ALL {
         variant.hook_bound[kind as usize] = if kind.is_card_hook() {
             !variant.card_hook_fns[kind as usize].is_empty()

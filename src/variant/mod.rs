@@ -268,7 +268,8 @@ pub struct Variant {
     faces: Vec<FaceKey>,
     /// `choices[design * 2 + side]`: the first design showing the same
     /// face on that side. Cards that differ only on their hidden side are
-    /// one choice (rules.md 4.3).
+    /// one choice (rules.md 4.3). Empty for a one-sided deck, whose designs
+    /// are each a choice.
     choices: Vec<CardId>,
     /// `grants[design * 2 + side]`: a hook that may allow the face without
     /// matching is bound to it.
