@@ -97,7 +97,7 @@ enum Node {
 struct How {
     /// The read as a quick one, answered as one word, if it is one.
     quick: Option<Quick>,
-    /// `Read::of_play`, as a bit (`play_bit`).
+    /// `Read::of_play`, as its bit (0: none).
     of_play: u8,
     /// `Read::depends_on_call`.
     on_call: bool,
@@ -109,7 +109,7 @@ impl How {
     fn of(read: &Read) -> How {
         How {
             quick: read.quick(),
-            of_play: play_bit(read.of_play()),
+            of_play: read.of_play().map_or(0, |fact| fact as u8),
             on_call: read.depends_on_call(),
             fixed: read.of_call(),
         }
@@ -131,28 +131,16 @@ pub enum Open {
 }
 
 impl Open {
-    /// The facts of the play left open, as `play_bit`s.
+    /// The facts of the play left open, as `PlayFact` bits.
     #[inline(always)]
     fn bits(self) -> u8 {
         match self {
             Open::Nothing => 0,
             Open::Aim { side, target } => {
-                (u8::from(side) * play_bit(Some(PlayFact::Side)))
-                    | (u8::from(target) * play_bit(Some(PlayFact::Target)))
+                (u8::from(side) * PlayFact::Side as u8) | (u8::from(target) * PlayFact::Target as u8)
             }
             Open::Play => u8::MAX,
         }
-    }
-}
-
-/// A fact of the play as a bit, so that whether a read is of one left open
-/// is one test.
-const fn play_bit(fact: Option<PlayFact>) -> u8 {
-    match fact {
-        None => 0,
-        Some(PlayFact::Card) => 1,
-        Some(PlayFact::Side) => 2,
-        Some(PlayFact::Target) => 4,
     }
 }
 

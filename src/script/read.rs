@@ -109,15 +109,17 @@ impl Prop {
     }
 }
 
-/// A fact of the play a predicate is asked about (`Read::of_play`).
+/// A fact of the play a predicate is asked about (`Read::of_play`), a bit
+/// each (the memo tests several at once).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(u8)]
 pub enum PlayFact {
     /// The card played.
-    Card,
+    Card = 1,
     /// Whether it is played on its flex side.
-    Side,
+    Side = 2,
     /// The seat it aims at.
-    Target,
+    Target = 4,
 }
 
 /// One question a script asks about the game.
