@@ -511,7 +511,7 @@ fn bind_hooks(variant: &mut Variant, layers: &[Layer], problems: &mut Vec<String
                 && variant.targets[slot] == [TargetNeed::None; 2]
                 && variant.card_hooks[HookKind::CanPlay as usize][slot].is_empty()
                 && !variant.grants[slot];
-            FaceKey::new(face, &variant.names, plain)
+            FaceKey::new(face, &variant.names, plain, variant.grants[slot])
         })
         .collect();
     // One-sided, each design is a choice of its own (`Variant::choice`).

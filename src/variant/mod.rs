@@ -296,6 +296,10 @@ pub struct FaceKey {
     pub plain: bool,
     /// A play of the face names a colour.
     pub names_color: bool,
+    /// The face's flex colour, or `FaceKey::WILD` (none).
+    flex: u8,
+    /// A hook may grant a play of the face, matching or not.
+    grants: bool,
 }
 
 impl FaceKey {
@@ -303,12 +307,19 @@ impl FaceKey {
     /// The colour of a table where none is in play (matches no face).
     const NO_COLOR: u8 = u8::MAX - 1;
 
-    pub fn new(face: &Face, names: &Names, plain: bool) -> FaceKey {
+    pub fn new(face: &Face, names: &Names, plain: bool, grants: bool) -> FaceKey {
         let value = match face.value {
             Value::Number(n) => u16::from(n),
             Value::Symbol(s) => 256 + u16::from(names.symbol_info(s).group),
         };
-        FaceKey { color: face.color.unwrap_or(Self::WILD), value, plain, names_color: names.names_color(face) }
+        FaceKey {
+            color: face.color.unwrap_or(Self::WILD),
+            value,
+            plain,
+            names_color: names.names_color(face),
+            flex: face.flex.unwrap_or(Self::WILD),
+            grants,
+        }
     }
 
     /// Does the face match a discard pile showing colour `color` and a top
@@ -318,6 +329,14 @@ impl FaceKey {
         self.color == Self::WILD
             || self.color == color.unwrap_or(Self::NO_COLOR)
             || top.is_none_or(|top| top.value == self.value)
+    }
+
+    /// Could the face be played on some side, as far as matching goes: it
+    /// matches on its regular side or by its flex colour (as
+    /// `Table::matches`), or a hook may grant it.
+    #[inline(always)]
+    pub fn may_match(self, color: Option<Color>, top: Option<FaceKey>) -> bool {
+        self.grants || self.matches(color, top) || self.flex == color.unwrap_or(Self::NO_COLOR)
     }
 }
 
