@@ -253,22 +253,30 @@ impl Game {
             Err(Stop::Refuse(_)) => return Ok(()),
             Err(fail) => return Err(fail),
         };
-        // Out of turn (or answering), a play needs a rule's yes: where every
-        // such rule has said no before looking at the card, no card is asked
-        // about.
+        // Out of turn (or answering), a play needs a card that may match
+        // (`plays_of_card`) and a rule's yes: where no card may match, or
+        // every such rule has said no before looking at the card, no card
+        // is asked about.
         if let Some(kind) = standing.asks()
-            && self.refused_whatever_play(kind, seat)
+            && (!self.may_match_any(seat) || self.refused_whatever_play(kind, seat))
         {
             #[cfg(debug_assertions)]
             {
                 let mut asked = Moves::default();
                 if self.plays_by_card(seat, standing, &mut asked).is_ok() {
-                    debug_assert!(asked.plays.is_empty(), "a rule that said no to every play allowed {asked:?}");
+                    debug_assert!(asked.plays.is_empty(), "a seat found to have no play has one: {asked:?}");
                 }
             }
             return Ok(());
         }
         self.plays_by_card(seat, standing, moves)
+    }
+
+    /// Does any card of `seat`'s hand match the discard pile on some side,
+    /// or may a hook grant it (`FaceKey::may_match`)?
+    fn may_match_any(&self, seat: Seat) -> bool {
+        let ((color, top), side) = (self.discard_key(), self.table.side);
+        self.table.hands[seat].iter().any(|&card| self.variant.face_key(card, side).may_match(color, top))
     }
 
     /// The plays `seat`, standing so, may make now, each card of its hand
