@@ -392,8 +392,7 @@ impl Game {
     fn run_moment(&mut self, kind: HookKind, me: Seat, arg: HookArg) -> Result<(), ScriptFailure> {
         let mut call = CallInfo::new(kind, me);
         let mut plan = TurnPlan::default();
-        let mut arg = arg;
-        self.run_each(kind, None, &mut arg, &mut call, &mut plan, |_, _, _, _, _| Ok(true))?;
+        self.run_each(kind, None, &arg, &mut call, &mut plan, |_, _, _| Ok(true))?;
         if self.hand_over() {
             return Ok(());
         }

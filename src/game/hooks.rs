@@ -12,7 +12,6 @@ use crate::event::Seat;
 use crate::game::{Checked, Game, Play, Refusal, Stop};
 use crate::script::convert::Verdict;
 use crate::script::{CallInfo, HookArg, Open, Runtime, ScriptFailure};
-use crate::table::Table;
 use crate::turn::{Penalty, TurnPlan};
 use crate::variant::{FnRef, HookKind, TargetNeed};
 
@@ -68,10 +67,10 @@ impl Game {
         &mut self,
         kind: HookKind,
         card: Option<CardId>,
-        arg: &mut HookArg,
+        arg: &HookArg,
         call: &mut CallInfo,
         plan: &mut TurnPlan,
-        mut each: impl FnMut(&FnRef, Dynamic, &Runtime, &Table, &mut HookArg) -> Result<bool, ScriptFailure>,
+        mut each: impl FnMut(&FnRef, Dynamic, &Runtime) -> Result<bool, ScriptFailure>,
     ) -> Result<(), ScriptFailure> {
         // Field by field, so that the variant is borrowed, not cloned.
         let Game { variant, runtime, table, log, guarded, changing, .. } = self;
@@ -82,7 +81,7 @@ impl Game {
         for f in fns {
             debug_assert!(*guarded || !*changing, "a script may fail while the game is half changed: no backup");
             let answer = runtime.run(f, arg, call, table, log, plan)?;
-            if !each(f, answer, runtime, table, arg)? {
+            if !each(f, answer, runtime)? {
                 break;
             }
         }
@@ -96,7 +95,7 @@ impl Game {
         &mut self,
         kind: HookKind,
         card: Option<CardId>,
-        mut arg: HookArg,
+        arg: HookArg,
         mut call: CallInfo,
         combine: Combine,
     ) -> Result<Option<Verdict>, ScriptFailure> {
@@ -108,7 +107,7 @@ impl Game {
             (false, true) => "true, false or a reason why not",
             (false, false) => "true or false",
         };
-        self.run_each(kind, card, &mut arg, &mut call, &mut plan, |f, value, runtime, _, _| {
+        self.run_each(kind, card, &arg, &mut call, &mut plan, |f, value, runtime| {
             verdicts.take(&value).ok_or_else(|| runtime.wrong_answer(f, &value, expected))
         })?;
         Ok(verdicts.verdict)
@@ -258,8 +257,8 @@ impl Game {
     /// `first_discard`) and returns the plan they leave.
     pub(crate) fn run_effects(&mut self, card: CardId, mut call: CallInfo) -> Result<TurnPlan, ScriptFailure> {
         let mut plan = TurnPlan::default();
-        let mut arg = HookArg::Card(card, self.table.side);
-        self.run_each(call.hook, Some(card), &mut arg, &mut call, &mut plan, |_, _, _, _, _| Ok(true))?;
+        let arg = HookArg::Card(card, self.table.side);
+        self.run_each(call.hook, Some(card), &arg, &mut call, &mut plan, |_, _, _| Ok(true))?;
         Ok(plan)
     }
 
@@ -273,12 +272,12 @@ impl Game {
         let mut arg = HookArg::Penalty(penalty);
         let mut call = CallInfo { answering, ..CallInfo::new(HookKind::OnPenalty, me) };
         let mut plan = TurnPlan::default();
-        self.run_each(HookKind::OnPenalty, None, &mut arg, &mut call, &mut plan, |f, changed, runtime, table, arg| {
-            if let HookArg::Penalty(penalty) = arg {
-                *penalty = runtime.penalty_from(f, &changed, penalty, table)?;
-            }
-            Ok(true)
-        })?;
+        // Field by field, so that the variant is borrowed, not cloned.
+        let Game { variant, runtime, table, log, guarded, changing, .. } = self;
+        for f in variant.global_hook(HookKind::OnPenalty) {
+            debug_assert!(*guarded || !*changing, "a script may fail while the game is half changed: no backup");
+            arg = HookArg::Penalty(runtime.run_penalty(f, &arg, &mut call, table, log, &mut plan)?);
+        }
         match arg {
             HookArg::Penalty(penalty) => Ok(penalty),
             _ => unreachable!("the argument stays a penalty"),

@@ -192,9 +192,16 @@ pub struct Memo {
     last_stamp: Option<u64>,
     /// Where a replay keeps the table while it checks reads past changes.
     aside: RefCell<Aside>,
+    /// The penalties replayed `on_penalty` calls returned, read once
+    /// (`Memo::penalty`), by return node and side in play.
+    penalties: FxHashMap<(u32, Side), Penalty>,
 }
 
 const NONE: u32 = u32::MAX;
+
+/// Where a replayed call returned: a `Return` node of the memo.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Returned(u32);
 
 /// Where an answer leads among a read's children, if it was met before.
 #[inline(always)]
@@ -243,6 +250,7 @@ impl Memo {
                 plan: TurnPlan::default(),
                 log: LogMark::default(),
             }),
+            penalties: FxHashMap::default(),
         }
     }
 
@@ -287,6 +295,38 @@ impl Memo {
         self.card_roots.fill(NONE);
         self.roots.clear();
         self.nodes.clear();
+        self.penalties.clear();
+    }
+
+    /// The value a replayed call returned.
+    pub fn value(&self, returned: Returned) -> Dynamic {
+        let value = self.returned(returned);
+        // Most calls answer yes or no, made afresh more cheaply than cloned.
+        value.as_bool().map_or_else(|_| value.clone(), Dynamic::from)
+    }
+
+    fn returned(&self, returned: Returned) -> &Dynamic {
+        match &self.nodes[returned.0 as usize] {
+            Node::Return(value) => value,
+            node => unreachable!("a call returns at a return node, not {node:?}"),
+        }
+    }
+
+    /// The penalty a replayed `on_penalty` call returned, with `side` in
+    /// play: read from its value by `read` the first time (the call's key
+    /// holds the penalty it was given, and the memo its players), and kept.
+    pub fn penalty<E>(
+        &mut self,
+        returned: Returned,
+        side: Side,
+        read: impl FnOnce(&Dynamic) -> Result<Penalty, E>,
+    ) -> Result<Penalty, E> {
+        if let Some(penalty) = self.penalties.get(&(returned.0, side)) {
+            return Ok(penalty.clone());
+        }
+        let penalty = read(self.returned(returned))?;
+        self.penalties.insert((returned.0, side), penalty.clone());
+        Ok(penalty)
     }
 
     fn card_slot(&self, key: Key) -> Option<usize> {
@@ -317,7 +357,8 @@ impl Memo {
     }
 
     /// Replays a recorded call whose reads all answer the same now:
-    /// applies its changes and returns its value. `None`: the call must run
+    /// applies its changes and says where it returned (`Memo::value`,
+    /// `Memo::penalty`). `None`: the call must run
     /// (nothing has changed then). A path that reads the table after a
     /// change is followed on the table as the call changed it: the table,
     /// plan and log are kept aside first and put back if a read answers
@@ -330,7 +371,7 @@ impl Memo {
         variant: &Variant,
         plan: &mut TurnPlan,
         log: &mut Log,
-    ) -> Option<Dynamic> {
+    ) -> Option<Returned> {
         let mut id = self.root(key)?;
         // Changes met and not made yet.
         let mut changes: SmallVec<[&Op; 8]> = SmallVec::new();
@@ -389,13 +430,11 @@ impl Memo {
                     }
                     id = next.expect("a recorded change is followed by the rest of its call");
                 }
-                Node::Return(value) => {
+                Node::Return(_) => {
                     for op in changes {
                         table.apply_op(op, plan, variant, log);
                     }
-                    // Most calls answer yes or no, made afresh more cheaply
-                    // than cloned.
-                    return Some(value.as_bool().map_or_else(|_| value.clone(), Dynamic::from));
+                    return Some(Returned(id));
                 }
                 Node::Run => return given_up(making, table, plan, log),
             }

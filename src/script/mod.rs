@@ -244,20 +244,73 @@ impl Runtime {
             "only predicates run while the table is frozen, not {}",
             f.kind.name()
         );
+        match self.replayed(f, arg, call, table, log, plan) {
+            Some(returned) => Ok(self.memo.value(returned)),
+            None => self.run_script(f, arg, call, table, log, plan),
+        }
+    }
+
+    /// `run` for an `on_penalty` hook about `arg` (a penalty): the penalty
+    /// it returns. The penalty of a replayed call is read from its value
+    /// once.
+    pub fn run_penalty(
+        &mut self,
+        f: &FnRef,
+        arg: &HookArg,
+        call: &mut CallInfo,
+        table: &mut Table,
+        log: &mut Log,
+        plan: &mut TurnPlan,
+    ) -> Result<Penalty, ScriptFailure> {
+        let HookArg::Penalty(given) = arg else { unreachable!("an on_penalty hook is given a penalty") };
+        match self.replayed(f, arg, call, table, log, plan) {
+            Some(returned) => {
+                let variant = &self.variant;
+                self.memo.penalty(returned, table.side, |value| read_penalty(variant, value, given, table))
+            }
+            None => {
+                let value = self.run_script(f, arg, call, table, log, plan)?;
+                read_penalty(&self.variant, &value, given, table)
+            }
+        }
+        .map_err(|e| self.failure(f, format!("it returned a bad penalty: {e}")))
+    }
+
+    /// Replays the recorded outcome of `f` about `arg` where everything it
+    /// read answers the same (the memo on): where it returned.
+    fn replayed(
+        &mut self,
+        f: &FnRef,
+        arg: &HookArg,
+        call: &mut CallInfo,
+        table: &mut Table,
+        log: &mut Log,
+        plan: &mut TurnPlan,
+    ) -> Option<memo::Returned> {
         call.card = match arg {
             HookArg::Card(id, side) => Some((*id, *side)),
             _ => None,
         };
-        let key = memo::Key { function: f.id, arg };
         if self.memo_players != table.players() {
             self.memo.clear();
             self.memo_players = table.players();
         }
-        if self.memoizing
-            && let Some(value) = self.memo.replay(key, table, call, &self.variant, plan, log)
-        {
-            return Ok(value);
-        }
+        let key = memo::Key { function: f.id, arg };
+        self.memoizing.then(|| self.memo.replay(key, table, call, &self.variant, plan, log)).flatten()
+    }
+
+    /// Runs `f` about `arg` (which `replayed` could not), recording what it
+    /// read and did.
+    fn run_script(
+        &mut self,
+        f: &FnRef,
+        arg: &HookArg,
+        call: &mut CallInfo,
+        table: &mut Table,
+        log: &mut Log,
+        plan: &mut TurnPlan,
+    ) -> Result<Dynamic, ScriptFailure> {
+        let key = memo::Key { function: f.id, arg };
         let arg = match key.arg {
             HookArg::None => None,
             // What the script reads of its card is recorded (the memo keeps
@@ -379,19 +432,12 @@ impl Runtime {
         };
         self.failure(f, format!("it returned {returned}; it must return {expected}"))
     }
+}
 
-    /// Reads the penalty map an `on_penalty` hook returned.
-    pub fn penalty_from(
-        &self,
-        f: &FnRef,
-        value: &Dynamic,
-        original: &Penalty,
-        table: &Table,
-    ) -> Result<Penalty, ScriptFailure> {
-        let (side, players) = (table.side, table.players());
-        convert::penalty_from_map(&self.variant, side, players, value, original.by, original.group.clone())
-            .map_err(|e| self.failure(f, format!("it returned a bad penalty: {e}")))
-    }
+/// The penalty an `on_penalty` hook returned as `value`, given the penalty
+/// `given`.
+fn read_penalty(variant: &Variant, value: &Dynamic, given: &Penalty, table: &Table) -> Result<Penalty, String> {
+    convert::penalty_from_map(variant, table.side, table.players(), value, given.by, given.group.clone())
 }
 
 /// The card a hook is about, as a source of reads.
