@@ -239,11 +239,6 @@ impl Runtime {
         log: &mut Log,
         plan: &mut TurnPlan,
     ) -> Result<Dynamic, ScriptFailure> {
-        debug_assert!(
-            !self.memo.frozen() || f.kind.mode() == crate::variant::HookMode::Predicate,
-            "only predicates run while the table is frozen, not {}",
-            f.kind.name()
-        );
         match self.replayed(f, arg, call, table, log, plan) {
             Some(returned) => Ok(self.memo.value(returned)),
             None => self.run_script(f, arg, call, table, log, plan),
@@ -287,6 +282,11 @@ impl Runtime {
         log: &mut Log,
         plan: &mut TurnPlan,
     ) -> Option<memo::Returned> {
+        debug_assert!(
+            !self.memo.frozen() || f.kind.mode() == crate::variant::HookMode::Predicate,
+            "only predicates run while the table is frozen, not {}",
+            f.kind.name()
+        );
         call.card = match arg {
             HookArg::Card(id, side) => Some((*id, *side)),
             _ => None,
