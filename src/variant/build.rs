@@ -374,7 +374,6 @@ fn build_table(file: &SourceFile, spec: &LayerSpec, problems: &mut Vec<String>) 
         targets: Vec::new(),
         faces: Vec::new(),
         choices: Vec::new(),
-        grants: Vec::new(),
         hook_bound: [false; HookKind::ALL.len()],
         card_hook_fns: Vec::new(),
         moment_hooks: false,
@@ -458,7 +457,8 @@ fn bind_hooks(variant: &mut Variant, layers: &[Layer], problems: &mut Vec<String
     variant.global_hooks = vec![Vec::new(); HookKind::ALL.len()];
     variant.card_hook_fns = vec![Vec::new(); HookKind::ALL.len()];
     variant.targets = vec![[TargetNeed::None; 2]; slots];
-    variant.grants = vec![false; slots];
+    // Per slot: a hook that may allow the face without matching is bound.
+    let mut grants = vec![false; slots];
     let mut ids: Vec<(usize, &str, HookKind)> = Vec::new();
     for (layer_index, layer) in layers.iter().enumerate() {
         for binding in &layer.hooks {
@@ -482,7 +482,7 @@ fn bind_hooks(variant: &mut Variant, layers: &[Layer], problems: &mut Vec<String
                     }
                     for slot in slots {
                         variant.card_hooks[binding.kind as usize][slot].push(fn_ref.clone());
-                        variant.grants[slot] |= binding.grants;
+                        grants[slot] |= binding.grants;
                     }
                 }
                 Err(e) => problems.push(layer.source.problem_at(&binding.function, e)),
@@ -510,8 +510,8 @@ fn bind_hooks(variant: &mut Variant, layers: &[Layer], problems: &mut Vec<String
             let plain = !variant.names.has_flex_side(face)
                 && variant.targets[slot] == [TargetNeed::None; 2]
                 && variant.card_hooks[HookKind::CanPlay as usize][slot].is_empty()
-                && !variant.grants[slot];
-            FaceKey::new(face, &variant.names, plain, variant.grants[slot])
+                && !grants[slot];
+            FaceKey::new(face, &variant.names, plain, grants[slot])
         })
         .collect();
     // One-sided, each design is a choice of its own (`Variant::choice`).

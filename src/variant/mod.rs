@@ -271,9 +271,6 @@ pub struct Variant {
     /// one choice (rules.md 4.3). Empty for a one-sided deck, whose designs
     /// are each a choice.
     choices: Vec<CardId>,
-    /// `grants[design * 2 + side]`: a hook that may allow the face without
-    /// matching is bound to it.
-    grants: Vec<bool>,
     /// `hook_bound[kind]`: is any function bound to that hook, for any face?
     hook_bound: [bool; HookKind::ALL.len()],
     /// `card_hook_fns[kind]`: every function bound to that card hook, for
@@ -405,7 +402,7 @@ impl Variant {
     /// Is a hook bound to this face that may allow it without matching
     /// (`grants: true`)?
     pub fn grants(&self, id: CardId, side: Side) -> bool {
-        self.grants[slot(id, side)]
+        self.faces[slot(id, side)].grants
     }
 
     pub fn global_hook(&self, kind: HookKind) -> &[FnRef] {
