@@ -32,6 +32,12 @@ impl Combine {
     }
 }
 
+/// A script about to run may fail: where an action is changing the table
+/// (`changing`), the table was backed up first (`guarded`).
+fn debug_assert_backed_up(guarded: bool, changing: bool) {
+    debug_assert!(guarded || !changing, "a script may fail while the game is half changed: no backup");
+}
+
 /// The answers of predicate hooks, combined as they come in layer order.
 struct Verdicts {
     combine: Combine,
@@ -79,7 +85,7 @@ impl Game {
             None => variant.global_hook(kind),
         };
         for f in fns {
-            debug_assert!(*guarded || !*changing, "a script may fail while the game is half changed: no backup");
+            debug_assert_backed_up(*guarded, *changing);
             let answer = runtime.run(f, arg, call, table, log, plan)?;
             if !each(f, answer, runtime)? {
                 break;
@@ -269,19 +275,16 @@ impl Game {
         penalty: Penalty,
         answering: Option<Penalty>,
     ) -> Result<Penalty, ScriptFailure> {
-        let mut arg = HookArg::Penalty(penalty);
+        let mut penalty = penalty;
         let mut call = CallInfo { answering, ..CallInfo::new(HookKind::OnPenalty, me) };
         let mut plan = TurnPlan::default();
         // Field by field, so that the variant is borrowed, not cloned.
         let Game { variant, runtime, table, log, guarded, changing, .. } = self;
         for f in variant.global_hook(HookKind::OnPenalty) {
-            debug_assert!(*guarded || !*changing, "a script may fail while the game is half changed: no backup");
-            arg = HookArg::Penalty(runtime.run_penalty(f, &arg, &mut call, table, log, &mut plan)?);
+            debug_assert_backed_up(*guarded, *changing);
+            penalty = runtime.run_penalty(f, &HookArg::Penalty(penalty), &mut call, table, log, &mut plan)?;
         }
-        match arg {
-            HookArg::Penalty(penalty) => Ok(penalty),
-            _ => unreachable!("the argument stays a penalty"),
-        }
+        Ok(penalty)
     }
 
     /// The answer of the last hook of `kind` taking no card, if any is bound.
