@@ -348,11 +348,16 @@ impl Game {
                 return index;
             }
             if !designs_seen.mark(card) && key.matches(color, top) {
-                let face = *self.face(card);
-                out.push(PlayOption { card, face, as_flex: false, target: None, names_color: key.names_color });
+                out.push(self.plain_option(card, key));
             }
         }
         hand.len()
+    }
+
+    /// The play of a plain card (`FaceKey::plain`, keyed `key`) as it is:
+    /// its regular side, no target.
+    fn plain_option(&self, card: CardId, key: FaceKey) -> PlayOption {
+        PlayOption { card, face: *self.face(card), as_flex: false, target: None, names_color: key.names_color }
     }
 
     /// What a plain play in turn must match, packed: the colour in play
@@ -378,8 +383,7 @@ impl Game {
             let matches = key.matches(color, top);
             debug_assert_eq!(matches, self.table.matches(&self.variant, self.face(card), false));
             if matches {
-                let face = *self.face(card);
-                let play = PlayOption { card, face, as_flex: false, target: None, names_color: key.names_color };
+                let play = self.plain_option(card, key);
                 debug_assert!(self.check_play_as(standing, &play.play(seat, self.color_range().start, false)).is_ok());
                 out.push(play);
             }
