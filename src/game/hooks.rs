@@ -10,8 +10,9 @@ use rhai::Dynamic;
 use crate::card::CardId;
 use crate::event::Seat;
 use crate::game::{Checked, Game, Play, Refusal, Stop};
-use crate::script::convert::Verdict;
+use crate::script::convert::{Reasons, Verdict};
 use crate::script::{CallInfo, HookArg, Open, Runtime, ScriptFailure};
+use crate::table::Table;
 use crate::turn::{Penalty, TurnPlan};
 use crate::variant::{FnRef, HookKind, TargetNeed};
 
@@ -19,16 +20,21 @@ use crate::variant::{FnRef, HookKind, TargetNeed};
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Combine {
     /// Every hook must say yes: the first no (or reason why not) decides;
-    /// the verdict is "allow" if any allowed.
-    Every,
+    /// the verdict is "allow" if any allowed. `why`: keep the reason, for a
+    /// refusal that is put into words (move generation drops it).
+    Every { why: bool },
     /// One yes is enough: the first that says yes (or "allow") decides.
     Any,
 }
 
 impl Combine {
-    /// Are reasons why not an answer (or only `true`, `false`, "allow")?
-    fn reasons(self) -> bool {
-        self == Combine::Every
+    /// What becomes of a reason why not given as an answer.
+    fn reasons(self) -> Reasons {
+        match self {
+            Combine::Every { why: true } => Reasons::Kept,
+            Combine::Every { why: false } => Reasons::Dropped,
+            Combine::Any => Reasons::Refused,
+        }
     }
 }
 
@@ -36,6 +42,15 @@ impl Combine {
 /// (`changing`), the table was backed up first (`guarded`).
 fn debug_assert_backed_up(guarded: bool, changing: bool) {
     debug_assert!(guarded || !changing, "a script may fail while the game is half changed: no backup");
+}
+
+/// A verdict whose reason names the card as `call` sees it now (a
+/// recorded answer may have been given about another card at that place).
+fn settled(mut verdict: Option<Verdict>, table: &Table, call: &CallInfo) -> Option<Verdict> {
+    if let Some(Verdict::No(Some(reason))) = &mut verdict {
+        reason.settle(table, call);
+    }
+    verdict
 }
 
 /// The answers of predicate hooks, combined as they come in layer order.
@@ -54,7 +69,7 @@ impl Verdicts {
     fn take(&mut self, value: &Dynamic) -> Option<bool> {
         let said = Verdict::read(value, self.combine.reasons())?;
         let stop = match self.combine {
-            Combine::Every => !said.yes(),
+            Combine::Every { .. } => !said.yes(),
             Combine::Any => said.yes(),
         };
         if stop || self.verdict != Some(Verdict::Allow) {
@@ -107,7 +122,7 @@ impl Game {
     ) -> Result<Option<Verdict>, ScriptFailure> {
         let mut plan = TurnPlan::default();
         let mut verdicts = Verdicts::new(combine);
-        let expected = match (kind.can_grant(), combine.reasons()) {
+        let expected = match (kind.can_grant(), combine.reasons() != Reasons::Refused) {
             (true, true) => "true, false, \"allow\" or a reason why not",
             (true, false) => "true, false or \"allow\"",
             (false, true) => "true, false or a reason why not",
@@ -116,7 +131,7 @@ impl Game {
         self.run_each(kind, card, &arg, &mut call, &mut plan, |f, value, runtime| {
             verdicts.take(&value).ok_or_else(|| runtime.wrong_answer(f, &value, expected))
         })?;
-        Ok(verdicts.verdict)
+        Ok(settled(verdicts.verdict, &self.table, &call))
     }
 
     /// The combined answer of the functions `fns` to `call`, where the
@@ -206,16 +221,19 @@ impl Game {
         let call = CallInfo { card: Some((card, side)), ..call };
         let fns = self.variant.card_hook(kind, card, side);
         if let Some(verdict) = self.known_verdict(fns, Open::Nothing, &call, combine) {
-            return Ok(verdict);
+            return Ok(settled(verdict, &self.table, &call));
         }
         self.ask(kind, Some(card), HookArg::Card(card, side), call, combine)
     }
 
     /// No hook of `kind` bound to the card may refuse the play; `Ok(true)`
-    /// when one allowed it (matching or not).
-    pub(crate) fn card_verdicts(&mut self, kind: HookKind, play: &Play) -> Checked<bool> {
-        match self.ask_about_play(kind, play, Combine::Every)? {
-            Some(Verdict::No(reason)) => Err(Stop::Refuse(Refusal::ByRule { what: "this play", reason })),
+    /// when one allowed it (matching or not). `why`: keep a refusal's
+    /// reason (not when listing moves).
+    pub(crate) fn card_verdicts(&mut self, kind: HookKind, play: &Play, why: bool) -> Checked<bool> {
+        match self.ask_about_play(kind, play, Combine::Every { why })? {
+            Some(Verdict::No(reason)) => {
+                Err(Stop::Refuse(Refusal::ByRule { what: "this play", reason: reason.map(|r| r.why()) }))
+            }
             verdict => Ok(verdict == Some(Verdict::Allow)),
         }
     }
@@ -232,16 +250,17 @@ impl Game {
     }
 
     /// Every hook of `kind` (taking no card) must allow what `seat` does.
+    /// `why`: keep a refusal's reason (not when listing moves).
     pub(crate) fn global_verdicts(
         &mut self,
         kind: HookKind,
         seat: Seat,
         playable: Vec<CardId>,
-        what: &'static str,
+        (what, why): (&'static str, bool),
     ) -> Checked<()> {
         let call = CallInfo { prev_color: self.table.color, playable: Some(playable), ..CallInfo::new(kind, seat) };
-        match self.ask(kind, None, HookArg::None, call, Combine::Every)? {
-            Some(Verdict::No(reason)) => Err(Stop::Refuse(Refusal::ByRule { what, reason })),
+        match self.ask(kind, None, HookArg::None, call, Combine::Every { why })? {
+            Some(Verdict::No(reason)) => Err(Stop::Refuse(Refusal::ByRule { what, reason: reason.map(|r| r.why()) })),
             _ => Ok(()),
         }
     }

@@ -24,7 +24,7 @@ use crate::variant::{HookKind, Variant};
 
 pub use action::{Action, Play, Record};
 pub use moves::{Moves, PlayOption};
-pub use refusal::{ActionError, Refusal};
+pub use refusal::{ActionError, Refusal, Why};
 
 /// Why a check stopped: the rules refuse, or a script failed while asked.
 #[derive(Debug)]

@@ -384,7 +384,9 @@ impl Game {
             debug_assert_eq!(matches, self.table.matches(&self.variant, self.face(card), false));
             if matches {
                 let play = self.plain_option(card, key);
-                debug_assert!(self.check_play_as(standing, &play.play(seat, self.color_range().start, false)).is_ok());
+                debug_assert!(
+                    self.check_play_as(standing, &play.play(seat, self.color_range().start, false), false).is_ok()
+                );
                 out.push(play);
             }
             Ok(())
@@ -442,10 +444,10 @@ impl Game {
                 let play = Play { seat, card, color, as_flex, target, uno: false };
                 debug_assert_eq!(self.check_shape(&play), Ok(()));
                 let checked = if grants {
-                    self.check_play_as(standing, &play)
+                    self.check_play_as(standing, &play, false)
                 } else {
                     self.check_standing(standing, &play)
-                        .and_then(|_| self.card_verdicts(HookKind::CanPlay, &play).map(drop))
+                        .and_then(|_| self.card_verdicts(HookKind::CanPlay, &play, false).map(drop))
                 };
                 match checked {
                     Ok(()) => out.push(PlayOption { card, face, as_flex, target, names_color }),
@@ -461,7 +463,7 @@ impl Game {
     fn playable_cards(&mut self, seat: Seat) -> Checked<Vec<CardId>> {
         let mut moves = Moves::default();
         self.legal_plays(seat, &mut moves)?;
-        Ok(moves.plays.iter().map(|o| o.card).collect())
+        Ok(cards_of(&moves.plays))
     }
 
     /// Could `seat` play `card` now (on either side, at some target)?
@@ -571,7 +573,7 @@ impl Game {
         Ok(())
     }
 
-    /// May `seat` draw now? `plays`: its legal plays, if known.
+    /// May `seat` draw now? `plays`: its legal plays, when listing moves.
     #[inline(always)]
     fn check_draw(&mut self, seat: Seat, plays: Option<&[PlayOption]>) -> Checked<()> {
         self.check_turn(seat)?;
@@ -584,7 +586,7 @@ impl Game {
         self.check_turn_hooks(HookKind::CanDraw, seat, plays, "drawing")
     }
 
-    /// May `seat` pass now? `plays`: its legal plays, if known.
+    /// May `seat` pass now? `plays`: its legal plays, when listing moves.
     #[inline(always)]
     fn check_pass(&mut self, seat: Seat, plays: Option<&[PlayOption]>) -> Checked<()> {
         self.check_turn(seat)?;
@@ -604,11 +606,13 @@ impl Game {
         if self.variant.global_hook(kind).is_empty() {
             return Ok(());
         }
-        let playable = match plays {
-            Some(plays) => plays.iter().map(|o| o.card).collect(),
-            None => self.playable_cards(seat)?,
+        // The plays are known when listing moves, which drops a refusal
+        // unread; validation works them out and keeps the reason.
+        let (playable, why) = match plays {
+            Some(plays) => (cards_of(plays), false),
+            None => (self.playable_cards(seat)?, true),
         };
-        self.global_verdicts(kind, seat, playable, what)
+        self.global_verdicts(kind, seat, playable, (what, why))
     }
 
     /// How `seat` stands to playing a card now, or why it may play nothing.
@@ -652,13 +656,14 @@ impl Game {
             return refuse(Refusal::UnoWithPlay { seat: play.seat, left: held - 1 });
         }
         let standing = self.standing(play.seat)?;
-        self.check_play_as(standing, play)
+        self.check_play_as(standing, play, true)
     }
 
     /// The full check of a play for a seat standing so, in the order its
     /// refusals are reported. A card that does not match may still be played
     /// where a rule's hook bound with `grants: true` answers "allow".
-    fn check_play_as(&mut self, standing: Standing, play: &Play) -> Checked<()> {
+    /// `why`: keep a rule's reason (not when listing moves).
+    fn check_play_as(&mut self, standing: Standing, play: &Play, why: bool) -> Checked<()> {
         let mut allowed = self.check_standing(standing, play)?;
         let grants = self.variant.grants(play.card, self.table.side);
         let face = self.face(play.card);
@@ -669,7 +674,7 @@ impl Game {
             self.matches(play).map_err(Stop::Refuse)?;
         }
         self.check_shape(play).map_err(Stop::Refuse)?;
-        allowed |= self.card_verdicts(HookKind::CanPlay, play)?;
+        allowed |= self.card_verdicts(HookKind::CanPlay, play, why)?;
         if grants && !allowed {
             self.matches(play).map_err(Stop::Refuse)?;
         }
@@ -753,4 +758,12 @@ fn ok(result: Checked<()>) -> Result<bool, ScriptFailure> {
         Err(Stop::Refuse(_)) => Ok(false),
         Err(Stop::Fail(failure)) => Err(failure),
     }
+}
+
+/// The cards of `plays`, each once: the plays of one card (its sides and
+/// targets) come together.
+fn cards_of(plays: &[PlayOption]) -> Vec<CardId> {
+    let mut cards: Vec<CardId> = plays.iter().map(|o| o.card).collect();
+    cards.dedup();
+    cards
 }

@@ -4,11 +4,20 @@
 
 use rhai::ImmutableString;
 
-use crate::card::{CardId, Color};
+use crate::card::{CardId, Color, Side};
 use crate::event::Seat;
 use crate::script::ScriptFailure;
+use crate::script::convert::CARD_SLOT;
 use crate::table::Table;
 use crate::variant::Variant;
+
+/// A rule's reason why not, in its words: `{card}` in the text stands for
+/// the name of the card it names (shown on a side).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Why {
+    pub text: ImmutableString,
+    pub card: Option<(CardId, Side)>,
+}
 
 /// Why an action is not allowed now. The table is unchanged.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -67,7 +76,7 @@ pub enum Refusal {
     /// A rule's hook said no, with its reason if it gave one.
     ByRule {
         what: &'static str,
-        reason: Option<ImmutableString>,
+        reason: Option<Why>,
     },
     AlreadyDrew {
         seat: Seat,
@@ -157,7 +166,10 @@ impl Refusal {
             Refusal::TakesNoTarget { card: id } => format!("{} takes no target", card(id)),
             Refusal::NeedsTarget { card: id } => format!("{} needs a target player", card(id)),
             Refusal::BadTarget { target } => format!("target p{target} must be another player at the table"),
-            Refusal::ByRule { reason: Some(reason), .. } => reason.to_string(),
+            Refusal::ByRule { reason: Some(Why { text, card: Some((id, side)) }), .. } => {
+                text.replace(CARD_SLOT, &variant.face_name(*id, *side))
+            }
+            Refusal::ByRule { reason: Some(Why { text, card: None }), .. } => text.to_string(),
             Refusal::ByRule { what, reason: None } => format!("{what} is not allowed now"),
             Refusal::AlreadyDrew { seat } => format!("p{seat} has drawn already: play the drawn card or pass"),
             Refusal::NothingToDraw => "there is nothing left to draw: pass instead".into(),

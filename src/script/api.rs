@@ -14,7 +14,7 @@ use std::sync::Arc;
 
 use rhai::{Array, Dynamic, Engine, ImmutableString, Map};
 
-use super::convert::{self, HostResult, script_error};
+use super::convert::{self, CARD_SLOT, HostResult, Reason, script_error};
 use super::memo::Step;
 use super::read::{Answer, CardList, Prop, Read, ScriptNames};
 use super::{HookCtx, ScriptCard};
@@ -529,6 +529,24 @@ fn register_card_type(engine: &mut Engine, ctx: &Rc<RefCell<HookCtx>>, api: &Rc<
     engine.register_fn("to_string", move |card: &mut ScriptCard| {
         let answer = c.borrow_mut().touch(card, Prop::Face, &v);
         Prop::Face.script_value(&answer, &v.names, &v.variant)
+    });
+    // A reason why not that names a card: the name is put in when the
+    // reason is shown, so the script does not read it (`convert::Reason`).
+    engine.register_type_with_name::<Reason>("Reason");
+    engine.register_fn("refusal", |text: ImmutableString, card: ScriptCard| -> HostResult<Reason> {
+        if !text.contains(CARD_SLOT) {
+            return Err(script_error(format!(
+                "refusal(text, card): the text must say where the card's name goes ({CARD_SLOT}), as in \"{CARD_SLOT} is not allowed now\""
+            )));
+        }
+        Ok(Reason { text, card: Some(card) })
+    });
+    let (c, v) = (ctx.clone(), api.clone());
+    engine.register_fn("to_string", move |reason: &mut Reason| -> ImmutableString {
+        let Some(card) = reason.card else { return reason.text.clone() };
+        let answer = c.borrow_mut().touch(&card, Prop::Face, &v);
+        let name = Prop::Face.script_value(&answer, &v.names, &v.variant).into_immutable_string().unwrap_or_default();
+        reason.text.replace(CARD_SLOT, &name).into()
     });
     let same = {
         let (ctx, api) = (ctx.clone(), api.clone());

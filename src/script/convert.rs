@@ -5,6 +5,9 @@ use rhai::{Dynamic, EvalAltResult, ImmutableString, Map, Position};
 
 use crate::card::{Color, Side};
 use crate::event::Seat;
+use crate::game::Why;
+use crate::script::{CallInfo, ScriptCard, read};
+use crate::table::Table;
 use crate::turn::{Challenge, DrawSpec, Penalty};
 use crate::variant::Variant;
 
@@ -168,25 +171,78 @@ pub enum Verdict {
     Yes,
     /// `"allow"`: yes, and for a play, even a card that does not match.
     Allow,
-    /// `false`, or a reason why not.
-    No(Option<ImmutableString>),
+    /// `false`, or a reason why not (boxed: it is kept only where a refusal
+    /// is put into words).
+    No(Option<Box<Reason>>),
+}
+
+/// What becomes of a reason why not a predicate gives.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reasons {
+    /// It is not an answer the question takes.
+    Refused,
+    /// It means no; its words are not needed (move generation).
+    Dropped,
+    /// It means no, and is kept to be put into words.
+    Kept,
+}
+
+/// Why a predicate said no, in its words. A reason may name a card
+/// (`refusal(text, card)` in a script): `{card}` in the text stands for the
+/// card's name, put in only when the reason is shown. The script does not
+/// read the name, so calls that refuse alike about different cards share a
+/// recorded path; a card it asked for is the one at the same place now
+/// (`Reason::settle`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Reason {
+    pub text: ImmutableString,
+    pub card: Option<ScriptCard>,
+}
+
+/// Where a reason's text says the card's name goes.
+pub const CARD_SLOT: &str = "{card}";
+
+impl Reason {
+    /// The card a reason names, as the call sees it now: a card the script
+    /// asked for is the one now at its place (a replayed call reads the
+    /// same, but may be about other cards).
+    pub fn settle(&mut self, table: &Table, call: &CallInfo) {
+        if let Some(card) = &mut self.card
+            && let Some(source) = card.source
+            && let Ok((id, side)) = read::card_now(source, table, call)
+        {
+            card.id = id;
+            card.side = side;
+        }
+    }
+
+    /// The reason as a refusal keeps it, its card settled.
+    pub fn why(self) -> Why {
+        Why { text: self.text, card: self.card.map(|card| (card.id, card.side)) }
+    }
 }
 
 impl Verdict {
-    /// Reads a predicate's answer: `true`, `false`, `"allow"`, and where
-    /// `reasons` a text saying why not. Anything else is `None`.
+    /// Reads a predicate's answer: `true`, `false`, `"allow"`, and (unless
+    /// `reasons` refuses them) a reason why not. Anything else is `None`.
     #[inline]
-    pub fn read(value: &Dynamic, reasons: bool) -> Option<Verdict> {
+    pub fn read(value: &Dynamic, reasons: Reasons) -> Option<Verdict> {
         if let Ok(yes) = value.as_bool() {
             return Some(if yes { Verdict::Yes } else { Verdict::No(None) });
         }
-        let text = value.clone().into_immutable_string().ok()?;
-        if text == "allow" {
-            Some(Verdict::Allow)
-        } else if reasons {
-            Some(Verdict::No(Some(text)))
-        } else {
-            None
+        if let Some(text) = value.read_lock::<ImmutableString>() {
+            return match reasons {
+                _ if *text == "allow" => Some(Verdict::Allow),
+                Reasons::Refused => None,
+                Reasons::Dropped => Some(Verdict::No(None)),
+                Reasons::Kept => Some(Verdict::No(Some(Box::new(Reason { text: text.clone(), card: None })))),
+            };
+        }
+        let reason = value.read_lock::<Reason>()?;
+        match reasons {
+            Reasons::Refused => None,
+            Reasons::Dropped => Some(Verdict::No(None)),
+            Reasons::Kept => Some(Verdict::No(Some(Box::new(reason.clone())))),
         }
     }
 

@@ -395,6 +395,18 @@ fn cards_of<'a>(list: CardList, table: &'a Table, call: &'a CallInfo) -> Result<
     })
 }
 
+/// The card at `source` now, and the side it shows: the card a call is
+/// about shows the side it was offered with; any other card, the side in
+/// play.
+pub fn card_now(source: CardSource, table: &Table, call: &CallInfo) -> Result<(CardId, Side), String> {
+    let id = card_at(source.list, usize::from(source.index), table, call)?;
+    let side = match (source.list, call.card) {
+        (CardList::Arg, Some((_, side))) => side,
+        _ => table.side,
+    };
+    Ok((id, side))
+}
+
 /// The `index`th card of a list (the draw pile counts from its top).
 fn card_at(list: CardList, index: usize, table: &Table, call: &CallInfo) -> Result<CardId, String> {
     let cards = cards_of(list, table, call)?;
@@ -516,13 +528,7 @@ impl Read {
             }
             Read::Cards(list) => Answer::Word(cards_of(*list, table, call)?.len() as u64),
             Read::Prop { source, prop } => {
-                let id = card_at(source.list, usize::from(source.index), table, call)?;
-                // The card a call is about shows the side it was offered
-                // with; any other card, the side in play.
-                let side = match (source.list, call.card) {
-                    (CardList::Arg, Some((_, side))) => side,
-                    _ => table.side,
-                };
+                let (id, side) = card_now(*source, table, call)?;
                 Answer::Word(prop.word(id, variant.face(id, side), &variant.names))
             }
             Read::DrawSize => Answer::Word(table.draw.len() as u64),

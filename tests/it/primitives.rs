@@ -119,6 +119,19 @@ fn a_wrong_answer_names_the_hook_the_script_and_the_line() {
 }
 
 #[test]
+fn a_refusal_naming_a_card_must_say_where_its_name_goes() {
+    let variant = Arc::new(with_rule("classic", "refusal-slot.yaml").unwrap());
+    let mut game = Game::new(Runtime::new(variant).unwrap(), 2, 1).unwrap();
+    game.deal().unwrap();
+    let before = game.table().clone();
+    let error = game.apply(Action::Draw(game.to_act())).unwrap_err().to_string();
+    assert!(error.starts_with("script error in refusal-slot (can_draw hook no_slot): /"), "{error}");
+    assert!(error.contains("refusal-slot.rhai:2:5"), "{error}");
+    assert!(error.contains("the text must say where the card's name goes ({card})"), "{error}");
+    assert_eq!(*game.table(), before, "the refused draw changed nothing");
+}
+
+#[test]
 fn rule_state_is_rebuilt_when_a_saved_game_is_replayed() {
     let variant = Arc::new(with_rule("classic", "tally.yaml").unwrap());
     let mut game = Game::new(Runtime::new(variant.clone()).unwrap(), 3, 11).unwrap();

@@ -155,6 +155,56 @@ fn hands_played(
     game.events().to_vec()
 }
 
+/// A refusal says the same whether its rule's answer was recorded or ran:
+/// a reason that names a card (`refusal(text, card)`) names the card of
+/// this call, not of the call it was recorded from.
+#[test]
+fn refusals_say_the_same_with_the_memo_off() {
+    let cases: [(&str, &[&str]); 3] = [
+        ("classic", &["force-play", "no-action-finish", "no-bluffing"]),
+        ("flex", &["force-play", "no-bluffing"]),
+        ("flip", &["force-play", "no-action-finish"]),
+    ];
+    let mut named = 0;
+    for (name, rules) in cases {
+        let request = LoadRequest {
+            variant: name.into(),
+            rules: rules.iter().map(|r| r.to_string()).collect(),
+            ..LoadRequest::default()
+        };
+        let variant = Arc::new(load(&request).unwrap());
+        for seed in 0..3 {
+            let [mut with, mut without] = [true, false].map(|memo| {
+                let mut game = Game::new(Runtime::new(variant.clone()).unwrap(), 4, seed).unwrap();
+                game.set_memo(memo);
+                game.deal().unwrap();
+                game
+            });
+            let [mut bots, mut again] =
+                [(); 2].map(|()| (0..4).map(|s| Bot::new(BotKind::Random, seed, s)).collect::<Vec<_>>());
+            while !with.hand_over() {
+                let seat = with.to_act();
+                let hand = with.table().hands[seat].clone();
+                let tries = hand.iter().map(|&card| Action::Play(Play::new(seat, card)));
+                for action in tries.chain([Action::Draw(seat), Action::Pass(seat)]) {
+                    if with.is_legal(&action).unwrap() {
+                        continue;
+                    }
+                    let said = with.apply(action).unwrap_err().to_string();
+                    let said_without = without.apply(action).unwrap_err().to_string();
+                    assert_eq!(said, said_without, "{name} {rules:?} seed {seed}");
+                    named += usize::from(said.contains("play it") || said.contains("is not allowed"));
+                }
+                let action = bots[seat].choose(&mut with, seat).unwrap();
+                assert_eq!(action, again[seat].choose(&mut without, seat).unwrap());
+                with.apply(action).unwrap();
+                without.apply(action).unwrap();
+            }
+        }
+    }
+    assert!(named > 20, "rules named cards in their refusals ({named} times)");
+}
+
 #[test]
 fn the_memo_changes_nothing_but_speed() {
     let cases: [(&str, &[&str]); 9] = [
