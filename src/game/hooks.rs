@@ -66,13 +66,23 @@ impl Verdicts {
 
     /// Takes the next hook's answer: `None` if it is not one a predicate
     /// may give, else whether the next hook is still asked.
+    #[inline]
     fn take(&mut self, value: &Dynamic) -> Option<bool> {
+        // The commonest answer, `true`, taken at once.
+        if let Ok(true) = value.as_bool()
+            && let Combine::Every { .. } = self.combine
+        {
+            if self.verdict.is_none() {
+                self.verdict = Some(Verdict::Yes);
+            }
+            return Some(true);
+        }
         let said = Verdict::read(value, self.combine.reasons())?;
         let stop = match self.combine {
             Combine::Every { .. } => !said.yes(),
             Combine::Any => said.yes(),
         };
-        if stop || self.verdict != Some(Verdict::Allow) {
+        if stop || !matches!(self.verdict, Some(Verdict::Allow)) {
             self.verdict = Some(said);
         }
         Some(!stop)
