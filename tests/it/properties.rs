@@ -155,6 +155,16 @@ fn hands_played(
     game.events().to_vec()
 }
 
+/// Variant `name` with `rules`, loaded.
+fn with_rules(name: &str, rules: &[&str]) -> Arc<Variant> {
+    let request = LoadRequest {
+        variant: name.into(),
+        rules: rules.iter().map(|r| r.to_string()).collect(),
+        ..LoadRequest::default()
+    };
+    Arc::new(load(&request).unwrap())
+}
+
 /// A refusal says the same whether its rule's answer was recorded or ran:
 /// a reason that names a card (`refusal(text, card)`) names the card of
 /// this call, not of the call it was recorded from.
@@ -167,12 +177,7 @@ fn refusals_say_the_same_with_the_memo_off() {
     ];
     let mut named = 0;
     for (name, rules) in cases {
-        let request = LoadRequest {
-            variant: name.into(),
-            rules: rules.iter().map(|r| r.to_string()).collect(),
-            ..LoadRequest::default()
-        };
-        let variant = Arc::new(load(&request).unwrap());
+        let variant = with_rules(name, rules);
         for seed in 0..3 {
             let [mut with, mut without] = [true, false].map(|memo| {
                 let mut game = Game::new(Runtime::new(variant.clone()).unwrap(), 4, seed).unwrap();
@@ -220,12 +225,7 @@ fn the_memo_changes_nothing_but_speed() {
         ("classic", &["tests/variants/host/offer.yaml"]),
     ];
     for (name, rules) in cases {
-        let request = LoadRequest {
-            variant: name.into(),
-            rules: rules.iter().map(|r| r.to_string()).collect(),
-            ..LoadRequest::default()
-        };
-        let variant = Arc::new(load(&request).unwrap());
+        let variant = with_rules(name, rules);
         let players = 4.min(variant.max_players);
         for seed in 0..4 {
             let with = hands_played(&variant, players, seed, 3, true);
