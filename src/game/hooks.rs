@@ -101,7 +101,7 @@ impl Game {
         arg: &HookArg,
         call: &mut CallInfo,
         plan: &mut TurnPlan,
-        mut each: impl FnMut(&FnRef, Dynamic, &Runtime) -> Result<bool, ScriptFailure>,
+        mut each: impl FnMut(&FnRef, &Dynamic, &Runtime) -> Result<bool, ScriptFailure>,
     ) -> Result<(), ScriptFailure> {
         // Field by field, so that the variant is borrowed, not cloned.
         let Game { variant, runtime, table, log, guarded, changing, .. } = self;
@@ -111,8 +111,7 @@ impl Game {
         };
         for f in fns {
             debug_assert_backed_up(*guarded, *changing);
-            let answer = runtime.run(f, arg, call, table, log, plan)?;
-            if !each(f, answer, runtime)? {
+            if !runtime.run(f, arg, call, table, log, plan, |answer, runtime| each(f, answer, runtime))?? {
                 break;
             }
         }
@@ -127,7 +126,7 @@ impl Game {
         kind: HookKind,
         card: Option<CardId>,
         arg: HookArg,
-        mut call: CallInfo,
+        call: &mut CallInfo,
         combine: Combine,
     ) -> Result<Option<Verdict>, ScriptFailure> {
         let mut plan = TurnPlan::default();
@@ -138,10 +137,10 @@ impl Game {
             (false, true) => "true, false or a reason why not",
             (false, false) => "true or false",
         };
-        self.run_each(kind, card, &arg, &mut call, &mut plan, |f, value, runtime| {
-            verdicts.take(&value).ok_or_else(|| runtime.wrong_answer(f, &value, expected))
+        self.run_each(kind, card, &arg, call, &mut plan, |f, value, runtime| {
+            verdicts.take(value).ok_or_else(|| runtime.wrong_answer(f, value, expected))
         })?;
-        Ok(settled(verdicts.verdict, &self.table, &call))
+        Ok(settled(verdicts.verdict, &self.table, call))
     }
 
     /// The combined answer of the functions `fns` to `call`, where the
@@ -228,12 +227,12 @@ impl Game {
         combine: Combine,
     ) -> Result<Option<Verdict>, ScriptFailure> {
         let side = self.table.side;
-        let call = CallInfo { card: Some((card, side)), ..call };
+        let mut call = CallInfo { card: Some((card, side)), ..call };
         let fns = self.variant.card_hook(kind, card, side);
         if let Some(verdict) = self.known_verdict(fns, Open::Nothing, &call, combine) {
             return Ok(settled(verdict, &self.table, &call));
         }
-        self.ask(kind, Some(card), HookArg::Card(card, side), call, combine)
+        self.ask(kind, Some(card), HookArg::Card(card, side), &mut call, combine)
     }
 
     /// No hook of `kind` bound to the card may refuse the play; `Ok(true)`
@@ -259,17 +258,21 @@ impl Game {
         })
     }
 
-    /// Every hook of `kind` (taking no card) must allow what `seat` does.
+    /// Every hook of `kind` (taking no card) must allow what `seat` does,
+    /// which could play the cards `playable` (given back once asked).
     /// `why`: keep a refusal's reason (not when listing moves).
     pub(crate) fn global_verdicts(
         &mut self,
         kind: HookKind,
         seat: Seat,
-        playable: Vec<CardId>,
+        playable: &mut Vec<CardId>,
         (what, why): (&'static str, bool),
     ) -> Checked<()> {
-        let call = CallInfo { prev_color: self.table.color, playable: Some(playable), ..CallInfo::new(kind, seat) };
-        match self.ask(kind, None, HookArg::None, call, Combine::Every { why })? {
+        let playable_cards = Some(std::mem::take(playable));
+        let mut call = CallInfo { prev_color: self.table.color, playable: playable_cards, ..CallInfo::new(kind, seat) };
+        let verdict = self.ask(kind, None, HookArg::None, &mut call, Combine::Every { why });
+        *playable = call.playable.take().unwrap_or_default();
+        match verdict? {
             Some(Verdict::No(reason)) => Err(Stop::Refuse(Refusal::ByRule { what, reason: reason.map(|r| r.why()) })),
             _ => Ok(()),
         }
@@ -328,10 +331,10 @@ impl Game {
         let variant = self.variant.clone();
         let Some(f) = variant.global_hook(kind).last() else { return Ok(None) };
         let mut call = CallInfo::new(kind, me);
-        let value = self.runtime.run(f, &arg, &mut call, &mut self.table, &mut self.log, &mut TurnPlan::default())?;
-        match read(&value) {
+        let (table, log, plan) = (&mut self.table, &mut self.log, &mut TurnPlan::default());
+        self.runtime.run(f, &arg, &mut call, table, log, plan, |value, runtime| match read(value) {
             Some(answer) => Ok(Some(answer)),
-            None => Err(self.runtime.wrong_answer(f, &value, &expected())),
-        }
+            None => Err(runtime.wrong_answer(f, value, &expected())),
+        })?
     }
 }

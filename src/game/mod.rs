@@ -52,6 +52,9 @@ pub struct Game {
     history: Vec<Record>,
     /// Reused by `apply` to check an action against the legal moves.
     scratch: Moves,
+    /// The playable cards lent to `can_draw` and `can_pass` calls while
+    /// moves are listed (kept, so that asking allocates nothing).
+    playable: Vec<crate::card::CardId>,
     /// An action or deal is changing the table (checked: scripts may run
     /// then only with a backup to restore).
     changing: bool,
@@ -79,6 +82,7 @@ impl Game {
             log: Log::new(true),
             history: Vec::new(),
             scratch: Moves::default(),
+            playable: Vec::new(),
             changing: false,
             guarded: false,
             moments_running: 0,

@@ -459,11 +459,12 @@ impl Game {
         Ok(())
     }
 
-    /// The cards (one per visible face) `seat` could play now.
-    fn playable_cards(&mut self, seat: Seat) -> Checked<Vec<CardId>> {
+    /// The plays (one per visible face, side and target) `seat` could make
+    /// now.
+    fn playable_plays(&mut self, seat: Seat) -> Checked<Vec<PlayOption>> {
         let mut moves = Moves::default();
         self.legal_plays(seat, &mut moves)?;
-        Ok(cards_of(&moves.plays))
+        Ok(moves.plays)
     }
 
     /// Could `seat` play `card` now (on either side, at some target)?
@@ -608,11 +609,16 @@ impl Game {
         }
         // The plays are known when listing moves, which drops a refusal
         // unread; validation works them out and keeps the reason.
-        let (playable, why) = match plays {
-            Some(plays) => (cards_of(plays), false),
-            None => (self.playable_cards(seat)?, true),
-        };
-        self.global_verdicts(kind, seat, playable, (what, why))
+        let mut playable = std::mem::take(&mut self.playable);
+        let why = plays.is_none();
+        playable.clear();
+        match plays {
+            Some(plays) => cards_of(plays, &mut playable),
+            None => cards_of(&self.playable_plays(seat)?, &mut playable),
+        }
+        let verdict = self.global_verdicts(kind, seat, &mut playable, (what, why));
+        self.playable = playable;
+        verdict
     }
 
     /// How `seat` stands to playing a card now, or why it may play nothing.
@@ -760,10 +766,9 @@ fn ok(result: Checked<()>) -> Result<bool, ScriptFailure> {
     }
 }
 
-/// The cards of `plays`, each once: the plays of one card (its sides and
-/// targets) come together.
-fn cards_of(plays: &[PlayOption]) -> Vec<CardId> {
-    let mut cards: Vec<CardId> = plays.iter().map(|o| o.card).collect();
+/// Adds the cards of `plays` to `cards`, each once: the plays of one card
+/// (its sides and targets) come together.
+fn cards_of(plays: &[PlayOption], cards: &mut Vec<CardId>) {
+    cards.extend(plays.iter().map(|o| o.card));
     cards.dedup();
-    cards
 }

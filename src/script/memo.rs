@@ -299,13 +299,7 @@ impl Memo {
     }
 
     /// The value a replayed call returned.
-    pub fn value(&self, returned: Returned) -> Dynamic {
-        let value = self.returned(returned);
-        // Most calls answer yes or no, made afresh more cheaply than cloned.
-        value.as_bool().map_or_else(|_| value.clone(), Dynamic::from)
-    }
-
-    fn returned(&self, returned: Returned) -> &Dynamic {
+    pub fn value(&self, returned: Returned) -> &Dynamic {
         match &self.nodes[returned.0 as usize] {
             Node::Return(value) => value,
             node => unreachable!("a call returns at a return node, not {node:?}"),
@@ -324,7 +318,7 @@ impl Memo {
         if let Some(penalty) = self.penalties.get(&(returned.0, side)) {
             return Ok(penalty.clone());
         }
-        let penalty = read(self.returned(returned))?;
+        let penalty = read(self.value(returned))?;
         self.penalties.insert((returned.0, side), penalty.clone());
         Ok(penalty)
     }

@@ -228,9 +228,11 @@ impl Runtime {
     }
 
     /// Runs hook function `f` about `arg` on the table, or replays its
-    /// recorded outcome when everything it read answers the same. Its
-    /// changes go to the table, `plan` and `log`.
-    pub fn run(
+    /// recorded outcome when everything it read answers the same, and
+    /// gives the value it returned to `then` (a replayed value is lent, not
+    /// cloned). Its changes go to the table, `plan` and `log`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn run<T>(
         &mut self,
         f: &FnRef,
         arg: &HookArg,
@@ -238,10 +240,14 @@ impl Runtime {
         table: &mut Table,
         log: &mut Log,
         plan: &mut TurnPlan,
-    ) -> Result<Dynamic, ScriptFailure> {
+        then: impl FnOnce(&Dynamic, &Runtime) -> T,
+    ) -> Result<T, ScriptFailure> {
         match self.replayed(f, arg, call, table, log, plan) {
-            Some(returned) => Ok(self.memo.value(returned)),
-            None => self.run_script(f, arg, call, table, log, plan),
+            Some(returned) => Ok(then(self.memo.value(returned), self)),
+            None => {
+                let value = self.run_script(f, arg, call, table, log, plan)?;
+                Ok(then(&value, self))
+            }
         }
     }
 
