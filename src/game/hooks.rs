@@ -11,7 +11,7 @@ use crate::card::CardId;
 use crate::event::Seat;
 use crate::game::{Checked, Game, Play, Refusal, Stop};
 use crate::script::convert::{Reasons, Verdict};
-use crate::script::{CallInfo, HookArg, Open, Runtime, ScriptFailure};
+use crate::script::{CallInfo, HookArg, Lent, Open, Runtime, ScriptFailure};
 use crate::table::Table;
 use crate::turn::{Penalty, TurnPlan};
 use crate::variant::{FnRef, HookKind, TargetNeed};
@@ -109,9 +109,10 @@ impl Game {
             Some(card) => variant.card_hook(kind, card, table.side),
             None => variant.global_hook(kind),
         };
+        let lent = &mut Lent { call, table, log, plan };
         for f in fns {
             debug_assert_backed_up(*guarded, *changing);
-            if !runtime.run(f, arg, call, table, log, plan, |answer, runtime| each(f, answer, runtime))?? {
+            if !runtime.run(f, arg, lent, |answer, runtime| each(f, answer, runtime))?? {
                 break;
             }
         }
@@ -308,13 +309,13 @@ impl Game {
         answering: Option<Penalty>,
     ) -> Result<Penalty, ScriptFailure> {
         let mut penalty = penalty;
-        let mut call = CallInfo { answering, ..CallInfo::new(HookKind::OnPenalty, me) };
-        let mut plan = TurnPlan::default();
+        let call = &mut CallInfo { answering, ..CallInfo::new(HookKind::OnPenalty, me) };
         // Field by field, so that the variant is borrowed, not cloned.
         let Game { variant, runtime, table, log, guarded, changing, .. } = self;
+        let lent = &mut Lent { call, table, log, plan: &mut TurnPlan::default() };
         for f in variant.global_hook(HookKind::OnPenalty) {
             debug_assert_backed_up(*guarded, *changing);
-            penalty = runtime.run_penalty(f, &HookArg::Penalty(penalty), &mut call, table, log, &mut plan)?;
+            penalty = runtime.run_penalty(f, &HookArg::Penalty(penalty), lent)?;
         }
         Ok(penalty)
     }
@@ -330,9 +331,9 @@ impl Game {
     ) -> Result<Option<T>, ScriptFailure> {
         let variant = self.variant.clone();
         let Some(f) = variant.global_hook(kind).last() else { return Ok(None) };
-        let mut call = CallInfo::new(kind, me);
-        let (table, log, plan) = (&mut self.table, &mut self.log, &mut TurnPlan::default());
-        self.runtime.run(f, &arg, &mut call, table, log, plan, |value, runtime| match read(value) {
+        let (call, plan) = (&mut CallInfo::new(kind, me), &mut TurnPlan::default());
+        let lent = &mut Lent { call, table: &mut self.table, log: &mut self.log, plan };
+        self.runtime.run(f, &arg, lent, |value, runtime| match read(value) {
             Some(answer) => Ok(Some(answer)),
             None => Err(runtime.wrong_answer(f, value, &expected())),
         })?

@@ -76,6 +76,15 @@ impl CallInfo {
     }
 }
 
+/// What the game lends a hook call: what the call is about, and the
+/// table, log and plan its changes go to.
+pub struct Lent<'a> {
+    pub call: &'a mut CallInfo,
+    pub table: &'a mut Table,
+    pub log: &'a mut Log,
+    pub plan: &'a mut TurnPlan,
+}
+
 /// Everything a running hook works on, shared with the host functions.
 pub struct HookCtx {
     pub table: Table,
@@ -230,22 +239,18 @@ impl Runtime {
     /// Runs hook function `f` about `arg` on the table, or replays its
     /// recorded outcome when everything it read answers the same, and
     /// gives the value it returned to `then` (a replayed value is lent, not
-    /// cloned). Its changes go to the table, `plan` and `log`.
-    #[allow(clippy::too_many_arguments)]
+    /// cloned). Its changes go to the lent table, plan and log.
     pub fn run<T>(
         &mut self,
         f: &FnRef,
         arg: &HookArg,
-        call: &mut CallInfo,
-        table: &mut Table,
-        log: &mut Log,
-        plan: &mut TurnPlan,
+        lent: &mut Lent,
         then: impl FnOnce(&Dynamic, &Runtime) -> T,
     ) -> Result<T, ScriptFailure> {
-        match self.replayed(f, arg, call, table, log, plan) {
+        match self.replayed(f, arg, lent) {
             Some(returned) => Ok(then(self.memo.value(returned), self)),
             None => {
-                let value = self.run_script(f, arg, call, table, log, plan)?;
+                let value = self.run_script(f, arg, lent)?;
                 Ok(then(&value, self))
             }
         }
@@ -254,24 +259,16 @@ impl Runtime {
     /// `run` for an `on_penalty` hook about `arg` (a penalty): the penalty
     /// it returns. The penalty of a replayed call is read from its value
     /// once.
-    pub fn run_penalty(
-        &mut self,
-        f: &FnRef,
-        arg: &HookArg,
-        call: &mut CallInfo,
-        table: &mut Table,
-        log: &mut Log,
-        plan: &mut TurnPlan,
-    ) -> Result<Penalty, ScriptFailure> {
+    pub fn run_penalty(&mut self, f: &FnRef, arg: &HookArg, lent: &mut Lent) -> Result<Penalty, ScriptFailure> {
         let HookArg::Penalty(given) = arg else { unreachable!("an on_penalty hook is given a penalty") };
-        match self.replayed(f, arg, call, table, log, plan) {
+        match self.replayed(f, arg, lent) {
             Some(returned) => {
-                let variant = &self.variant;
+                let (variant, table) = (&self.variant, &*lent.table);
                 self.memo.penalty(returned, table.side, |value| read_penalty(variant, value, given, table))
             }
             None => {
-                let value = self.run_script(f, arg, call, table, log, plan)?;
-                read_penalty(&self.variant, &value, given, table)
+                let value = self.run_script(f, arg, lent)?;
+                read_penalty(&self.variant, &value, given, lent.table)
             }
         }
         .map_err(|e| self.failure(f, format!("it returned a bad penalty: {e}")))
@@ -279,43 +276,28 @@ impl Runtime {
 
     /// Replays the recorded outcome of `f` about `arg` where everything it
     /// read answers the same (the memo on): where it returned.
-    fn replayed(
-        &mut self,
-        f: &FnRef,
-        arg: &HookArg,
-        call: &mut CallInfo,
-        table: &mut Table,
-        log: &mut Log,
-        plan: &mut TurnPlan,
-    ) -> Option<memo::Returned> {
+    fn replayed(&mut self, f: &FnRef, arg: &HookArg, lent: &mut Lent) -> Option<memo::Returned> {
         debug_assert!(
             !self.memo.frozen() || f.kind.mode() == crate::variant::HookMode::Predicate,
             "only predicates run while the table is frozen, not {}",
             f.kind.name()
         );
-        call.card = match arg {
+        lent.call.card = match arg {
             HookArg::Card(id, side) => Some((*id, *side)),
             _ => None,
         };
-        if self.memo_players != table.players() {
+        if self.memo_players != lent.table.players() {
             self.memo.clear();
-            self.memo_players = table.players();
+            self.memo_players = lent.table.players();
         }
         let key = memo::Key { function: f.id, arg };
+        let Lent { call, table, log, plan } = lent;
         self.memoizing.then(|| self.memo.replay(key, table, call, &self.variant, plan, log)).flatten()
     }
 
     /// Runs `f` about `arg` (which `replayed` could not), recording what it
     /// read and did.
-    fn run_script(
-        &mut self,
-        f: &FnRef,
-        arg: &HookArg,
-        call: &mut CallInfo,
-        table: &mut Table,
-        log: &mut Log,
-        plan: &mut TurnPlan,
-    ) -> Result<Dynamic, ScriptFailure> {
+    fn run_script(&mut self, f: &FnRef, arg: &HookArg, lent: &mut Lent) -> Result<Dynamic, ScriptFailure> {
         let key = memo::Key { function: f.id, arg };
         let arg = match key.arg {
             HookArg::None => None,
@@ -326,7 +308,7 @@ impl Runtime {
             HookArg::Penalty(p) => Some(Dynamic::from(convert::penalty_to_map(&self.variant, p))),
             HookArg::Chosen { tag, value } => {
                 let mut choice = rhai::Map::new();
-                choice.insert("seat".into(), Dynamic::from(call.me as i64));
+                choice.insert("seat".into(), Dynamic::from(lent.call.me as i64));
                 choice.insert("tag".into(), Dynamic::from(tag.clone()));
                 let value = match value {
                     ChoiceOption::Value(value) => read::script_value(value),
@@ -336,7 +318,7 @@ impl Runtime {
                 Some(Dynamic::from(choice))
             }
         };
-        self.swap(call, table, log, plan);
+        self.swap(lent);
         let mut ctx = self.ctx.borrow_mut();
         ctx.trace.clear();
         if let HookArg::Chosen { .. } = key.arg {
@@ -349,7 +331,7 @@ impl Runtime {
             None => self.invoke(f, ()),
             Some(arg) => self.invoke(f, (arg,)),
         };
-        self.swap(call, table, log, plan);
+        self.swap(lent);
         if self.memoizing
             && let Ok(value) = &result
             && !holds_asked_card(value)
@@ -359,13 +341,14 @@ impl Runtime {
         result
     }
 
-    /// Lends the table, log, call and plan to the scripts, or takes them back.
-    fn swap(&mut self, call: &mut CallInfo, table: &mut Table, log: &mut Log, plan: &mut TurnPlan) {
+    /// Lends the call, table, log and plan to the scripts, or takes them
+    /// back.
+    fn swap(&mut self, lent: &mut Lent) {
         let mut ctx = self.ctx.borrow_mut();
-        std::mem::swap(&mut ctx.table, table);
-        std::mem::swap(&mut ctx.log, log);
-        std::mem::swap(&mut ctx.call, call);
-        std::mem::swap(&mut ctx.plan, plan);
+        std::mem::swap(&mut ctx.table, lent.table);
+        std::mem::swap(&mut ctx.log, lent.log);
+        std::mem::swap(&mut ctx.call, lent.call);
+        std::mem::swap(&mut ctx.plan, lent.plan);
     }
 
     fn invoke(&mut self, f: &FnRef, args: impl FuncArgs) -> Result<Dynamic, ScriptFailure> {
