@@ -230,19 +230,25 @@ impl Verdict {
         if let Ok(yes) = value.as_bool() {
             return Some(if yes { Verdict::Yes } else { Verdict::No(None) });
         }
-        if let Some(text) = value.read_lock::<ImmutableString>() {
-            return match reasons {
-                _ if *text == "allow" => Some(Verdict::Allow),
-                Reasons::Refused => None,
-                Reasons::Dropped => Some(Verdict::No(None)),
-                Reasons::Kept => Some(Verdict::No(Some(Box::new(Reason { text: text.clone(), card: None })))),
-            };
+        let text = value.read_lock::<ImmutableString>();
+        if text.as_deref().is_some_and(|text| text == "allow") {
+            return Some(Verdict::Allow);
         }
-        let reason = value.read_lock::<Reason>()?;
+        // Anything else but a reason why not (a text, or a `Reason` naming
+        // a card) is no answer.
+        if text.is_none() && !value.is::<Reason>() {
+            return None;
+        }
         match reasons {
             Reasons::Refused => None,
             Reasons::Dropped => Some(Verdict::No(None)),
-            Reasons::Kept => Some(Verdict::No(Some(Box::new(reason.clone())))),
+            Reasons::Kept => {
+                let reason = match text {
+                    Some(text) => Reason { text: text.clone(), card: None },
+                    None => value.read_lock::<Reason>()?.clone(),
+                };
+                Some(Verdict::No(Some(Box::new(reason))))
+            }
         }
     }
 
