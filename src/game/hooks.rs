@@ -1,7 +1,9 @@
 //! The game's side of the scripts: which hooks run for a card or a moment,
 //! what each call is told (`CallInfo`), and how their answers are read.
-//! Every call goes through `Runtime::run` (in `run_each`), which replays a
-//! recorded outcome when the call would read the same; a predicate about a
+//! Every call goes through `Runtime::run` (`Runtime::run_penalty` for
+//! `on_penalty`), which replays a recorded outcome when the call would read
+//! the same, with the call, table, log and plan lent to it (`Lent`); a
+//! predicate about a
 //! play is first looked up in the memo (`Runtime::known_answer`), which
 //! answers without a call where it knows.
 
