@@ -41,12 +41,30 @@ impl From<ScriptFailure> for Stop {
 
 pub(crate) type Checked<T> = Result<T, Stop>;
 
+/// What becomes of a game when a script fails midway through an action.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OnFailure {
+    /// The table and log are put back as they were before the action, and
+    /// the game goes on: what a person playing needs. Every action that may
+    /// run a script backs the table up first.
+    Restore,
+    /// The game stops where the script failed and takes no further action
+    /// or question until `restart`: for simulations, which put a failed
+    /// hand down and deal the next. Nothing is backed up.
+    Stop,
+}
+
 pub struct Game {
     pub variant: Arc<Variant>,
     runtime: Runtime,
     table: Table,
-    /// The table before the action in progress, to restore if a script fails.
+    /// The table before the action in progress, to restore if a script
+    /// fails (`OnFailure::Restore`).
     backup: Table,
+    on_failure: OnFailure,
+    /// The script failure that stopped the game (`OnFailure::Stop`), until
+    /// `restart`.
+    stopped: Option<ScriptFailure>,
     log: Log,
     /// Deals and accepted actions, in order (kept while logging is on).
     history: Vec<Record>,
@@ -58,7 +76,8 @@ pub struct Game {
     /// An action or deal is changing the table (checked: scripts may run
     /// then only with a backup to restore).
     changing: bool,
-    /// The table was backed up before the change in progress.
+    /// A script failure in the change in progress is provided for (the
+    /// table was backed up, or the game stops).
     guarded: bool,
     /// Moment hooks running, one inside another (bounded).
     moments_running: u32,
@@ -76,6 +95,8 @@ impl Game {
         let table = Table::new(players, variant.power_cards > 0, rng(seed));
         Ok(Game {
             backup: table.clone(),
+            on_failure: OnFailure::Restore,
+            stopped: None,
             variant,
             runtime,
             table,
@@ -98,6 +119,22 @@ impl Game {
         self.log.output.clear();
         self.log.clear_counts();
         self.history.clear();
+        self.stopped = None;
+    }
+
+    /// What becomes of the game when a script fails midway through an
+    /// action (`OnFailure::Restore` unless set).
+    pub fn set_on_failure(&mut self, on_failure: OnFailure) {
+        self.on_failure = on_failure;
+    }
+
+    /// Fails with the script failure that stopped the game, if one did
+    /// (`OnFailure::Stop`).
+    pub(crate) fn going_on(&self) -> Result<(), ScriptFailure> {
+        match &self.stopped {
+            None => Ok(()),
+            Some(failure) => Err(ScriptFailure(format!("the game stopped at a script error: {failure}"))),
+        }
     }
 
     /// Switches the memo of script calls on or off (results are the same
@@ -241,15 +278,17 @@ impl Game {
     }
 
     /// Runs `body`, which changes the table. Where it may run scripts
-    /// (`scripts`), the table is backed up first and put back, with the log,
-    /// if one fails; other changes cannot fail.
+    /// (`scripts`) and a failure restores (`OnFailure::Restore`), the table
+    /// is backed up first and put back, with the log, if one fails; other
+    /// changes cannot fail.
     fn transaction(
         &mut self,
         scripts: bool,
         body: impl FnOnce(&mut Game) -> Result<(), ScriptFailure>,
     ) -> Result<(), ActionError> {
+        self.going_on()?;
         self.stamp += 1;
-        if scripts {
+        if scripts && self.on_failure == OnFailure::Restore {
             self.backup.clone_from(&self.table);
         }
         let mark = self.log.events.len();
@@ -264,8 +303,13 @@ impl Game {
                 Ok(())
             }
             Err(failure) => {
-                std::mem::swap(&mut self.table, &mut self.backup);
-                self.log.events.truncate(mark);
+                match self.on_failure {
+                    OnFailure::Restore => {
+                        std::mem::swap(&mut self.table, &mut self.backup);
+                        self.log.events.truncate(mark);
+                    }
+                    OnFailure::Stop => self.stopped = Some(failure.clone()),
+                }
                 Err(failure.into())
             }
         }

@@ -211,6 +211,7 @@ impl Game {
 
     fn find_moves(&mut self, seat: Seat, moves: &mut Moves) -> Result<(), ScriptFailure> {
         moves.reset(seat, self.color_range());
+        self.going_on()?;
         if seat >= self.players() || self.table.winner().is_some() || !self.table.playing(seat) {
             return Ok(());
         }

@@ -12,7 +12,7 @@ use std::time::Instant;
 
 use crate::bot::{Bot, BotKind};
 use crate::event::EVENT_KINDS;
-use crate::game::Game;
+use crate::game::{Game, OnFailure};
 use crate::script::Runtime;
 use crate::variant::Variant;
 
@@ -309,6 +309,8 @@ fn run_share(config: &SimConfig, worker: usize, progress: &Progress) -> Result<S
     let mut game = new_game(&config.variant, config.players, config.seed)?;
     game.set_logging(false);
     game.set_memo(config.memo);
+    // A hand whose script fails is counted as failed and put down.
+    game.set_on_failure(OnFailure::Stop);
     let mut stats = SimStats::new(config.players);
     let mut bots = Vec::new();
     let (k, n) = config.shard;

@@ -1,11 +1,12 @@
 //! Host behaviour that scenario files cannot reach: dealing successive
-//! hands, and match scoring across them.
+//! hands, match scoring across them, and what a script failing midway
+//! through an action leaves.
 
 use std::sync::Arc;
 
 use unolab::bot::{Bot, BotKind};
 use unolab::card::{CardId, Side};
-use unolab::game::{Action, Game, Moves, Play};
+use unolab::game::{Action, Game, Moves, OnFailure, Play};
 use unolab::loader::load;
 use unolab::ruleset::LoadRequest;
 use unolab::script::Runtime;
@@ -219,4 +220,37 @@ fn out_of_range_ids_are_refused_not_panics() {
     g.legal_moves(99, &mut moves).unwrap();
     assert!(!moves.has_turn_action());
     assert!(g.view(99).hand.is_empty());
+}
+
+#[test]
+fn a_script_failing_midway_restores_the_table_or_stops_the_game_as_asked() {
+    // The on_penalty hook fails once the Draw Two is on the discard pile.
+    let typo = format!("{}/tests/hostile/typo-penalty.yaml", env!("CARGO_MANIFEST_DIR"));
+    let variant = with_rules("classic", &[&typo]);
+    let draw_two = Action::Play(Play::new(0, card(&variant, "red draw2")));
+    let failing = |on_failure| {
+        let mut g = Game::new(Runtime::new(variant.clone()).unwrap(), 2, 1).unwrap();
+        g.set_on_failure(on_failure);
+        g.deal().unwrap();
+        arrange(&mut g, &[&["red draw2", "red 5"], &["blue 3", "blue 4"]], "red 2", 0);
+        let before = (g.table().clone(), g.events().len());
+        let error = g.apply(draw_two).unwrap_err().to_string();
+        assert!(error.contains("unknown penalty field 'drow'"), "{error}");
+        (g, before)
+    };
+
+    let (mut g, (table, events)) = failing(OnFailure::Restore);
+    assert_eq!((g.table(), g.events().len()), (&table, events), "restored as it was");
+    assert!(g.is_legal(&draw_two).unwrap(), "the game goes on");
+
+    let (mut g, (table, _)) = failing(OnFailure::Stop);
+    assert_ne!(g.table().discard, table.discard, "left where the script failed");
+    let stopped = |g: &mut Game| g.legal_moves(1, &mut Moves::default()).unwrap_err().to_string();
+    assert!(stopped(&mut g).starts_with("the game stopped at a script error: "), "{}", stopped(&mut g));
+    let refused = g.apply(Action::Draw(1)).unwrap_err().to_string();
+    assert!(refused.contains("unknown penalty field 'drow'"), "{refused}");
+    assert!(g.deal().is_err(), "not even a deal, until a restart");
+    g.restart(1);
+    g.deal().unwrap();
+    g.legal_moves(g.to_act(), &mut Moves::default()).unwrap();
 }
