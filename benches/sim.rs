@@ -1,13 +1,14 @@
 //! Simulation speed: seeded bot hands of the configurations whose figures
 //! the README quotes (one thread; the memo warmed up by the first hands,
-//! as in a long run). `cargo bench`; for ratios measured against the
-//! hand-coded reference, run `../shared/bench/ratio.sh`.
+//! as in a long run, and no backups, as in `sim`). `cargo bench`; for
+//! ratios measured against the hand-coded reference, run
+//! `../shared/bench/ratio.sh`.
 
 use std::sync::Arc;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use unolab::bot::{Bot, BotKind};
-use unolab::game::Game;
+use unolab::game::{Game, OnFailure};
 use unolab::loader::load;
 use unolab::ruleset::LoadRequest;
 use unolab::script::Runtime;
@@ -40,6 +41,7 @@ fn hands(c: &mut Criterion) {
         let loaded = Arc::new(load(&request).expect("built-in rules load"));
         let mut game = Game::new(Runtime::new(loaded).expect("scripts compile"), 4, 7).expect("4 players");
         game.set_logging(false);
+        game.set_on_failure(OnFailure::Stop);
         let mut index = 0;
         let name = if rules.is_empty() { variant.to_string() } else { format!("{variant}+{}", rules.join("+")) };
         group.bench_function(name, |b| {
