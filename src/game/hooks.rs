@@ -108,7 +108,7 @@ impl Game {
         // Field by field, so that the variant is borrowed, not cloned.
         let Game { variant, runtime, table, log, guarded, changing, .. } = self;
         let fns = match card {
-            Some(card) => variant.card_hook(kind, card, table.side),
+            Some(card) => variant.card_hook(kind, card, table.side, call.as_flex),
             None => variant.global_hook(kind),
         };
         let lent = &mut Lent { call, table, log, plan };
@@ -191,17 +191,23 @@ impl Game {
     /// checks. False where the memo does not know.
     pub(crate) fn refused_plainly(&self, kind: HookKind, seat: Seat, card: CardId) -> bool {
         let (side, variant) = (self.table.side, &self.variant);
-        // A side or target the card cannot choose is asked as it is: its
-        // regular side, no target.
-        let open = Open::Aim {
-            side: variant.names.has_flex_side(variant.face(card, side)),
-            target: [false, true].iter().any(|&as_flex| variant.target_need(card, side, as_flex) != TargetNeed::None),
+        // A target the card cannot choose is asked as it is: no target.
+        let target = [false, true].iter().any(|&as_flex| variant.target_need(card, side, as_flex) != TargetNeed::None);
+        let refused = |as_flex: bool, side_open: bool| {
+            let call = CallInfo { card: Some((card, side)), as_flex, ..self.seat_call(kind, seat) };
+            let fns = variant.card_hook(kind, card, side, as_flex);
+            matches!(
+                self.known_verdict(fns, Open::Aim { side: side_open, target }, &call, Combine::Any),
+                Some(None | Some(Verdict::No(_)))
+            )
         };
-        let call = CallInfo { card: Some((card, side)), ..self.seat_call(kind, seat) };
-        matches!(
-            self.known_verdict(variant.card_hook(kind, card, side), open, &call, Combine::Any),
-            Some(None | Some(Verdict::No(_)))
-        )
+        if !variant.names.has_flex_side(variant.face(card, side)) {
+            return refused(false, false);
+        }
+        // Where the same functions are bound to both sides, one question
+        // leaves the side open; otherwise each side is asked.
+        let ids = |as_flex| variant.card_hook(kind, card, side, as_flex).iter().map(|f| f.id);
+        if ids(false).eq(ids(true)) { refused(false, true) } else { refused(false, false) && refused(true, false) }
     }
 
     /// Asks the hooks of `kind` bound to the played card.
@@ -211,7 +217,7 @@ impl Game {
         play: &Play,
         combine: Combine,
     ) -> Result<Option<Verdict>, ScriptFailure> {
-        if self.variant.card_hook(kind, play.card, self.table.side).is_empty() {
+        if self.variant.card_hook(kind, play.card, self.table.side, play.as_flex).is_empty() {
             return Ok(None);
         }
         let call = self.predicate_call(kind, play);
@@ -231,7 +237,7 @@ impl Game {
     ) -> Result<Option<Verdict>, ScriptFailure> {
         let side = self.table.side;
         let mut call = CallInfo { card: Some((card, side)), ..call };
-        let fns = self.variant.card_hook(kind, card, side);
+        let fns = self.variant.card_hook(kind, card, side, call.as_flex);
         if let Some(verdict) = self.known_verdict(fns, Open::Nothing, &call, combine) {
             return Ok(settled(verdict, &self.table, &call));
         }
@@ -285,7 +291,7 @@ impl Game {
     /// another card?
     pub(crate) fn draw_again(&mut self, seat: Seat, card: CardId) -> Result<bool, ScriptFailure> {
         let (kind, side) = (HookKind::DrawAgain, self.table.side);
-        if self.variant.card_hook(kind, card, side).is_empty() {
+        if self.variant.card_hook(kind, card, side, false).is_empty() {
             return Ok(false);
         }
         let playable = if self.can_play_card(seat, card)? { vec![card] } else { Vec::new() };

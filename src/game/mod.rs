@@ -259,7 +259,7 @@ impl Game {
         match action {
             Action::Play(play) => {
                 let face = v.face(play.card, self.table.side);
-                !v.card_hook(HookKind::OnPlay, play.card, self.table.side).is_empty()
+                !v.card_hook(HookKind::OnPlay, play.card, self.table.side, play.as_flex).is_empty()
                     // A wild that names no colour fails if no rule names one.
                     || (face.is_wild() && !v.names.names_color(face))
                     || (self.table.hands[play.seat].len() == 1
@@ -270,7 +270,7 @@ impl Game {
             Action::Draw(_) => match self.table.draw.last() {
                 Some(&card) => [HookKind::DrawAgain, HookKind::CanPlay]
                     .iter()
-                    .any(|&kind| !v.card_hook(kind, card, self.table.side).is_empty()),
+                    .any(|&kind| v.has_card_hook(kind, card, self.table.side)),
                 None => v.has_hook(HookKind::DrawAgain) || v.has_hook(HookKind::CanPlay),
             },
             _ => false,

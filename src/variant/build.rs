@@ -404,11 +404,21 @@ fn build_layer(input: &LayerInput, is_rule: bool, problems: &mut Vec<String>) ->
                     format!("'grants' is for can_play, can_respond and can_play_out_of_turn, not {kind_name}"),
                 ));
             }
+            if binding.flex.is_some() && !kind.is_about_a_play() {
+                problems.push(file.problem_at(
+                    &binding.call,
+                    format!(
+                        "'flex' is for can_play, can_respond, can_play_out_of_turn and on_play (a play of one side), \
+                         not {kind_name}"
+                    ),
+                ));
+            }
             hooks.push(Binding {
                 kind,
                 function: binding.call.clone(),
                 selector: binding.selector.clone(),
                 grants: binding.grants,
+                flex: binding.flex,
             });
         }
     }
@@ -453,7 +463,7 @@ fn selected_slots(variant: &Variant, selector: &Selector) -> Vec<usize> {
 
 fn bind_hooks(variant: &mut Variant, layers: &[Layer], problems: &mut Vec<String>) {
     let slots = variant.designs.len() * 2;
-    variant.card_hooks = vec![vec![Vec::new(); slots]; HookKind::ALL.len()];
+    variant.card_hooks = vec![vec![Vec::new(); slots * 2]; HookKind::ALL.len()];
     variant.global_hooks = vec![Vec::new(); HookKind::ALL.len()];
     variant.card_hook_fns = vec![Vec::new(); HookKind::ALL.len()];
     variant.targets = vec![[TargetNeed::None; 2]; slots];
@@ -480,8 +490,17 @@ fn bind_hooks(variant: &mut Variant, layers: &[Layer], problems: &mut Vec<String
                     if !slots.is_empty() && !bound.iter().any(|known| known.id == fn_ref.id) {
                         bound.push(fn_ref.clone());
                     }
+                    // A hook not about a play is asked as of the regular side.
+                    let sides = match binding.flex {
+                        _ if !binding.kind.is_about_a_play() => &[false][..],
+                        Some(as_flex) => &[as_flex][..],
+                        None => &[false, true][..],
+                    };
                     for slot in slots {
-                        variant.card_hooks[binding.kind as usize][slot].push(fn_ref.clone());
+                        for &as_flex in sides {
+                            let bound = slot * 2 + usize::from(as_flex);
+                            variant.card_hooks[binding.kind as usize][bound].push(fn_ref.clone());
+                        }
                         grants[slot] |= binding.grants;
                     }
                 }
@@ -509,7 +528,7 @@ fn bind_hooks(variant: &mut Variant, layers: &[Layer], problems: &mut Vec<String
         .map(|(slot, face)| {
             let plain = !variant.names.has_flex_side(face)
                 && variant.targets[slot] == [TargetNeed::None; 2]
-                && variant.card_hooks[HookKind::CanPlay as usize][slot].is_empty()
+                && variant.card_hooks[HookKind::CanPlay as usize][slot * 2..slot * 2 + 2].iter().all(Vec::is_empty)
                 && !grants[slot];
             FaceKey::new(face, &variant.names, plain, grants[slot])
         })

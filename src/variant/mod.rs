@@ -137,6 +137,12 @@ impl HookKind {
         (self as usize) < 6
     }
 
+    /// Card hooks about a play of the card, on one of its sides (a binding
+    /// may choose the side: `flex`).
+    pub fn is_about_a_play(self) -> bool {
+        matches!(self, HookKind::OnPlay | HookKind::CanPlay | HookKind::CanRespond | HookKind::CanPlayOutOfTurn)
+    }
+
     /// Hooks on a moment of the game other than a card's play.
     pub fn is_moment(self) -> bool {
         self >= HookKind::OnColor
@@ -209,6 +215,9 @@ pub struct Binding {
     pub selector: Option<spec::SelectorSpec>,
     /// Asked about cards that do not match, and may allow them.
     pub grants: bool,
+    /// Asked only about plays of the flex side (`true`) or of the regular
+    /// side (`false`); `None`: both.
+    pub flex: Option<bool>,
 }
 
 /// The variant's own rules, or one house rule.
@@ -257,7 +266,9 @@ pub struct Variant {
     /// What loading found worth saying but not refusing (deprecated
     /// functions), each with its file, line and column.
     pub warnings: Vec<String>,
-    /// `card_hooks[kind][design * 2 + side]`: functions bound to that face.
+    /// `card_hooks[kind][(design * 2 + side) * 2 + as_flex]`: functions
+    /// bound to plays of that face on its regular or flex side (hooks not
+    /// about a play: on the regular side).
     card_hooks: Vec<Vec<Vec<FnRef>>>,
     /// `global_hooks[kind]`: functions of the hooks that take no card.
     global_hooks: Vec<Vec<FnRef>>,
@@ -359,9 +370,17 @@ impl Variant {
         self.names.format_face(self.face(id, side))
     }
 
-    /// The functions of a card hook bound to this face.
-    pub fn card_hook(&self, kind: HookKind, id: CardId, side: Side) -> &[FnRef] {
-        &self.card_hooks[kind as usize][slot(id, side)]
+    /// The functions of a card hook bound to this face, for a play of its
+    /// flex side or not (`as_flex`; false for hooks not about a play).
+    #[inline(always)]
+    pub fn card_hook(&self, kind: HookKind, id: CardId, side: Side, as_flex: bool) -> &[FnRef] {
+        &self.card_hooks[kind as usize][slot(id, side) * 2 + usize::from(as_flex)]
+    }
+
+    /// Is any function of a card hook bound to this face, for a play of
+    /// either side?
+    pub fn has_card_hook(&self, kind: HookKind, id: CardId, side: Side) -> bool {
+        [false, true].iter().any(|&as_flex| !self.card_hook(kind, id, side, as_flex).is_empty())
     }
 
     /// Every function bound to the card hook `kind`, for some face, once

@@ -159,6 +159,11 @@ pub struct HookSpec {
     /// to make them playable.
     #[serde(default)]
     pub grants: bool,
+    /// For hooks about a play (`can_play`, `can_respond`,
+    /// `can_play_out_of_turn`, `on_play`): asked only about plays of the
+    /// card's flex side (`true`) or of its regular side (`false`).
+    #[serde(default)]
+    pub flex: Option<bool>,
 }
 
 #[derive(Debug, Clone, Deserialize)]
