@@ -256,7 +256,9 @@ pub enum Request {
 pub struct TurnPlan {
     pub skips: usize,
     pub next: Option<Seat>,
-    pub requests: Vec<Request>,
+    /// What the effects ask for, in order: seldom more than one, kept
+    /// inline (a plan is built for most plays).
+    pub requests: smallvec::SmallVec<[Request; 1]>,
     pub first_discard: FirstDiscard,
     /// The hand ends, won by this seat: a rule ended it (`end_hand`), or
     /// emptied its hand.

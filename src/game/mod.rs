@@ -242,7 +242,8 @@ impl Game {
     /// Carries out an action taken from `legal_moves`, without checking it
     /// again.
     pub(crate) fn apply_unchecked(&mut self, action: Action) -> Result<(), ActionError> {
-        let scripts = self.may_run_scripts(&action);
+        // A game that stops at a failure need not know whether one may come.
+        let scripts = self.on_failure == OnFailure::Stop || self.may_run_scripts(&action);
         self.transaction(scripts, |game| game.carry_out(action))?;
         if self.log.enabled {
             self.history.push(Record::Act(action));
