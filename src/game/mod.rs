@@ -4,7 +4,8 @@
 //! `deal` starts hands, `score` ends them, `hooks` calls the scripts, and
 //! `command` resolves what a person or a scenario asks for into actions.
 //! An action is checked before anything changes; one that is refused, or
-//! whose script fails midway, leaves the game exactly as it was.
+//! whose script fails midway, leaves the game exactly as it was (unless the
+//! game was told to stop at a failure instead: `OnFailure`).
 
 pub mod action;
 pub mod command;
