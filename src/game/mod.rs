@@ -243,8 +243,13 @@ impl Game {
     /// Carries out an action taken from `legal_moves`, without checking it
     /// again.
     pub(crate) fn apply_unchecked(&mut self, action: Action) -> Result<(), ActionError> {
-        // A game that stops at a failure need not know whether one may come.
-        let scripts = self.on_failure == OnFailure::Stop || self.may_run_scripts(&action);
+        // Whether a script may run matters to the backup only: a game that
+        // stops at a failure skips the question (debug builds ask it
+        // anyway, and check it against the scripts that do run).
+        let scripts = match self.on_failure {
+            OnFailure::Stop if !cfg!(debug_assertions) => true,
+            _ => self.may_run_scripts(&action),
+        };
         self.transaction(scripts, |game| game.carry_out(action))?;
         if self.log.enabled {
             self.history.push(Record::Act(action));
