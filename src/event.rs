@@ -270,7 +270,7 @@ impl Log {
         Log { events: Vec::new(), enabled, ..Log::default() }
     }
 
-    #[inline]
+    #[inline(always)]
     pub fn push(&mut self, event: Event) {
         let kind = event.kind();
         let amount = match &event {
