@@ -12,7 +12,7 @@ use crate::source::SourceFile;
 use crate::variant::deck::{self, Designs};
 use crate::variant::selector::Selector;
 use crate::variant::spec::LayerSpec;
-use crate::variant::{Binding, FaceKey, FnRef, HookKind, Layer, OptionValue, TargetNeed, Variant, options};
+use crate::variant::{Binding, FaceKey, FnRef, HookKind, Layer, OptionValue, TargetNeed, Variant, options, play_slot};
 
 /// One file to build: its text, its spec, and the scripts it names (those
 /// that could be opened).
@@ -498,8 +498,7 @@ fn bind_hooks(variant: &mut Variant, layers: &[Layer], problems: &mut Vec<String
                     };
                     for slot in slots {
                         for &as_flex in sides {
-                            let bound = slot * 2 + usize::from(as_flex);
-                            variant.card_hooks[binding.kind as usize][bound].push(fn_ref.clone());
+                            variant.card_hooks[binding.kind as usize][play_slot(slot, as_flex)].push(fn_ref.clone());
                         }
                         grants[slot] |= binding.grants;
                     }
@@ -528,7 +527,9 @@ fn bind_hooks(variant: &mut Variant, layers: &[Layer], problems: &mut Vec<String
         .map(|(slot, face)| {
             let plain = !variant.names.has_flex_side(face)
                 && variant.targets[slot] == [TargetNeed::None; 2]
-                && variant.card_hooks[HookKind::CanPlay as usize][slot * 2..slot * 2 + 2].iter().all(Vec::is_empty)
+                && [false, true].iter().all(|&as_flex| {
+                    variant.card_hooks[HookKind::CanPlay as usize][play_slot(slot, as_flex)].is_empty()
+                })
                 && !grants[slot];
             FaceKey::new(face, &variant.names, plain, grants[slot])
         })

@@ -353,6 +353,12 @@ fn slot(id: CardId, side: Side) -> usize {
     id.0 as usize * 2 + usize::from(side == Side::Dark)
 }
 
+/// Where `card_hooks` keeps the functions bound to plays of the face in
+/// `slot` on its flex side (`as_flex`) or its regular side.
+fn play_slot(slot: usize, as_flex: bool) -> usize {
+    slot * 2 + usize::from(as_flex)
+}
+
 impl Variant {
     pub fn design(&self, id: CardId) -> &CardDef {
         &self.designs[id.0 as usize]
@@ -374,7 +380,7 @@ impl Variant {
     /// flex side or not (`as_flex`; false for hooks not about a play).
     #[inline(always)]
     pub fn card_hook(&self, kind: HookKind, id: CardId, side: Side, as_flex: bool) -> &[FnRef] {
-        &self.card_hooks[kind as usize][slot(id, side) * 2 + usize::from(as_flex)]
+        &self.card_hooks[kind as usize][play_slot(slot(id, side), as_flex)]
     }
 
     /// Is any function of a card hook bound to this face, for a play of
