@@ -68,18 +68,14 @@ impl Verdicts {
 
     /// Takes the next hook's answer: `None` if it is not one a predicate
     /// may give, else whether the next hook is still asked.
-    #[inline]
+    #[inline(always)]
     fn take(&mut self, value: &Dynamic) -> Option<bool> {
-        // The commonest answer, `true`, taken at once.
-        if let Ok(true) = value.as_bool()
-            && let Combine::Every { .. } = self.combine
-        {
-            if self.verdict.is_none() {
-                self.verdict = Some(Verdict::Yes);
-            }
-            return Some(true);
-        }
-        let said = Verdict::read(value, self.combine.reasons())?;
+        // The commonest answers, `true` and `false`, are read at once.
+        let said = match value.as_bool() {
+            Ok(true) => Verdict::Yes,
+            Ok(false) => Verdict::No(None),
+            Err(_) => Verdict::read(value, self.combine.reasons())?,
+        };
         let stop = match self.combine {
             Combine::Every { .. } => !said.yes(),
             Combine::Any => said.yes(),

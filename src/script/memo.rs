@@ -42,7 +42,7 @@ use smallvec::SmallVec;
 use crate::card::{CardId, Side};
 use crate::event::{Log, LogMark, Seat};
 use crate::script::CallInfo;
-use crate::script::read::{Answer, PlayFact, Quick, Read};
+use crate::script::read::{Answer, CardWords, PlayFact, Quick, Read};
 use crate::table::Table;
 use crate::turn::{ChoiceOption, Op, Penalty, TurnPlan};
 use crate::variant::Variant;
@@ -83,13 +83,78 @@ enum Node {
     /// The call asks `read` next; where it goes depends on the answer.
     /// `known`: while the table is frozen, the frozen stretch (`Memo::epoch`)
     /// in which this read of the table led to a child, and the child.
-    Read { read: Read, how: How, children: Vec<(Answer, u32)>, known: Cell<(u32, u32)> },
+    Read { read: Read, how: How, children: Children, known: Cell<(u32, u32)> },
     /// The call makes this change next.
     Op { op: Op, next: Option<u32> },
     /// The call returns this value.
     Return(Dynamic),
     /// From here the call must run.
     Run,
+}
+
+/// Where the answers of a recorded read led.
+#[derive(Debug)]
+enum Children {
+    /// The answers of a quick read (`Read::quick`): words, kept in order.
+    Words(Vec<(u64, u32)>),
+    /// The answers of any other read, compared whole.
+    Answers(Vec<(Answer, u32)>),
+}
+
+impl Children {
+    /// No answers yet, of a read checked as `how` says.
+    fn of(how: How) -> Children {
+        match how.quick {
+            Some(_) => Children::Words(Vec::new()),
+            None => Children::Answers(Vec::new()),
+        }
+    }
+
+    /// Where `answer` leads, if it was met before.
+    #[inline(always)]
+    fn find(&self, answer: &Answer) -> Option<u32> {
+        match (self, answer) {
+            (Children::Words(words), &Answer::Word(word)) => find_word(words, word),
+            (Children::Words(_), _) => None,
+            (Children::Answers(answers), _) => {
+                answers.iter().find(|(known, _)| known == answer).map(|&(_, child)| child)
+            }
+        }
+    }
+
+    /// Adds where `answer` leads.
+    fn insert(&mut self, answer: Answer, child: u32) {
+        match (&mut *self, answer) {
+            (Children::Words(words), Answer::Word(word)) => {
+                let at = words.partition_point(|&(known, _)| known < word);
+                words.insert(at, (word, child));
+            }
+            (Children::Words(words), answer) => {
+                // A quick read answers in words; should one not, its
+                // answers are compared whole from now on.
+                let mut answers: Vec<_> = words.drain(..).map(|(word, child)| (Answer::Word(word), child)).collect();
+                answers.push((answer, child));
+                *self = Children::Answers(answers);
+            }
+            (Children::Answers(answers), answer) => answers.push((answer, child)),
+        }
+    }
+}
+
+/// Where a word leads among a quick read's answers (in order), if it was
+/// met before.
+#[inline(always)]
+fn find_word(words: &[(u64, u32)], word: u64) -> Option<u32> {
+    if words.len() > 16 {
+        let at = words.partition_point(|&(known, _)| known < word);
+        return words.get(at).filter(|&&(known, _)| known == word).map(|&(_, child)| child);
+    }
+    for &(known, child) in words {
+        if known >= word {
+            return (known == word).then_some(child);
+        }
+    }
+    None
 }
 
 /// How a recorded read is checked, worked out once when it is recorded.
@@ -195,6 +260,8 @@ pub struct Memo {
     /// The penalties replayed `on_penalty` calls returned, read once
     /// (`Memo::penalty`), by return node and side in play.
     penalties: FxHashMap<(u32, Side), Penalty>,
+    /// What each card shows, for checking reads of cards at a look.
+    words: CardWords,
 }
 
 const NONE: u32 = u32::MAX;
@@ -203,41 +270,9 @@ const NONE: u32 = u32::MAX;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Returned(u32);
 
-/// Where an answer leads among a read's children, if it was met before.
-#[inline(always)]
-fn find(children: &[(Answer, u32)], answer: &Answer) -> Option<u32> {
-    match *answer {
-        Answer::Word(word) => find_word(children, word),
-        _ => children.iter().find(|(known, _)| known == answer).map(|&(_, child)| child),
-    }
-}
-
-/// Where a word answer leads among a read's children, if it was met before.
-/// A read's answers are all words or none is, and word answers are kept in
-/// order (`attach`): many are searched by halves.
-#[inline(always)]
-fn find_word(children: &[(Answer, u32)], word: u64) -> Option<u32> {
-    if children.len() > 8 {
-        let at = children.partition_point(|(known, _)| word_of(known) < word);
-        return children
-            .get(at)
-            .filter(|(known, _)| matches!(*known, Answer::Word(w) if w == word))
-            .map(|&(_, child)| child);
-    }
-    children.iter().find(|(known, _)| matches!(*known, Answer::Word(w) if w == word)).map(|&(_, child)| child)
-}
-
-/// The word of an answer that is one (else nothing's).
-fn word_of(answer: &Answer) -> u64 {
-    match *answer {
-        Answer::Word(word) => word,
-        _ => u64::MAX,
-    }
-}
-
 impl Memo {
-    /// A memo for `functions` hook functions.
-    pub fn new(functions: usize) -> Memo {
+    /// A memo for the `functions` hook functions of `variant`.
+    pub fn new(functions: usize, variant: &Variant) -> Memo {
         Memo {
             card_roots: vec![NONE; functions],
             roots: FxHashMap::default(),
@@ -251,6 +286,7 @@ impl Memo {
                 log: LogMark::default(),
             }),
             penalties: FxHashMap::default(),
+            words: CardWords::new(variant),
         }
     }
 
@@ -466,7 +502,7 @@ impl Memo {
         &self,
         read: &Read,
         how: How,
-        children: &[(Answer, u32)],
+        children: &Children,
         known: &Cell<(u32, u32)>,
         table: &Table,
         call: &CallInfo,
@@ -475,19 +511,23 @@ impl Memo {
         let (epoch, child) = known.get();
         if self.epoch != 0 && epoch == self.epoch {
             debug_assert_eq!(
-                read.answer(table, call, variant).ok().and_then(|a| find(children, &a)),
+                read.answer(table, call, variant).ok().and_then(|a| children.find(&a)),
                 Some(child),
                 "a frozen table answers {read:?} as before"
             );
             return Some(child);
         }
-        let child = match how.quick {
-            Some(quick) => {
-                let word = quick.word(table, call, variant);
+        let child = match (how.quick, children) {
+            (Some(quick), Children::Words(words)) => {
+                let word = match quick {
+                    Quick::ArgProp(prop) => call.card.map(|(id, side)| self.words.word(prop, id, side)),
+                    Quick::TopProp(prop) => table.discard.last().map(|&id| self.words.word(prop, id, table.side)),
+                    _ => quick.word(table, call, variant),
+                };
                 debug_assert_eq!(word.map(Answer::Word), read.answer(table, call, variant).ok());
-                find_word(children, word?)?
+                find_word(words, word?)?
             }
-            None => find(children, &read.answer(table, call, variant).ok()?)?,
+            _ => children.find(&read.answer(table, call, variant).ok()?)?,
         };
         if self.epoch != 0 && !how.on_call {
             known.set((self.epoch, child));
@@ -551,12 +591,15 @@ impl Memo {
                 Some(id) => id,
                 None => {
                     let node = match step {
-                        Step::Read(read, _) => Node::Read {
-                            read: read.clone(),
-                            how: How::of(read),
-                            children: Vec::new(),
-                            known: Cell::new((0, 0)),
-                        },
+                        Step::Read(read, _) => {
+                            let how = How::of(read);
+                            Node::Read {
+                                read: read.clone(),
+                                how,
+                                children: Children::of(how),
+                                known: Cell::new((0, 0)),
+                            }
+                        }
                         Step::Op(op) => Node::Op { op: op.clone(), next: None },
                         Step::Opaque => unreachable!("opaque steps end a path before they are reached"),
                     };
@@ -565,7 +608,7 @@ impl Memo {
             };
             match (&self.nodes[id as usize], step) {
                 (Node::Read { read, children, .. }, Step::Read(asked, answer)) if read == asked => {
-                    at = find(children, answer);
+                    at = children.find(answer);
                     parent = Parent::Child(id, answer.clone());
                 }
                 (Node::Op { op, next }, Step::Op(done)) if op == done => {
@@ -589,12 +632,7 @@ impl Memo {
             Parent::Root => self.set_root(key, id),
             Parent::Child(at, answer) => {
                 if let Node::Read { children, .. } = &mut self.nodes[at as usize] {
-                    // Word answers in order, for `find_word`.
-                    let at = match answer {
-                        Answer::Word(word) => children.partition_point(|(known, _)| word_of(known) < word),
-                        _ => children.len(),
-                    };
-                    children.insert(at, (answer, id));
+                    children.insert(answer, id);
                 }
             }
             Parent::Next(at) => {
@@ -627,7 +665,7 @@ mod tests {
     #[test]
     fn a_kept_value_past_the_bound_is_not_replayed() {
         let variant = a_variant();
-        let mut memo = Memo::new(1);
+        let mut memo = Memo::new(1, &variant);
         let arg = HookArg::None;
         let key = Key { function: 0, arg: &arg };
         let keep = Op::SetState { seat: None, name: "new".into(), value: Some(ScriptValue::Int(1)) };
@@ -652,7 +690,7 @@ mod tests {
     #[test]
     fn an_open_target_is_known_only_where_no_path_reads_it() {
         let variant = a_variant();
-        let mut memo = Memo::new(1);
+        let mut memo = Memo::new(1, &variant);
         let arg = HookArg::Card(CardId(0), Side::Light);
         let key = Key { function: 0, arg: &arg };
         let untargeted =

@@ -144,7 +144,7 @@ impl Runtime {
         if !problems.is_empty() {
             return Err(problems);
         }
-        let memo = memo::Memo::new(variant.hook_functions);
+        let memo = memo::Memo::new(variant.hook_functions, &variant);
         Ok(Runtime { engine, clock, layers, ctx, scope: Scope::new(), variant, memo, memoizing: true, memo_players: 0 })
     }
 

@@ -45,6 +45,7 @@ pub struct CardSource {
 
 /// What a script reads of a card.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[repr(u8)]
 pub enum Prop {
     /// The whole face in play (its name, comparisons).
     Face,
@@ -66,6 +67,25 @@ pub enum Prop {
 }
 
 impl Prop {
+    /// Every property, in order of their numbers (`prop as usize`).
+    pub const ALL: [Prop; 15] = [
+        Prop::Face,
+        Prop::Id,
+        Prop::Color,
+        Prop::FlexColor,
+        Prop::Number,
+        Prop::Symbol,
+        Prop::Group,
+        Prop::IsWild,
+        Prop::IsNumber,
+        Prop::IsAction,
+        Prop::Marked,
+        Prop::Restricted,
+        Prop::HasFlex,
+        Prop::Points,
+        Prop::Draws,
+    ];
+
     /// What the card shows of this property, as an answer's word.
     #[inline]
     pub fn word(self, id: CardId, face: &Face, names: &Names) -> u64 {
@@ -106,6 +126,37 @@ impl Prop {
             }
             Prop::Points | Prop::Draws => Dynamic::from(word as i64),
         }
+    }
+}
+
+/// What every card shows of every property on each side (`Prop::word`),
+/// worked out once per variant, so that the memo checks a recorded read of
+/// a card with one look: by property, then card and side.
+pub struct CardWords {
+    words: Box<[u64]>,
+    /// Cards times sides: the words of one property.
+    per_prop: usize,
+}
+
+impl CardWords {
+    pub fn new(variant: &Variant) -> CardWords {
+        let per_prop = variant.designs.len() * 2;
+        let mut words = Vec::with_capacity(per_prop * Prop::ALL.len());
+        for (number, prop) in Prop::ALL.into_iter().enumerate() {
+            debug_assert_eq!(prop as usize, number, "Prop::ALL is in order");
+            for id in (0..variant.designs.len()).map(|id| CardId(id as u16)) {
+                for side in [Side::Light, Side::Dark] {
+                    words.push(prop.word(id, variant.face(id, side), &variant.names));
+                }
+            }
+        }
+        CardWords { words: words.into_boxed_slice(), per_prop }
+    }
+
+    /// What card `id` shows of `prop` on `side` (`Prop::word`).
+    #[inline(always)]
+    pub fn word(&self, prop: Prop, id: CardId, side: Side) -> u64 {
+        self.words[prop as usize * self.per_prop + usize::from(id.0) * 2 + usize::from(side == Side::Dark)]
     }
 }
 
