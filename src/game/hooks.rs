@@ -206,6 +206,22 @@ impl Game {
         if ids(false).eq(ids(true)) { refused(false, true) } else { refused(false, false) && refused(true, false) }
     }
 
+    /// Do the hooks of `kind` bound to the card and side of `play` refuse
+    /// it, whatever seat it aims at? Where the memo knows their answers
+    /// without the target (no recorded path reads it), this spares asking
+    /// about each target; `None` where it does not know.
+    pub(crate) fn refused_whatever_target(&self, kind: HookKind, play: &Play) -> Option<bool> {
+        let side = self.table.side;
+        let fns = self.variant.card_hook(kind, play.card, side, play.as_flex);
+        if fns.is_empty() {
+            return Some(false);
+        }
+        let call = CallInfo { card: Some((play.card, side)), target: None, ..self.predicate_call(kind, play) };
+        let open = Open::Aim { side: false, target: true };
+        let verdict = self.known_verdict(fns, open, &call, Combine::Every { why: false })?;
+        Some(matches!(verdict, Some(Verdict::No(_))))
+    }
+
     /// Asks the hooks of `kind` bound to the played card.
     fn ask_about_play(
         &mut self,

@@ -440,15 +440,38 @@ impl Game {
             let aimed = (0..players)
                 .filter(move |&t| need != TargetNeed::None && t != seat && seats_out & (1 << t) == 0)
                 .map(Some);
+            let color = names_color.then_some(self.color_range().start);
+            // Where the play may aim at several seats and the rules' answer
+            // does not depend on which, the memo may know it once for all.
+            let refused_whatever_target = match need {
+                TargetNeed::None => None,
+                _ if grants => None,
+                _ => self.refused_whatever_target(
+                    HookKind::CanPlay,
+                    &Play { seat, card, color, as_flex, target: None, uno: false },
+                ),
+            };
             for target in untargeted.into_iter().chain(aimed) {
-                let color = names_color.then_some(self.color_range().start);
                 let play = Play { seat, card, color, as_flex, target, uno: false };
                 debug_assert_eq!(self.check_shape(&play), Ok(()));
                 let checked = if grants {
                     self.check_play_as(standing, &play, false)
                 } else {
-                    self.check_standing(standing, &play)
-                        .and_then(|_| self.card_verdicts(HookKind::CanPlay, &play, false).map(drop))
+                    self.check_standing(standing, &play).and_then(|_| match refused_whatever_target {
+                        Some(refused) => {
+                            debug_assert_eq!(
+                                refused,
+                                self.card_verdicts(HookKind::CanPlay, &play, false).is_err(),
+                                "what the rules say whatever the target is what they say of this one"
+                            );
+                            if refused {
+                                Err(Stop::Refuse(Refusal::ByRule { what: "this play", reason: None }))
+                            } else {
+                                Ok(())
+                            }
+                        }
+                        None => self.card_verdicts(HookKind::CanPlay, &play, false).map(drop),
+                    })
                 };
                 match checked {
                     Ok(()) => out.push(PlayOption { card, face, as_flex, target, names_color }),
