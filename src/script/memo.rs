@@ -684,6 +684,23 @@ mod tests {
         assert_eq!(table.state, before, "nothing was kept");
     }
 
+    /// A quick read's answers are words, found in order; should one answer
+    /// otherwise, every answer is compared whole from then on, and none is
+    /// lost.
+    #[test]
+    fn answers_are_found_as_words_and_otherwise() {
+        let mut children = Children::Words(Vec::new());
+        for (word, child) in [(7, 0), (2, 1), (u64::MAX, 2)] {
+            children.insert(Answer::Word(word), child);
+        }
+        assert!(matches!(&children, Children::Words(words) if words.is_sorted()));
+        assert_eq!([2, 7, u64::MAX, 3].map(|w| children.find(&Answer::Word(w))), [Some(1), Some(0), Some(2), None]);
+        children.insert(Answer::Value(None), 3);
+        assert!(matches!(children, Children::Answers(_)));
+        assert_eq!([2, 7, u64::MAX].map(|w| children.find(&Answer::Word(w))), [Some(1), Some(0), Some(2)]);
+        assert_eq!(children.find(&Answer::Value(None)), Some(3));
+    }
+
     /// A question that leaves the play's target open is answered only by a
     /// path that does not read the target; one that leaves nothing open is
     /// answered by the path its target takes.
