@@ -464,11 +464,7 @@ impl Game {
                                 self.card_verdicts(HookKind::CanPlay, &play, false).is_err(),
                                 "what the rules say whatever the target is what they say of this one"
                             );
-                            if refused {
-                                Err(Stop::Refuse(Refusal::ByRule { what: "this play", reason: None }))
-                            } else {
-                                Ok(())
-                            }
+                            if refused { refuse(Refusal::ByRule { what: "this play", reason: None }) } else { Ok(()) }
                         }
                         None => self.card_verdicts(HookKind::CanPlay, &play, false).map(drop),
                     })

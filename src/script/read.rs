@@ -67,8 +67,9 @@ pub enum Prop {
 }
 
 impl Prop {
-    /// Every property, in order of their numbers (`prop as usize`).
-    pub const ALL: [Prop; 15] = [
+    /// Every property (`Prop::Draws` is the last: `CardWords` keeps a word
+    /// for each number up to it).
+    pub const ALL: [Prop; Prop::Draws as usize + 1] = [
         Prop::Face,
         Prop::Id,
         Prop::Color,
@@ -141,22 +142,29 @@ pub struct CardWords {
 impl CardWords {
     pub fn new(variant: &Variant) -> CardWords {
         let per_prop = variant.designs.len() * 2;
-        let mut words = Vec::with_capacity(per_prop * Prop::ALL.len());
-        for (number, prop) in Prop::ALL.into_iter().enumerate() {
-            debug_assert_eq!(prop as usize, number, "Prop::ALL is in order");
+        let mut words = vec![0; per_prop * Prop::ALL.len()].into_boxed_slice();
+        for prop in Prop::ALL {
             for id in (0..variant.designs.len()).map(|id| CardId(id as u16)) {
                 for side in [Side::Light, Side::Dark] {
-                    words.push(prop.word(id, variant.face(id, side), &variant.names));
+                    words[CardWords::at(per_prop, prop, id, side)] =
+                        prop.word(id, variant.face(id, side), &variant.names);
                 }
             }
         }
-        CardWords { words: words.into_boxed_slice(), per_prop }
+        CardWords { words, per_prop }
     }
 
     /// What card `id` shows of `prop` on `side` (`Prop::word`).
     #[inline(always)]
     pub fn word(&self, prop: Prop, id: CardId, side: Side) -> u64 {
-        self.words[prop as usize * self.per_prop + usize::from(id.0) * 2 + usize::from(side == Side::Dark)]
+        self.words[CardWords::at(self.per_prop, prop, id, side)]
+    }
+
+    /// Where the word of `prop` of card `id` on `side` is kept: by
+    /// property, then in the variant's per-face order (`variant::slot`).
+    #[inline(always)]
+    fn at(per_prop: usize, prop: Prop, id: CardId, side: Side) -> usize {
+        prop as usize * per_prop + crate::variant::slot(id, side)
     }
 }
 

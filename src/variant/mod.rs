@@ -348,8 +348,9 @@ impl FaceKey {
     }
 }
 
-/// The slot of a face in the per-face tables.
-fn slot(id: CardId, side: Side) -> usize {
+/// The slot of a face in the per-face tables (and in tables of faces
+/// kept elsewhere, such as the memo's `CardWords`).
+pub fn slot(id: CardId, side: Side) -> usize {
     id.0 as usize * 2 + usize::from(side == Side::Dark)
 }
 
