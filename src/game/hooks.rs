@@ -70,12 +70,7 @@ impl Verdicts {
     /// may give, else whether the next hook is still asked.
     #[inline(always)]
     fn take(&mut self, value: &Dynamic) -> Option<bool> {
-        // The commonest answers, `true` and `false`, are read at once.
-        let said = match value.as_bool() {
-            Ok(true) => Verdict::Yes,
-            Ok(false) => Verdict::No(None),
-            Err(_) => Verdict::read(value, self.combine.reasons())?,
-        };
+        let said = Verdict::read(value, self.combine.reasons())?;
         let stop = match self.combine {
             Combine::Every { .. } => !said.yes(),
             Combine::Any => said.yes(),

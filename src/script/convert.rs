@@ -225,11 +225,18 @@ impl Reason {
 impl Verdict {
     /// Reads a predicate's answer: `true`, `false`, `"allow"`, and (unless
     /// `reasons` refuses them) a reason why not. Anything else is `None`.
-    #[inline]
+    /// The commonest answers, `true` and `false`, are read at once.
+    #[inline(always)]
     pub fn read(value: &Dynamic, reasons: Reasons) -> Option<Verdict> {
-        if let Ok(yes) = value.as_bool() {
-            return Some(if yes { Verdict::Yes } else { Verdict::No(None) });
+        match value.as_bool() {
+            Ok(yes) => Some(if yes { Verdict::Yes } else { Verdict::No(None) }),
+            Err(_) => Verdict::read_other(value, reasons),
         }
+    }
+
+    /// `read` of an answer that is not `true` or `false`.
+    #[inline(never)]
+    fn read_other(value: &Dynamic, reasons: Reasons) -> Option<Verdict> {
         let text = value.read_lock::<ImmutableString>();
         if text.as_deref().is_some_and(|text| text == "allow") {
             return Some(Verdict::Allow);
