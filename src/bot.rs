@@ -14,7 +14,7 @@ use crate::game::{Action, Game, Moves, PlayOption};
 use crate::limits;
 use crate::notation::Names;
 use crate::script::ScriptFailure;
-use crate::table::{Rng, Uno, rng};
+use crate::table::{Rng, rng, seats_of};
 use crate::variant::HookKind;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -198,7 +198,7 @@ pub fn next_action(
     let players = game.players();
     // Someone left with one card and no UNO call can be caught until the
     // next player acts; the bots from the player to act on look first.
-    for exposed in (0..players).filter(|&s| game.table().uno[s] == Uno::Exposed) {
+    for exposed in seats_of(game.table().exposed()) {
         for offset in 0..players {
             let seat = (to_act + offset) % players;
             if seat != exposed && Some(seat) != human && game.table().playing(seat) && bots[seat].catches() {

@@ -87,6 +87,15 @@ pub struct Table {
     pub reshuffles: u32,
 }
 
+/// The seats of a mask (bit `n`: seat `n`), in order.
+pub fn seats_of(mut mask: u32) -> impl Iterator<Item = Seat> {
+    std::iter::from_fn(move || {
+        let seat = mask.trailing_zeros() as Seat;
+        mask &= mask.wrapping_sub(1);
+        (seat < 32).then_some(seat)
+    })
+}
+
 impl Clone for Table {
     fn clone(&self) -> Table {
         let mut copy = Table::new(self.players(), !self.power.is_empty(), self.rng.clone());
@@ -615,11 +624,17 @@ impl Table {
     /// An action by `actor` closes every other seat's catch window
     /// (rules.md 1.5: the window closes at the next player's first action).
     pub fn close_uno_windows(&mut self, actor: Seat) {
-        for (seat, state) in self.uno.iter_mut().enumerate() {
-            if seat != actor && *state == Uno::Exposed {
-                *state = Uno::Missed;
-            }
+        for seat in seats_of(self.exposed() & !(1 << actor)) {
+            self.uno[seat] = Uno::Missed;
         }
+    }
+
+    /// The seats that can be caught now (left with one card, no UNO
+    /// called, the window open), one bit per seat. Worked out without a
+    /// branch per seat: on most turns nobody is exposed.
+    #[inline]
+    pub fn exposed(&self) -> u32 {
+        self.uno.iter().enumerate().fold(0, |mask, (seat, &state)| mask | (u32::from(state == Uno::Exposed) << seat))
     }
 
     /// Does this face match the discard pile: a wild, the colour in play
@@ -771,5 +786,10 @@ mod tests {
         t.pass_hands(&mut log);
         t.update_uno();
         assert_eq!(t.uno, vec![Uno::Exposed, Uno::None, Uno::Exposed]);
+        assert_eq!(seats_of(t.exposed()).collect::<Vec<_>>(), [0, 2]);
+        t.close_uno_windows(2);
+        assert_eq!(t.uno, vec![Uno::Missed, Uno::None, Uno::Exposed]);
+        assert_eq!(seats_of(t.exposed()).collect::<Vec<_>>(), [2]);
+        assert_eq!(seats_of(0).next(), None);
     }
 }

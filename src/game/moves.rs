@@ -11,7 +11,7 @@ use crate::card::{CardId, Color, Face};
 use crate::event::Seat;
 use crate::game::{Action, Checked, Game, Play, Refusal, Stop};
 use crate::script::ScriptFailure;
-use crate::table::Uno;
+use crate::table::{Uno, seats_of};
 use crate::turn::Phase;
 use crate::variant::{FaceKey, HookKind, TargetNeed};
 
@@ -219,7 +219,7 @@ impl Game {
         moves.held = t.hands[seat].len();
         moves.drawn = seat == t.current && matches!(t.phase, Phase::Drawn(_));
         moves.call_uno = moves.held == 1 && t.uno[seat] != Uno::Called;
-        moves.catch.extend((0..self.players()).filter(|&s| s != seat && t.uno[s] == Uno::Exposed && t.playing(s)));
+        moves.catch.extend(seats_of(t.exposed() & !(1 << seat) & !t.seats_out()));
         match &t.phase {
             Phase::NameColor { chooser } => {
                 if *chooser == seat {
