@@ -613,11 +613,10 @@ impl Table {
     /// seat left with one card without calling is exposed.
     pub fn update_uno(&mut self) {
         for (hand, state) in self.hands.iter().zip(self.uno.iter_mut()) {
-            if hand.len() != 1 {
-                *state = Uno::None;
-            } else if *state == Uno::None {
-                *state = Uno::Exposed;
-            }
+            // A choice of values, not of branches: how many cards each
+            // seat holds is as good as random.
+            let exposed = if *state == Uno::None { Uno::Exposed } else { *state };
+            *state = if hand.len() == 1 { exposed } else { Uno::None };
         }
     }
 

@@ -334,9 +334,12 @@ impl FaceKey {
     /// card keyed `top` (regular side, as `Table::matches`)?
     #[inline(always)]
     pub fn matches(self, color: Option<Color>, top: Option<FaceKey>) -> bool {
-        self.color == Self::WILD
-            || self.color == color.unwrap_or(Self::NO_COLOR)
-            || top.is_none_or(|top| top.value == self.value)
+        // `|`, not `||`: one branch on the outcome, not one on each test
+        // (which cards match is as good as random, so each branch would
+        // be mispredicted often).
+        (self.color == Self::WILD)
+            | (self.color == color.unwrap_or(Self::NO_COLOR))
+            | top.is_none_or(|top| top.value == self.value)
     }
 
     /// Could the face be played on some side, as far as matching goes: it
@@ -344,7 +347,7 @@ impl FaceKey {
     /// `Table::matches`), or a hook may grant it.
     #[inline(always)]
     pub fn may_match(self, color: Option<Color>, top: Option<FaceKey>) -> bool {
-        self.grants || self.matches(color, top) || self.flex == color.unwrap_or(Self::NO_COLOR)
+        self.grants | self.matches(color, top) | (self.flex == color.unwrap_or(Self::NO_COLOR))
     }
 }
 
