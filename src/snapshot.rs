@@ -316,14 +316,13 @@ mod tests {
     /// A `.snap` checked out with Windows line ends is still the same.
     #[test]
     fn a_snap_with_crlf_line_ends_is_the_same() {
-        let dir = std::env::temp_dir().join(format!("unolab-crlf-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let scratch = tempfile::tempdir().unwrap();
+        let dir = scratch.path();
         let snap = dir.join("x@2p-seed1.snap");
         let new = SnapFile { source: "x.snapshots.yaml".into(), description: "x".into(), body: "a\nb".into() };
         std::fs::write(&snap, new.render().replace('\n', "\r\n")).unwrap();
         assert_eq!(compare(&snap, &new, Mode::Review).unwrap(), Verdict::Same);
         let changed = SnapFile { body: "a\nc".into(), ..new };
         assert!(matches!(compare(&snap, &changed, Mode::Review).unwrap(), Verdict::Changed(d) if d.contains("-b")));
-        let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -192,8 +192,8 @@ fn merged_shards_are_the_single_run() {
         assert_eq!(output.status.code(), Some(0), "{}", text(&output));
         serde_json::from_slice(&output.stdout).unwrap()
     };
-    let dir = std::env::temp_dir().join(format!("unolab-shards-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let scratch = tempfile::tempdir().unwrap();
+    let dir = scratch.path();
     let mut files = Vec::new();
     for k in 0..3 {
         let shard = run(&["--shard", &format!("{k}/3")]);
@@ -222,7 +222,8 @@ fn merged_shards_are_the_single_run() {
 
 #[test]
 fn sim_draws_its_pictures_to_an_svg_file() {
-    let path = std::env::temp_dir().join(format!("unolab-plot-{}.svg", std::process::id()));
+    let scratch = tempfile::tempdir().unwrap();
+    let path = scratch.path().join("plot.svg");
     let output = unolab(&["sim", "classic", "-n", "60", "-p", "3", "--plot", &path.display().to_string()]);
     assert_eq!(output.status.code(), Some(0), "{}", text(&output));
     let svg = std::fs::read_to_string(&path).unwrap();
@@ -235,7 +236,6 @@ fn sim_draws_its_pictures_to_an_svg_file() {
     // 20 bins at most, and a bar per position, besides the background.
     let rects = svg.matches("<rect").count();
     assert!(rects > 3 + 1 && rects <= 20 + 3 + 1, "{rects} rectangles");
-    let _ = std::fs::remove_file(path);
 }
 
 #[test]
@@ -272,8 +272,8 @@ fn check_takes_house_rules_alone_or_with_a_variant() {
     assert!(text(&alone).contains("note seven-o on flex: the 0 half never triggers"), "{}", text(&alone));
     // A rule file that fails in play: each problem once, with the command
     // that shows the game.
-    let dir = std::env::temp_dir().join(format!("unolab-check-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let scratch = tempfile::tempdir().unwrap();
+    let dir = scratch.path();
     std::fs::write(dir.join("bad.rhai"), "fn oops(card) { let x = [1]; x[5] }\n").unwrap();
     let rule = dir.join("bad.yaml");
     std::fs::write(&rule, "name: bad\ndescription: Breaks on a 5.\nscripts: [bad.rhai]\nhooks:\n  on_play:\n    - {match: \"5\", call: oops}\n").unwrap();
@@ -320,8 +320,8 @@ fn the_rules_command_prints_the_rule_sheet_from_the_files() {
 
 #[test]
 fn a_failing_scenario_says_what_was_expected_and_verbose_shows_the_game() {
-    let dir = std::env::temp_dir().join(format!("unolab-verbose-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let scratch = tempfile::tempdir().unwrap();
+    let dir = scratch.path();
     std::fs::write(dir.join("loud.rhai"), "fn loud(card) { print(\"asked about \" + card.name); true }\n").unwrap();
     std::fs::write(
         dir.join("loud.yaml"),
@@ -347,10 +347,9 @@ fn a_failing_scenario_says_what_was_expected_and_verbose_shows_the_game() {
 
 #[test]
 fn new_scaffolds_files_that_check_and_pass_as_written() {
-    let dir = std::env::temp_dir().join(format!("unolab-new-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    let run = |args: &[&str]| Command::new(env!("CARGO_BIN_EXE_unolab")).args(args).current_dir(&dir).output().unwrap();
+    let scratch = tempfile::tempdir().unwrap();
+    let dir = scratch.path();
+    let run = |args: &[&str]| Command::new(env!("CARGO_BIN_EXE_unolab")).args(args).current_dir(dir).output().unwrap();
     for (args, yaml, scenario) in [
         (vec!["new", "rule", "five"], "five/five.yaml", "five/scenarios/"),
         (vec!["new", "variant", "mine", "--from", "flip"], "mine/mine.yaml", "mine/scenarios/"),
@@ -393,13 +392,12 @@ fn new_scaffolds_files_that_check_and_pass_as_written() {
     assert_eq!(again.status.code(), Some(2));
     assert!(text(&again).contains("exists already; nothing was written"));
     assert_eq!(run(&["new", "rule", "../escape"]).status.code(), Some(2));
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn a_byte_order_mark_does_not_make_a_file_unreadable() {
-    let dir = std::env::temp_dir().join(format!("unolab-bom-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let scratch = tempfile::tempdir().unwrap();
+    let dir = scratch.path();
     let rule = dir.join("bom.yaml");
     std::fs::write(&rule, "\u{feff}name: bom\ndescription: Saved by an editor that writes a BOM.\n").unwrap();
     let output = unolab(&["check", "classic", "-r", &rule.display().to_string()]);
@@ -435,10 +433,9 @@ fn the_guides_worked_example_works_as_written() {
         }
     }
     assert_eq!(files.len(), 3, "the YAML, the script and the scenario: {files:?}");
-    let dir = std::env::temp_dir().join(format!("unolab-guide-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    let run = |args: &[&str]| Command::new(env!("CARGO_BIN_EXE_unolab")).args(args).current_dir(&dir).output().unwrap();
+    let scratch = tempfile::tempdir().unwrap();
+    let dir = scratch.path();
+    let run = |args: &[&str]| Command::new(env!("CARGO_BIN_EXE_unolab")).args(args).current_dir(dir).output().unwrap();
     assert_eq!(run(&["new", "rule", "eights"]).status.code(), Some(0));
     for (path, body) in &files {
         std::fs::write(dir.join(path), body).unwrap();
@@ -455,7 +452,6 @@ fn the_guides_worked_example_works_as_written() {
     }
     let snap = std::fs::read_to_string(dir.join("eights/snapshots/eights@3p-seed1.snap")).unwrap();
     assert!(snap.contains("play runs counterclockwise"), "{snap}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Every variant and house rule of the repository meant to work passes

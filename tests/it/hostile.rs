@@ -58,8 +58,8 @@ fn hostile_inputs_are_answered_within_their_bounds() {
 /// A named pipe is not read (opening it would wait for a writer for ever).
 #[test]
 fn a_named_pipe_is_refused_at_once() {
-    let dir = std::env::temp_dir().join(format!("unolab-fifo-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let scratch = tempfile::tempdir().unwrap();
+    let dir = scratch.path();
     let fifo = dir.join("pipe.yaml");
     let made = Command::new("mkfifo").arg(&fifo).status();
     if !made.is_ok_and(|s| s.success()) {
@@ -70,5 +70,4 @@ fn a_named_pipe_is_refused_at_once() {
     assert!(started.elapsed() < Duration::from_secs(10));
     assert_eq!(output.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&output.stderr).contains("not a regular file"));
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -113,8 +113,8 @@ proptest! {
             0..14,
         )
     ) {
-        let dir = std::env::temp_dir().join(format!("unolab-prop-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let scratch = tempfile::tempdir().unwrap();
+        let dir = scratch.path();
         let file = dir.join("case.yaml");
         std::fs::write(&file, lines.join("\n")).unwrap();
         if let Ok(scenario) = unolab::scenario::Scenario::load(&file) {

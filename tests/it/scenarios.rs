@@ -41,8 +41,8 @@ fn bad_scenario_files_name_file_line_and_problem() {
 
 #[test]
 fn a_failing_step_is_reported_with_expected_and_found() {
-    let dir = std::env::temp_dir().join(format!("unolab-fail-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let scratch = tempfile::tempdir().unwrap();
+    let dir = scratch.path();
     let file = dir.join("fails.yaml");
     std::fs::write(
         &file,

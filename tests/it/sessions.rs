@@ -5,14 +5,6 @@
 
 use std::process::Command;
 
-/// A directory of its own for one session's files.
-fn scratch_dir(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("unolab-session-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 #[test]
 fn scripted_sessions() {
     let root = env!("CARGO_MANIFEST_DIR");
@@ -22,9 +14,10 @@ fn scripted_sessions() {
         let args = lines.next().and_then(|l| l.strip_prefix("args: ")).expect("a first line 'args: ...'");
         let args: Vec<String> = args.split_whitespace().map(|a| a.replace("{root}", root)).collect();
         let input: String = lines.map(|l| format!("{l}\n")).collect();
-        let name = path.file_stem().unwrap().to_string_lossy().to_string();
         let mut command = Command::new(env!("CARGO_BIN_EXE_unolab"));
-        command.args(&args).current_dir(scratch_dir(&name)).env("NO_COLOR", "1");
+        // A directory of its own for the session's files.
+        let scratch = tempfile::tempdir().unwrap();
+        command.args(&args).current_dir(scratch.path()).env("NO_COLOR", "1");
         let output = super::cli::with_input(&mut command, &input);
         let mut seen = String::from_utf8(output.stdout).unwrap();
         let errors = String::from_utf8(output.stderr).unwrap();
@@ -49,7 +42,8 @@ fn reload_replays_under_the_edited_rules_and_stops_at_the_first_refused_move() {
     use unolab::repl::render::Style;
     use unolab::ruleset::LoadRequest;
 
-    let dir = scratch_dir("reload");
+    let scratch = tempfile::tempdir().unwrap();
+    let dir = scratch.path();
     let rule = dir.join("house.yaml");
     std::fs::write(&rule, "name: house\ndescription: Nothing yet.\n").unwrap();
     std::fs::write(dir.join("no-reds.rhai"), "fn no_reds(card) { \"no red cards\" }\n").unwrap();

@@ -98,8 +98,8 @@ fn terminal_sessions() {
             }
             None => (80, 30),
         };
-        let history = std::env::temp_dir().join(format!("unolab-history-{}.txt", std::process::id()));
-        let _ = std::fs::remove_file(&history);
+        let scratch = tempfile::tempdir().unwrap();
+        let history = scratch.path().join("history.txt");
         let mut command = Command::new(env!("CARGO_BIN_EXE_unolab"));
         command.args(args.split_whitespace()).env("UNOLAB_HISTORY", &history).env("TERM", "xterm-256color");
         command.env_remove("NO_COLOR").env("COLUMNS", cols.to_string());
@@ -126,7 +126,6 @@ fn terminal_sessions() {
         }
         let mut rest = Vec::new();
         let _ = session.read_to_end(&mut rest);
-        let _ = std::fs::remove_file(&history);
         insta::assert_snapshot!(seen);
     });
 }
