@@ -32,6 +32,15 @@ macro_rules! say {
     }};
 }
 
+/// Prints a line to standard error; a closed pipe (`2>&1 | head`) is not
+/// an error either.
+macro_rules! complain {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr().lock(), $($arg)*);
+    }};
+}
+
 pub const SUCCESS: i32 = 0;
 pub const FAILED: i32 = 1;
 pub const BAD_INPUT: i32 = 2;
@@ -307,7 +316,7 @@ pub fn main() -> i32 {
 
 fn request_for(ruleset: &Ruleset) -> Result<LoadRequest, i32> {
     let Some(name) = ruleset.variant.clone().or_else(|| builtin::default_variant().map(String::from)) else {
-        eprintln!("error: name a variant (no built-in variant is marked as the default)");
+        complain!("error: name a variant (no built-in variant is marked as the default)");
         return Err(BAD_INPUT);
     };
     Ok(LoadRequest { variant: name, rules: ruleset.rules.clone(), settings: ruleset.settings.clone() })
@@ -322,7 +331,7 @@ fn load_request(request: &LoadRequest) -> Result<Arc<Variant>, i32> {
     match crate::loader::load(request) {
         Ok(v) => {
             for warning in &v.warnings {
-                eprintln!("warning: {warning}");
+                complain!("warning: {warning}");
             }
             Ok(Arc::new(v))
         }
@@ -338,7 +347,7 @@ fn print_problems(problems: &[String]) {
     use std::io::IsTerminal;
     let color = std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none();
     for p in problems {
-        eprintln!("error: {}", crate::diagnostic::render(p, &crate::loader::Disk, color));
+        complain!("error: {}", crate::diagnostic::render(p, &crate::loader::Disk, color));
     }
 }
 
@@ -359,7 +368,7 @@ fn play(args: PlayArgs) -> i32 {
     let game = match Game::new(runtime, args.players, seed) {
         Ok(g) => g,
         Err(e) => {
-            eprintln!("error: {e}");
+            complain!("error: {e}");
             return BAD_INPUT;
         }
     };
@@ -380,7 +389,7 @@ fn play(args: PlayArgs) -> i32 {
         match Terminal::new(style.color) {
             Ok(mut input) => session.run(&mut input, &mut out),
             Err(e) => {
-                eprintln!("error: {e}");
+                complain!("error: {e}");
                 return FAILED;
             }
         }
@@ -391,7 +400,7 @@ fn play(args: PlayArgs) -> i32 {
         Ok(()) => SUCCESS,
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => SUCCESS,
         Err(e) => {
-            eprintln!("error: {e}");
+            complain!("error: {e}");
             FAILED
         }
     }
@@ -499,7 +508,7 @@ fn check(targets: &[String], rules: &[String], settings: &[(String, String)]) ->
             continue;
         }
         if let Err(e) = ruleset::open_variant(&Disk, target) {
-            eprintln!("error: {e}");
+            complain!("error: {e}");
             code = code.max(BAD_INPUT);
             continue;
         }
@@ -526,7 +535,7 @@ fn check_one(request: &LoadRequest, label: &str, told: &mut std::collections::Ha
     };
     for warning in &variant.warnings {
         if told.insert(warning.clone()) {
-            eprintln!("warning: {warning}");
+            complain!("warning: {warning}");
         }
     }
     if let Err(problems) = Runtime::new(variant.clone()) {
@@ -583,7 +592,7 @@ fn scenarios(paths: &[PathBuf], verbose: bool) -> i32 {
     let files = match scenario::collect(paths) {
         Ok(found) => found,
         Err(e) => {
-            eprintln!("error: {e}");
+            complain!("error: {e}");
             return BAD_INPUT;
         }
     };
@@ -601,12 +610,12 @@ fn scenarios(paths: &[PathBuf], verbose: bool) -> i32 {
 fn snapshots(paths: &[PathBuf], accept: bool) -> i32 {
     let files = match crate::snapshot::collect(paths) {
         Ok(files) if files.is_empty() => {
-            eprintln!("error: no snapshot spec (a file named NAME{}) in the paths given", crate::snapshot::SPEC_SUFFIX);
+            complain!("error: no snapshot spec (a file named NAME{}) in the paths given", crate::snapshot::SPEC_SUFFIX);
             return BAD_INPUT;
         }
         Ok(files) => files,
         Err(e) => {
-            eprintln!("error: {e}");
+            complain!("error: {e}");
             return BAD_INPUT;
         }
     };
@@ -640,7 +649,7 @@ struct VsArgs {
 fn sim_config(args: &SimArgs, request: &LoadRequest, players: usize, bots: &[BotKind]) -> Result<SimConfig, i32> {
     let variant = load_request(request)?;
     if let Err(e) = variant.seats(players) {
-        eprintln!("error: {e}");
+        complain!("error: {e}");
         return Err(BAD_INPUT);
     }
     Ok(SimConfig {
@@ -685,20 +694,20 @@ fn run_shown(
 
 fn simulate(args: SimArgs) -> i32 {
     if !(1..=limits::SIM_THREADS).contains(&args.threads) {
-        eprintln!("error: -j takes 1 to {} threads, not {}", limits::SIM_THREADS, args.threads);
+        complain!("error: -j takes 1 to {} threads, not {}", limits::SIM_THREADS, args.threads);
         return BAD_INPUT;
     }
     if !(1..=limits::SIM_GAMES).contains(&args.games) {
-        eprintln!("error: -n takes 1 to {} games, not {}", limits::SIM_GAMES, args.games);
+        complain!("error: -n takes 1 to {} games, not {}", limits::SIM_GAMES, args.games);
         return BAD_INPUT;
     }
     let sweep = args.players.len() > 1 || args.ruleset.settings.iter().any(|(_, values)| values.contains(','));
     if args.matches && (args.vs.is_some() || args.games_out.is_some() || args.show.is_some()) {
-        eprintln!("error: --matches does not combine with --vs, --games-out or --show yet");
+        complain!("error: --matches does not combine with --vs, --games-out or --show yet");
         return BAD_INPUT;
     }
     if sweep && (args.games_out.is_some() || args.show.is_some() || args.plot.is_some()) {
-        eprintln!("error: --games-out, --plot and --show take one player count, not a list");
+        complain!("error: --games-out, --plot and --show take one player count, not a list");
         return BAD_INPUT;
     }
     let versus = match &args.vs {
@@ -710,7 +719,7 @@ fn simulate(args: SimArgs) -> i32 {
                 Some(vs)
             }
             Err(e) => {
-                eprintln!("error: --vs \"{spec}\": {}", e.to_string().trim_end());
+                complain!("error: --vs \"{spec}\": {}", e.to_string().trim_end());
                 return BAD_INPUT;
             }
         },
@@ -768,7 +777,7 @@ fn simulate(args: SimArgs) -> i32 {
                 SUCCESS
             }
             Err(e) => {
-                eprintln!("error: {e}");
+                complain!("error: {e}");
                 BAD_INPUT
             }
         };
@@ -795,7 +804,7 @@ fn simulate(args: SimArgs) -> i32 {
         match stats {
             Ok(pair) => results.push(pair),
             Err(e) => {
-                eprintln!("error: {e}");
+                complain!("error: {e}");
                 return BAD_INPUT;
             }
         }
@@ -806,7 +815,7 @@ fn simulate(args: SimArgs) -> i32 {
     if let Some(path) = &args.games_out {
         let csv = path.extension().is_some_and(|e| e.eq_ignore_ascii_case("csv"));
         if let Err(e) = std::fs::write(path, sim::report::rows(&results[0].0.rows, csv)) {
-            eprintln!("error: {}: {e}", path.display());
+            complain!("error: {}: {e}", path.display());
             return BAD_INPUT;
         }
     }
@@ -820,7 +829,7 @@ fn simulate(args: SimArgs) -> i32 {
             config.seed
         );
         if let Err(e) = sim::plot::svg(stats, &title, path) {
-            eprintln!("error: {e}");
+            complain!("error: {e}");
             return BAD_INPUT;
         }
     }
@@ -898,7 +907,7 @@ fn merge(files: &[PathBuf], as_json: bool) -> i32 {
         match read {
             Ok(shard) => shards.push(shard),
             Err(e) => {
-                eprintln!("error: {}: {e}", path.display());
+                complain!("error: {}: {e}", path.display());
                 return BAD_INPUT;
             }
         }
@@ -907,7 +916,7 @@ fn merge(files: &[PathBuf], as_json: bool) -> i32 {
     let first = &first;
     for (path, (value, _)) in files.iter().zip(&shards) {
         if let Some(field) = RUN_FIELDS.iter().find(|f| value.get(**f) != first.get(**f)) {
-            eprintln!(
+            complain!(
                 "error: {}: '{field}' differs from {}: not a shard of the same run",
                 path.display(),
                 files[0].display()
@@ -922,7 +931,7 @@ fn merge(files: &[PathBuf], as_json: bool) -> i32 {
     let mut sorted_expected = expected.clone();
     sorted_expected.sort();
     if names != sorted_expected {
-        eprintln!("error: the shards are {}, not {} (each once)", names.join(", "), expected.join(", "));
+        complain!("error: the shards are {}, not {} (each once)", names.join(", "), expected.join(", "));
         return BAD_INPUT;
     }
     let players = first["players"].as_u64().unwrap_or(0) as usize;
@@ -968,7 +977,7 @@ fn scaffold(what: NewWhat) -> i32 {
         _ => builtin::default_variant().unwrap_or_default().to_string(),
     };
     if !builtin::variant_names().contains(&from.as_str()) {
-        eprintln!("error: --from takes a built-in variant ({}), not '{from}'", builtin::variant_names().join(", "));
+        complain!("error: --from takes a built-in variant ({}), not '{from}'", builtin::variant_names().join(", "));
         return BAD_INPUT;
     }
     let ruleset = Ruleset { variant: Some(from.clone()), rules: Vec::new(), settings: Vec::new() };
@@ -980,12 +989,12 @@ fn scaffold(what: NewWhat) -> i32 {
     let files = match files {
         Ok(files) => files,
         Err(e) => {
-            eprintln!("error: {e}");
+            complain!("error: {e}");
             return BAD_INPUT;
         }
     };
     if let Some(existing) = files.iter().find(|f| f.path.exists()) {
-        eprintln!("error: {} exists already; nothing was written", existing.path.display());
+        complain!("error: {} exists already; nothing was written", existing.path.display());
         return BAD_INPUT;
     }
     for file in &files {
@@ -995,7 +1004,7 @@ fn scaffold(what: NewWhat) -> i32 {
             .map_or(Ok(()), std::fs::create_dir_all)
             .and_then(|()| std::fs::write(&file.path, &file.text));
         if let Err(e) = written {
-            eprintln!("error: {}: {e}", file.path.display());
+            complain!("error: {}: {e}", file.path.display());
             return BAD_INPUT;
         }
         say!("created {}", file.path.display());

@@ -2,8 +2,11 @@
 
 fn main() {
     std::panic::set_hook(Box::new(|info| {
-        eprintln!("internal error: {info}");
-        eprintln!("this is a bug in unolab; please report it with the command that caused it");
+        use std::io::Write as _;
+        let _ = writeln!(
+            std::io::stderr().lock(),
+            "internal error: {info}\nthis is a bug in unolab; please report it with the command that caused it"
+        );
     }));
     std::process::exit(unolab::cli::main());
 }

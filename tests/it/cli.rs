@@ -477,3 +477,16 @@ fn every_variant_and_rule_file_passes_check() {
     assert!(!text(&output).contains("error"), "{}", text(&output));
     assert!(text(&output).lines().filter(|l| l.starts_with("ok ")).count() >= targets.len(), "{}", text(&output));
 }
+
+/// Standard error closed early (`2>&1 | head -1`): the error is lost, not
+/// turned into a crash, and the exit code stays the command's.
+#[test]
+fn a_closed_standard_error_changes_nothing_but_the_message() {
+    for (args, code) in [(&["deck", "nonsense"][..], 2), (&["check", "no/such/file.yaml"][..], 2)] {
+        let (reader, writer) = std::io::pipe().unwrap();
+        drop(reader);
+        let mut command = Command::new(env!("CARGO_BIN_EXE_unolab"));
+        let status = command.args(args).stdout(Stdio::null()).stderr(writer).status().unwrap();
+        assert_eq!(status.code(), Some(code), "{args:?}");
+    }
+}
