@@ -291,6 +291,19 @@ impl Log {
         }
     }
 
+    /// A draw penalty drawn at once (no answer awaited): no event of its
+    /// own (its draws and the lost turn are logged), but counted with the
+    /// penalties that wait (`penalty`), so that statistics count every
+    /// penalty laid, stacked or not.
+    pub fn penalty_drawn(&mut self, count: u32) {
+        let kind = Event::PenaltyPending { victim: 0, count, until: None }.kind();
+        self.counts[kind] += 1;
+        if count > 0 {
+            self.amounts[kind] += u64::from(count);
+            self.peaks[kind] = self.peaks[kind].max(count);
+        }
+    }
+
     /// Adds one to a script's counter.
     pub fn count(&mut self, name: &rhai::ImmutableString) {
         match self.counters.iter_mut().find(|(n, _)| n == name) {

@@ -354,6 +354,7 @@ impl Game {
             self.table.owed.push_back(Decision::Answer(penalty));
             false
         } else {
+            self.log.penalty_drawn(penalty.draw.count);
             self.table.draw_cards(&self.variant, penalty.victim, penalty.draw, &mut self.log);
             true
         }
