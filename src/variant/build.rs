@@ -445,6 +445,35 @@ fn check_conflicts(layers: &[Layer], problems: &mut Vec<String>) {
             }
         }
     }
+    check_answered_once(layers, problems);
+}
+
+/// A hook that gives one answer for the whole table asks only the last
+/// function bound to it: a house rule's replaces the variant's, but two
+/// house rules (or one layer twice) binding it would drop one in silence.
+fn check_answered_once(layers: &[Layer], problems: &mut Vec<String>) {
+    for kind in HookKind::ALL.into_iter().filter(|kind| kind.answered_once()) {
+        let binds = |layer: &Layer| layer.hooks.iter().filter(|b| b.kind == kind).count();
+        for layer in layers.iter().filter(|layer| binds(layer) > 1) {
+            problems.push(format!(
+                "'{}' binds {} {} times, but only one answer is taken: bind one function",
+                layer.name,
+                kind.name(),
+                binds(layer)
+            ));
+        }
+        let rules: Vec<String> =
+            layers.iter().filter(|l| l.is_rule && binds(l) > 0).map(|l| format!("'{}'", l.name)).collect();
+        if let [first @ .., last] = &rules[..]
+            && !first.is_empty()
+        {
+            problems.push(format!(
+                "house rules {} and {last} each answer {}, and only one answer is taken: they cannot be combined",
+                first.join(", "),
+                kind.name()
+            ));
+        }
+    }
 }
 
 /// Every face by slot (design * 2 + side): a one-sided design shows its

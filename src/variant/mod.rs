@@ -184,6 +184,12 @@ impl HookKind {
             | HookKind::MatchWinner => HookMode::Predicate,
         }
     }
+
+    /// Does the hook give one answer for the whole table, so that only the
+    /// last function bound to it is asked (`Game::last_global_answer`)?
+    pub fn answered_once(self) -> bool {
+        matches!(self, HookKind::ScoreHand | HookKind::MatchWinner | HookKind::OnCatch)
+    }
 }
 
 /// A script function of one layer, bound to a hook.
