@@ -488,6 +488,14 @@ fn rule_target(target: &str) -> Option<crate::variant::spec::LayerSpec> {
 }
 
 fn check(targets: &[String], rules: &[String], settings: &[(String, String)]) -> i32 {
+    // A house rule named with -r that does not exist is bad usage, not a
+    // check that failed.
+    for rule in rules {
+        if let Err(e) = ruleset::open_rule(&Disk, rule) {
+            complain!("error: {e}");
+            return BAD_INPUT;
+        }
+    }
     let mut code = SUCCESS;
     // A problem of a file is told once, though a rule is checked on every
     // variant.

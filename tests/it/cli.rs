@@ -270,6 +270,11 @@ fn check_takes_house_rules_alone_or_with_a_variant() {
         assert!(text(&alone).contains(&format!("ok seven-o on {variant}:")), "{}", text(&alone));
     }
     assert!(text(&alone).contains("note seven-o on flex: the 0 half never triggers"), "{}", text(&alone));
+    // A house rule that does not exist is bad usage (2), as in every
+    // command, not a check that failed (1).
+    let unknown = unolab(&["check", "classic", "-r", "nope"]);
+    assert_eq!(unknown.status.code(), Some(2), "{}", text(&unknown));
+    assert!(text(&unknown).contains("unknown house rule 'nope'"), "{}", text(&unknown));
     // A rule file that fails in play: each problem once, with the command
     // that shows the game.
     let scratch = tempfile::tempdir().unwrap();
