@@ -46,8 +46,8 @@ impl Api {
         if let Some(found) = self.selectors.borrow().get(text) {
             return Ok(found.clone());
         }
-        let parsed =
-            Selector::parse(&self.variant.names, Some(&SelectorSpec::One(text.to_string()))).map_err(script_error)?;
+        let parsed = Selector::parse(&self.variant.names, Some(&SelectorSpec::One(text.to_string())))
+            .map_err(|e| script_error(e.to_string()))?;
         let parsed = Rc::new(parsed);
         self.selectors.borrow_mut().insert(text.clone(), parsed.clone());
         Ok(parsed)

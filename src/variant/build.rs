@@ -532,7 +532,7 @@ fn bind_hooks(variant: &mut Variant, layers: &[Layer], problems: &mut Vec<String
                         grants[slot] |= binding.grants;
                     }
                 }
-                Err(e) => problems.push(layer.source.problem_at(&binding.function, e)),
+                Err(e) => problems.push(layer.source.problem_at(&e.written, &e)),
             }
         }
         for target in &layer.targets {
@@ -547,7 +547,7 @@ fn bind_hooks(variant: &mut Variant, layers: &[Layer], problems: &mut Vec<String
                         }
                     }
                 }
-                Err(e) => problems.push(layer.source.problem_at("targets:", e)),
+                Err(e) => problems.push(layer.source.problem_at(&e.written, &e)),
             }
         }
     }

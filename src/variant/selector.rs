@@ -34,7 +34,8 @@ const WORDS: &str =
     "any, number, action, wild, marked, flex, group:SYMBOL, flex:COLOUR, a number, a symbol or a colour";
 
 fn parse_word(names: &Names, part: &str) -> Result<Word, String> {
-    let lower = part.trim().to_ascii_lowercase();
+    let part = part.trim();
+    let lower = part.to_ascii_lowercase();
     Ok(match lower.as_str() {
         "any" | "*" => Word::Any,
         "number" => Word::Number,
@@ -61,17 +62,37 @@ fn parse_word(names: &Names, part: &str) -> Result<Word, String> {
     })
 }
 
+/// A selector that does not parse: why, and the alternative it is in, as
+/// written (where an error message points).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SelectorError {
+    pub written: String,
+    message: String,
+}
+
+impl std::fmt::Display for SelectorError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
 impl Selector {
     /// Parses a selector as written; `None` selects every face.
-    pub fn parse(names: &Names, spec: Option<&SelectorSpec>) -> Result<Selector, String> {
+    pub fn parse(names: &Names, spec: Option<&SelectorSpec>) -> Result<Selector, SelectorError> {
         let alternatives = match spec {
             None => vec![vec![Word::Any]],
             Some(spec) => spec
                 .alternatives()
                 .into_iter()
-                .map(|alt| alt.split('+').map(|part| parse_word(names, part)).collect::<Result<Vec<_>, _>>())
-                .collect::<Result<Vec<_>, _>>()
-                .map_err(|e| format!("{}: {e}", spec.alternatives().join(", ")))?,
+                .map(|alt| {
+                    alt.split('+').map(|part| parse_word(names, part)).collect::<Result<Vec<_>, _>>().map_err(|e| {
+                        SelectorError {
+                            written: alt.to_string(),
+                            message: format!("{}: {e}", spec.alternatives().join(", ")),
+                        }
+                    })
+                })
+                .collect::<Result<Vec<_>, _>>()?,
         };
         Ok(Selector { alternatives })
     }
@@ -137,7 +158,13 @@ mod tests {
     fn unknown_words_are_refused() {
         let names = names();
         let parse = |s: &str| Selector::parse(&names, Some(&SelectorSpec::One(s.into())));
-        assert!(parse("sideways").unwrap_err().contains("'sideways' is not a selector"));
-        assert!(parse("group:draw2").unwrap_err().contains("there is no symbol 'draw2'"));
+        assert!(parse("sideways").unwrap_err().to_string().contains("'sideways' is not a selector"));
+        assert!(parse("group:draw2").unwrap_err().to_string().contains("there is no symbol 'draw2'"));
+        // The error names the alternative it is in, as written, and the
+        // word without the spaces around it.
+        let either = Selector::parse(&names, Some(&SelectorSpec::Any(vec!["red".into(), "blue + 55x".into()])));
+        let error = either.unwrap_err();
+        assert_eq!(error.written, "blue + 55x");
+        assert_eq!(error.to_string(), format!("red, blue + 55x: '55x' is not a selector ({WORDS})"));
     }
 }

@@ -179,3 +179,23 @@ fn options_are_checked_by_name_and_type() {
     assert!(load(&request(&[("crossStack", "maybe")])).unwrap_err()[0].contains("takes a value like 'false'"));
     assert!(load(&request(&[("crosStack", "true")])).unwrap_err()[0].contains("unknown option 'crosStack'"));
 }
+
+/// A selector that does not parse is reported where it is written, in a
+/// hook or in `targets:`, in flow or block style.
+#[test]
+fn a_bad_selector_is_reported_where_it_is_written() {
+    let scratch = tempfile::tempdir().unwrap();
+    std::fs::write(scratch.path().join("s.rhai"), "fn f(card) { true }\n").unwrap();
+    let rule = scratch.path().join("r.yaml");
+    std::fs::write(
+        &rule,
+        "name: r\ndescription: Bad selectors.\nscripts: [s.rhai]\nhooks:\n  can_play:\n    - call: f\n      match: [red, \"blue + 55x\"]\ntargets:\n  - {match: sevn}\n",
+    )
+    .unwrap();
+    let request =
+        LoadRequest { variant: "classic".into(), rules: vec![rule.display().to_string()], ..LoadRequest::default() };
+    let problems = load(&request).unwrap_err();
+    let at = |place: &str| problems.iter().any(|p| p.contains(&format!("r.yaml:{place}: ")));
+    assert!(at("7:21") && problems.iter().any(|p| p.contains("'55x' is not a selector")), "{problems:?}");
+    assert!(at("9:13") && problems.iter().any(|p| p.contains("'sevn' is not a selector")), "{problems:?}");
+}
