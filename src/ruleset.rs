@@ -96,7 +96,7 @@ pub fn load(request: &LoadRequest, loader: &dyn Loader) -> Result<Variant, Vec<S
     let (calls, warnings) = crate::script::check::check_calls(&variant);
     problems.extend(calls);
     let mut variant = Arc::try_unwrap(variant).unwrap_or_else(|shared| (*shared).clone());
-    variant.warnings = warnings;
+    variant.warnings.extend(warnings);
     if problems.is_empty() { Ok(variant) } else { Err(without_repeats(problems)) }
 }
 

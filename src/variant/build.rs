@@ -515,6 +515,21 @@ fn bind_hooks(variant: &mut Variant, layers: &[Layer], problems: &mut Vec<String
             match Selector::parse(&variant.names, binding.selector.as_ref()) {
                 Ok(selector) => {
                     let slots = selected_slots(variant, &selector);
+                    if slots.is_empty() && !layer.inert_in.contains_key(&variant.name) {
+                        let written =
+                            binding.selector.as_ref().map(|s| s.alternatives().join(", ")).unwrap_or_default();
+                        variant.warnings.push(layer.source.problem_at(
+                            &written,
+                            format!(
+                                "match: {written} selects no card of {}, so {} hook {} is never asked here \
+                                 (inert_in: {{{}: why}} says that is meant)",
+                                variant.name,
+                                binding.kind.name(),
+                                binding.function,
+                                variant.name
+                            ),
+                        ));
+                    }
                     let bound = &mut variant.card_hook_fns[binding.kind as usize];
                     if !slots.is_empty() && !bound.iter().any(|known| known.id == fn_ref.id) {
                         bound.push(fn_ref.clone());

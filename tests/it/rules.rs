@@ -199,3 +199,27 @@ fn a_bad_selector_is_reported_where_it_is_written() {
     assert!(at("7:21") && problems.iter().any(|p| p.contains("'55x' is not a selector")), "{problems:?}");
     assert!(at("9:13") && problems.iter().any(|p| p.contains("'sevn' is not a selector")), "{problems:?}");
 }
+
+/// A selector that selects no card of the variant is told, where it is
+/// written, unless the rule says it is inert there (`inert_in`).
+#[test]
+fn a_selector_that_selects_nothing_is_told_unless_declared_inert() {
+    let scratch = tempfile::tempdir().unwrap();
+    std::fs::write(scratch.path().join("s.rhai"), "fn f(card) { true }\n").unwrap();
+    let head = "name: r\ndescription: Fifty-five.\nscripts: [s.rhai]\nhooks:\n  can_play:\n    - {match: \"red + 55\", call: f}\n";
+    let load_rule = |text: &str| {
+        let rule = scratch.path().join("r.yaml");
+        std::fs::write(&rule, text).unwrap();
+        let rules = vec![rule.display().to_string()];
+        load(&LoadRequest { variant: "classic".into(), rules, ..LoadRequest::default() }).unwrap()
+    };
+    let told = load_rule(head);
+    assert_eq!(told.warnings.len(), 1, "{:?}", told.warnings);
+    assert!(
+        told.warnings[0].contains("r.yaml:6:16: match: red + 55 selects no card of classic, so can_play hook f"),
+        "{:?}",
+        told.warnings
+    );
+    let declared = load_rule(&format!("{head}inert_in:\n  classic: no 55s\n"));
+    assert!(declared.warnings.is_empty(), "{:?}", declared.warnings);
+}
