@@ -118,6 +118,7 @@ enum Command {
     Merge {
         #[arg(required = true, value_name = "FILE")]
         files: Vec<PathBuf>,
+        /// Print the merged statistics as one JSON object
         #[arg(long)]
         json: bool,
     },
@@ -237,6 +238,8 @@ struct SimArgs {
     /// Number of hands to play
     #[arg(short = 'n', long, default_value_t = 1000)]
     games: u64,
+    /// The run's seed: the same seed and options play the same games on
+    /// any machine and thread count
     #[arg(long, default_value_t = 0)]
     seed: u64,
     /// The bots: one kind for every seat, or a list by seat (random,greedy,...)
@@ -245,6 +248,8 @@ struct SimArgs {
     /// Worker threads (results do not depend on it)
     #[arg(short = 'j', long, default_value_t = 1)]
     threads: usize,
+    /// Print the statistics as one JSON object (for scripts, and for
+    /// `unolab merge`)
     #[arg(long)]
     json: bool,
     /// Run every script every time instead of reusing the outcome of calls
@@ -459,10 +464,11 @@ fn deck(ruleset: &Ruleset, as_json: bool) -> i32 {
     say!("{} cards", variant.total_cards());
     for card in &cards {
         let points = match &card["points"] {
-            serde_json::Value::Array(p) => format!("{} / {}", p[0], p[1]),
-            p => p.to_string(),
+            serde_json::Value::Array(p) => format!("{} / {} points", p[0], p[1]),
+            p if p.as_i64() == Some(1) => "1 point".to_string(),
+            p => format!("{p} points"),
         };
-        say!("  {:>3} x {:<40} {points} points", card["count"], card["card"].as_str().unwrap_or_default());
+        say!("  {:>3} x {:<40} {points}", card["count"], card["card"].as_str().unwrap_or_default());
     }
     say!("total {}", variant.total_cards());
     SUCCESS
