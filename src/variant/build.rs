@@ -52,6 +52,22 @@ pub fn build(
     problems: &mut Vec<String>,
 ) -> Option<Variant> {
     let start = problems.len();
+    // A variant given as a house rule: one problem, not one per table
+    // field and per hook that cannot be bound.
+    let variants_as_rules: Vec<String> = rules
+        .iter()
+        .filter(|rule| !rule.spec.deck.is_empty())
+        .map(|rule| {
+            rule.file.problem_at(
+                "deck:",
+                "this is a variant (it has a deck), not a house rule: give it as the variant, and only rules with -r",
+            )
+        })
+        .collect();
+    if !variants_as_rules.is_empty() {
+        problems.extend(variants_as_rules);
+        return None;
+    }
     let variant = build_table(&table.file, &table.spec, problems);
     check_variant_has_no_rule_fields(&table.file, &table.spec, problems);
     let mut layers = vec![build_layer(table, false, problems)];

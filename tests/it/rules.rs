@@ -223,3 +223,16 @@ fn a_selector_that_selects_nothing_is_told_unless_declared_inert() {
     let declared = load_rule(&format!("{head}inert_in:\n  classic: no 55s\n"));
     assert!(declared.warnings.is_empty(), "{:?}", declared.warnings);
 }
+
+/// A variant's file given as a house rule is told so, once.
+#[test]
+fn a_variant_given_as_a_rule_is_one_problem() {
+    let flex = concat!(env!("CARGO_MANIFEST_DIR"), "/variants/flex.yaml");
+    let request = LoadRequest { variant: "classic".into(), rules: vec![flex.into()], ..LoadRequest::default() };
+    let problems = load(&request).unwrap_err();
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    // Where the deck is (`deck:` at the top level, column 1).
+    let deck = std::fs::read_to_string(flex).unwrap().lines().position(|l| l.starts_with("deck:")).unwrap() + 1;
+    let told = format!("flex.yaml:{deck}:1: this is a variant (it has a deck), not a house rule");
+    assert!(problems[0].contains(&told), "{problems:?}");
+}
