@@ -277,7 +277,8 @@ struct SimArgs {
     shard: Option<(u64, u64)>,
     /// Compare with another configuration on the same seeds, e.g.
     /// --vs "-r stacking" or --vs "classic -p 3" (variant, players and bots
-    /// default to this run's; rules and settings are only those given)
+    /// default to this run's; rules and settings are only those given;
+    /// quote a path with spaces as in a shell: --vs "-r 'my rules/a.yaml'")
     #[arg(long, value_name = "CONFIG", allow_hyphen_values = true)]
     vs: Option<String>,
 }
@@ -725,7 +726,10 @@ fn simulate(args: SimArgs) -> i32 {
         return BAD_INPUT;
     }
     let versus = match &args.vs {
-        Some(spec) => match VsArgs::try_parse_from(spec.split_whitespace()) {
+        Some(spec) => match shell_words::split(spec)
+            .map_err(|e| format!("{e} (quote a path with spaces as in a shell: 'my rules/house.yaml')"))
+            .and_then(|words| VsArgs::try_parse_from(words).map_err(|e| e.to_string()))
+        {
             Ok(mut vs) => {
                 if vs.ruleset.variant.is_none() {
                     vs.ruleset.variant = args.ruleset.variant.clone();

@@ -495,3 +495,21 @@ fn a_closed_standard_error_changes_nothing_but_the_message() {
         assert_eq!(status.code(), Some(code), "{args:?}");
     }
 }
+
+/// `--vs` reads its configuration as a shell would: a quoted path may hold
+/// spaces; an unclosed quote is bad usage.
+#[test]
+fn vs_takes_quoted_paths() {
+    let scratch = tempfile::tempdir().unwrap();
+    let dir = scratch.path().join("my rules");
+    std::fs::create_dir(&dir).unwrap();
+    std::fs::write(dir.join("s.rhai"), "fn f(card) { true }\n").unwrap();
+    std::fs::write(dir.join("r.yaml"), "name: spaced\ndescription: A path with a space.\nscripts: [s.rhai]\nhooks:\n  can_play:\n    - {match: red, call: f}\n").unwrap();
+    let vs = format!("-r '{}'", dir.join("r.yaml").display());
+    let output = unolab(&["sim", "classic", "-n", "20", "--vs", &vs]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output));
+    assert!(text(&output).contains("B: classic + spaced"), "{}", text(&output));
+    let unclosed = unolab(&["sim", "classic", "-n", "20", "--vs", "-r 'unclosed"]);
+    assert_eq!(unclosed.status.code(), Some(2));
+    assert!(text(&unclosed).contains("missing closing quote"), "{}", text(&unclosed));
+}
