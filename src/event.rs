@@ -281,13 +281,19 @@ impl Log {
             Event::Accepted { .. } | Event::Challenged { .. } => u64::from(std::mem::take(&mut self.chain)),
             _ => event.amount(),
         };
+        self.tally(kind, amount);
+        if self.enabled {
+            self.events.push(event);
+        }
+    }
+
+    /// Counts one event of `kind` of size `amount` (0: none).
+    #[inline(always)]
+    fn tally(&mut self, kind: usize, amount: u64) {
         self.counts[kind] += 1;
         if amount > 0 {
             self.amounts[kind] += amount;
             self.peaks[kind] = self.peaks[kind].max(u32::try_from(amount).unwrap_or(u32::MAX));
-        }
-        if self.enabled {
-            self.events.push(event);
         }
     }
 
@@ -297,11 +303,7 @@ impl Log {
     /// penalty laid, stacked or not.
     pub fn penalty_drawn(&mut self, count: u32) {
         let kind = Event::PenaltyPending { victim: 0, count, until: None }.kind();
-        self.counts[kind] += 1;
-        if count > 0 {
-            self.amounts[kind] += u64::from(count);
-            self.peaks[kind] = self.peaks[kind].max(count);
-        }
+        self.tally(kind, u64::from(count));
     }
 
     /// Adds one to a script's counter.
