@@ -344,6 +344,7 @@ impl Game {
         expected: impl FnOnce() -> String,
         read: impl FnOnce(&Dynamic) -> Option<T>,
     ) -> Result<Option<T>, ScriptFailure> {
+        debug_assert!(kind.answered_once(), "{} is checked at load as answered once", kind.name());
         let variant = self.variant.clone();
         let Some(f) = variant.global_hook(kind).last() else { return Ok(None) };
         let (call, plan) = (&mut CallInfo::new(kind, me), &mut TurnPlan::default());
