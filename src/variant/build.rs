@@ -532,10 +532,12 @@ fn bind_hooks(variant: &mut Variant, layers: &[Layer], problems: &mut Vec<String
                 Ok(selector) => {
                     let slots = selected_slots(variant, &selector);
                     if slots.is_empty() && !layer.inert_in.contains_key(&variant.name) {
-                        let written =
-                            binding.selector.as_ref().map(|s| s.alternatives().join(", ")).unwrap_or_default();
+                        let alternatives = binding.selector.as_ref().map(|s| s.alternatives()).unwrap_or_default();
+                        let written = alternatives.join(", ");
+                        // Placed at its first alternative: a list may be
+                        // written in flow or block style.
                         variant.warnings.push(layer.source.problem_at(
-                            &written,
+                            alternatives.first().copied().unwrap_or_default(),
                             format!(
                                 "match: {written} selects no card of {}, so {} hook {} is never asked here \
                                  (inert_in: {{{}: why}} says that is meant)",

@@ -220,6 +220,17 @@ fn a_selector_that_selects_nothing_is_told_unless_declared_inert() {
         "{:?}",
         told.warnings
     );
+    // A block-style list is placed at its first alternative.
+    let block =
+        load_rule(&head.replace(
+            "{match: \"red + 55\", call: f}",
+            "call: f\n      match:\n        - red + 55\n        - blue + 56",
+        ));
+    assert!(
+        block.warnings.iter().any(|w| w.contains("r.yaml:8:11: match: red + 55, blue + 56 selects no card")),
+        "{:?}",
+        block.warnings
+    );
     let declared = load_rule(&format!("{head}inert_in:\n  classic: no 55s\n"));
     assert!(declared.warnings.is_empty(), "{:?}", declared.warnings);
 }
