@@ -126,6 +126,7 @@ pub fn build(
         }
     }
     bind_hooks(&mut variant, &layers, problems);
+    variant.warnings.extend(answered_once_warnings(&layers));
     variant.layers = layers;
     (problems.len() == start).then_some(variant)
 }
@@ -461,35 +462,49 @@ fn check_conflicts(layers: &[Layer], problems: &mut Vec<String>) {
             }
         }
     }
-    check_answered_once(layers, problems);
 }
 
 /// A hook that gives one answer for the whole table asks only the last
-/// function bound to it: a house rule's replaces the variant's, but two
-/// house rules (or one layer twice) binding it would drop one in silence.
-fn check_answered_once(layers: &[Layer], problems: &mut Vec<String>) {
+/// function bound to it: a house rule's replaces the variant's. Two house
+/// rules (or one layer twice) binding it drop all but the last: that is
+/// told, and will be refused once rule files have had time to change.
+fn answered_once_warnings(layers: &[Layer]) -> Vec<String> {
+    let mut warnings = Vec::new();
     for kind in HookKind::ALL.into_iter().filter(|kind| kind.answered_once()) {
-        let binds = |layer: &Layer| layer.hooks.iter().filter(|b| b.kind == kind).count();
-        for layer in layers.iter().filter(|layer| binds(layer) > 1) {
-            problems.push(format!(
-                "'{}' binds {} {} times, but only one answer is taken: bind one function",
-                layer.name,
-                kind.name(),
-                binds(layer)
-            ));
+        for layer in layers {
+            let bound = bound_to(layer, kind);
+            if let [_, .., last] = &bound[..] {
+                warnings.push(format!(
+                    "'{}' binds {} {} times, but only the last, {last}, is asked (bind one function: \
+                     a later version refuses this)",
+                    layer.name,
+                    kind.name(),
+                    bound.len()
+                ));
+            }
         }
-        let rules: Vec<String> =
-            layers.iter().filter(|l| l.is_rule && binds(l) > 0).map(|l| format!("'{}'", l.name)).collect();
+        let rules: Vec<String> = layers
+            .iter()
+            .filter(|l| l.is_rule && !bound_to(l, kind).is_empty())
+            .map(|l| format!("'{}'", l.name))
+            .collect();
         if let [first @ .., last] = &rules[..]
             && !first.is_empty()
         {
-            problems.push(format!(
-                "house rules {} and {last} each answer {}, and only one answer is taken: they cannot be combined",
+            warnings.push(format!(
+                "house rules {} and {last} each answer {}, but only the last, {last}, is asked \
+                 (a later version refuses combining them)",
                 first.join(", "),
                 kind.name()
             ));
         }
     }
+    warnings
+}
+
+/// The functions `layer` binds to hook `kind`, in order.
+fn bound_to(layer: &Layer, kind: HookKind) -> Vec<&str> {
+    layer.hooks.iter().filter(|b| b.kind == kind).map(|b| b.function.as_str()).collect()
 }
 
 /// Every face by slot (design * 2 + side): a one-sided design shows its
