@@ -546,6 +546,16 @@ fn check_one(request: &LoadRequest, label: &str, told: &mut std::collections::Ha
     };
     let variant = match crate::loader::load(request) {
         Ok(variant) => Arc::new(variant),
+        // Where the files load without the settings, the settings are at
+        // fault: bad usage (an unknown option, a value of the wrong kind),
+        // as in every command, not a check that failed.
+        Err(problems)
+            if !request.settings.is_empty()
+                && crate::loader::load(&LoadRequest { settings: Vec::new(), ..request.clone() }).is_ok() =>
+        {
+            tell_once(problems, told);
+            return BAD_INPUT;
+        }
         Err(problems) => return tell_once(problems, told),
     };
     for warning in &variant.warnings {

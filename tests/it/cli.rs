@@ -275,6 +275,15 @@ fn check_takes_house_rules_alone_or_with_a_variant() {
     let unknown = unolab(&["check", "classic", "-r", "nope"]);
     assert_eq!(unknown.status.code(), Some(2), "{}", text(&unknown));
     assert!(text(&unknown).contains("unknown house rule 'nope'"), "{}", text(&unknown));
+    // So is a setting the files do not take; the check itself still runs
+    // with the settings it does take (above).
+    for setting in ["noSuchOption=1", "crossStack=maybe"] {
+        let bad = unolab(&["check", "classic", "-r", "stacking", "--set", setting]);
+        assert_eq!(bad.status.code(), Some(2), "{setting}: {}", text(&bad));
+        assert!(!text(&bad).contains("ok classic"), "{}", text(&bad));
+    }
+    let unknown_option = unolab(&["check", "classic", "-r", "stacking", "--set", "noSuchOption=1"]);
+    assert!(text(&unknown_option).contains("unknown option 'noSuchOption'"), "{}", text(&unknown_option));
     // A rule file that fails in play: each problem once, with the command
     // that shows the game.
     let scratch = tempfile::tempdir().unwrap();
