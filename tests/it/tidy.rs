@@ -252,3 +252,33 @@ fn the_authoring_guide_describes_every_host_function_and_hook() {
     missing.dedup();
     assert!(missing.is_empty(), "not described in docs/authoring.md: {missing:?}");
 }
+
+#[test]
+fn every_scenario_key_is_documented() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let schema = std::fs::read_to_string(root.join("src/scenario/schema.rs")).unwrap();
+    let docs = ["docs/spec/scenarios.md", "docs/authoring.md"]
+        .map(|doc| std::fs::read_to_string(root.join(doc)).unwrap())
+        .join("\n");
+    // The keys the runner reads: the fields of the raw file and its setup,
+    // and the words its steps, plays and expectations are matched on.
+    let mut keys: Vec<&str> = Vec::new();
+    for (_, line) in code_lines(&schema) {
+        let line = line.trim();
+        if let Some(field) = line.strip_prefix("pub ").and_then(|rest| rest.split_once(':')).map(|(name, _)| name)
+            && field.chars().all(|c| c.is_ascii_lowercase() || c == '_')
+        {
+            keys.push(field);
+        }
+        if let Some(word) = line.strip_prefix('"').and_then(|rest| rest.split_once("\" =>")).map(|(word, _)| word) {
+            keys.push(word);
+        }
+    }
+    assert!(keys.len() > 40, "the schema's keys were not found: {keys:?}");
+    let missing: Vec<&&str> =
+        keys.iter().filter(|key| !docs.contains(&format!("`{key}`")) && !docs.contains(&format!("{key}:"))).collect();
+    assert!(
+        missing.is_empty(),
+        "scenario keys not described in docs/spec/scenarios.md or docs/authoring.md: {missing:?}"
+    );
+}
