@@ -23,6 +23,7 @@ use crate::scenario;
 use crate::script::Runtime;
 use crate::sim::{self, SimConfig};
 use crate::variant::Variant;
+use crate::variant::spec::LayerSpec;
 
 /// Prints a line to standard output; a closed pipe (`| head`) is not an error.
 macro_rules! say {
@@ -480,7 +481,7 @@ const CHECK_GAMES: u64 = 20;
 
 /// Is `target` a house rule (a built-in rule's name, or a YAML file with
 /// no table of its own), rather than a variant? Its spec, if it is.
-fn rule_target(target: &str) -> Option<crate::variant::spec::LayerSpec> {
+fn rule_target(target: &str) -> Option<LayerSpec> {
     if builtin::variant_names().contains(&target) {
         return None;
     }
@@ -488,10 +489,17 @@ fn rule_target(target: &str) -> Option<crate::variant::spec::LayerSpec> {
         return builtin::spec(&format!("variants/rules/{target}.yaml"));
     }
     let file = crate::source::SourceFile::read(&Disk, std::path::Path::new(target)).ok()?;
-    let spec = crate::variant::build::parse_spec(&file).ok()?;
     // A variant has a deck; a file without one is a rule (one that sets a
-    // table field by mistake is then told so, with its place).
-    spec.deck.is_empty().then_some(spec)
+    // table field by mistake is then told so, with its place). A rule file
+    // that does not parse is still checked as a rule, so that its problems
+    // are told against a rule's fields, not a variant's.
+    match crate::variant::build::parse_spec(&file) {
+        Ok(spec) => spec.deck.is_empty().then_some(spec),
+        Err(_) => {
+            let yaml: crate::yaml::Yaml = crate::yaml::from_file(&file).ok()?;
+            (yaml.as_mapping().is_some() && yaml.get("deck").is_none()).then(LayerSpec::default)
+        }
+    }
 }
 
 fn check(targets: &[String], rules: &[String], settings: &[(String, String)]) -> i32 {
@@ -800,9 +808,11 @@ fn simulate(args: SimArgs) -> i32 {
     }
     if let Some(index) = args.show {
         return match sim::show(&plans[0].0, index) {
-            Ok(text) => {
-                say!("{}", text.trim_end());
-                SUCCESS
+            // A game that failed or got stuck is shown, and is a game
+            // that failed (1).
+            Ok(shown) => {
+                say!("{}", shown.text.trim_end());
+                if shown.ended { SUCCESS } else { FAILED }
             }
             Err(e) => {
                 complain!("error: {e}");

@@ -399,8 +399,16 @@ pub fn run(config: &SimConfig, progress: &Progress) -> Result<SimStats, String> 
     Ok(total)
 }
 
+/// Game `index` of a run, as `sim --show` prints it.
+pub struct Shown {
+    /// The transcript, and how the game ended.
+    pub text: String,
+    /// Did the hand end (not failed in a script, not stuck)?
+    pub ended: bool,
+}
+
 /// The transcript of game `index` of a run: what `sim --show` prints.
-pub fn show(config: &SimConfig, index: u64) -> Result<String, String> {
+pub fn show(config: &SimConfig, index: u64) -> Result<Shown, String> {
     let mut game = new_game(&config.variant, config.players, config.seed)?;
     game.set_memo(config.memo);
     let mut bots = Vec::new();
@@ -411,12 +419,12 @@ pub fn show(config: &SimConfig, index: u64) -> Result<String, String> {
         text += &crate::event::describe(event, &config.variant);
         text.push('\n');
     }
-    match result {
+    match &result {
         Ok(HandResult::Won { .. }) => {}
         Ok(HandResult::Stuck { actions }) => text += &format!("stuck: no end within {actions} actions\n"),
         Err(e) => text += &format!("failed: {e}\n"),
     }
-    Ok(text)
+    Ok(Shown { text, ended: matches!(result, Ok(HandResult::Won { .. })) })
 }
 
 /// The full transcript of one seeded hand with bots: one line per event.

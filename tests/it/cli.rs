@@ -305,8 +305,24 @@ fn check_takes_house_rules_alone_or_with_a_variant() {
     assert!(out.contains("1 | fn oops(card) { let x = [1]; x[5] }\n  |                                ^\n"), "{out}");
     let show = classic_two[0].split("see it: ").nth(1).unwrap();
     let args: Vec<&str> = show.split_whitespace().skip(1).collect();
-    let shown = text(&unolab(&args));
+    let shown = unolab(&args);
+    assert_eq!(shown.status.code(), Some(1), "the game shown failed");
+    let shown = text(&shown);
     assert!(shown.contains("failed: hand 1") && shown.contains("Array index 5 out of bounds"), "{shown}");
+    // A rule file with a misspelt field is told against a rule's fields,
+    // not a variant's.
+    std::fs::write(
+        dir.join("typo.yaml"),
+        "name: typo
+hoks:
+  on_play: []
+",
+    )
+    .unwrap();
+    let typo = unolab(&["check", &dir.join("typo.yaml").display().to_string()]);
+    assert_eq!(typo.status.code(), Some(1), "{}", text(&typo));
+    assert!(text(&typo).contains("typo.yaml:2:1: unknown field `hoks`, a house rule's fields are"), "{}", text(&typo));
+    assert!(!text(&typo).contains("deck"), "{}", text(&typo));
 }
 
 #[test]

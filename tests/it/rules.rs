@@ -30,7 +30,7 @@ fn plays_cleanly(variant: &str, mask: u32, players: usize, games: u64) {
     let stats = run(&config, &Progress::default()).unwrap();
     let bad = stats.failures.iter().chain(&stats.stuck).next();
     if let Some(failure) = bad {
-        let shown = unolab::sim::show(&config, failure.index).unwrap_or_default();
+        let shown = unolab::sim::show(&config, failure.index).map(|shown| shown.text).unwrap_or_default();
         panic!("{variant} {chosen:?}, {players} players: {} (seed {:#x})\n{shown}", failure.message, failure.seed);
     }
 }
