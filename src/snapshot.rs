@@ -120,11 +120,13 @@ pub fn run_spec(path: &Path, mode: Mode) -> Result<SpecResult, String> {
     let dir = path.parent().unwrap_or(Path::new("."));
     let what = request.arguments();
     let mut results = Vec::new();
+    let mut played = Vec::new();
     for &n in &players {
         for &seed in &raw.seeds {
             let snap = dir.join(format!("{stem}@{n}p-seed{seed}.snap"));
             let verdict = match crate::sim::transcript(variant.clone(), n, seed, bot) {
                 Ok(body) => {
+                    played.push((n, seed, body.clone()));
                     let description = format!("{what}, {n} players, seed {seed}, {} bots", bot.name());
                     compare(&snap, &SnapFile { source: source.name.clone(), description, body }, mode)?
                 }
@@ -133,7 +135,43 @@ pub fn run_spec(path: &Path, mode: Mode) -> Result<SpecResult, String> {
             results.push(GameResult { snap, verdict });
         }
     }
-    Ok(SpecResult { description: raw.description.unwrap_or_default(), games: results })
+    // A rule whose games play the same without it is not tested by them.
+    let mut untested = Vec::new();
+    for (index, rule) in raw.rules.iter().enumerate() {
+        let others: Vec<String> =
+            raw.rules.iter().enumerate().filter(|&(i, _)| i != index).map(|(_, r)| r.clone()).collect();
+        if !played.is_empty() && plays_the_same_without(&source, path, &raw, &others, &played, bot) {
+            untested.push(rule.clone());
+        }
+    }
+    Ok(SpecResult { description: raw.description.unwrap_or_default(), games: results, untested })
+}
+
+/// Do the games `played` (players, seed, transcript) play the same with
+/// only the rules `others` (and the settings those still take)? False where
+/// that cannot be loaded or played.
+fn plays_the_same_without(
+    source: &SourceFile,
+    path: &Path,
+    raw: &RawSpec,
+    others: &[String],
+    played: &[(usize, u64, String)],
+    bot: BotKind,
+) -> bool {
+    let load = |options: &BTreeMap<String, Yaml>| {
+        crate::scenario::load_named(&Disk, source, path, &raw.variant, others, options)
+    };
+    let Ok(without) = load(&BTreeMap::new()) else { return false };
+    let kept: BTreeMap<String, Yaml> = raw
+        .options
+        .iter()
+        .filter(|(name, _)| without.options.contains_key(*name))
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect();
+    let Ok(without) = (if kept.is_empty() { Ok(without) } else { load(&kept) }) else { return false };
+    played.iter().all(|(n, seed, body)| {
+        crate::sim::transcript(without.clone(), *n, *seed, bot).is_ok_and(|other| other == *body)
+    })
 }
 
 /// The games of one spec file.
@@ -142,6 +180,9 @@ pub struct SpecResult {
     /// The spec's `description:`.
     pub description: String,
     pub games: Vec<GameResult>,
+    /// The spec's rules whose games play the same without them: the
+    /// snapshots do not test them.
+    pub untested: Vec<String>,
 }
 
 /// The name a spec's `.snap` files start with: `my-rule` for
@@ -262,6 +303,12 @@ pub fn run_files(files: &[PathBuf], mode: Mode) -> Report {
             n => format!("{n} games"),
         };
         let _ = writeln!(report.text, "{}{about}: {games}", file.display());
+        for rule in &spec.untested {
+            let _ = writeln!(
+                report.text,
+                "  note     these games play the same without {rule}, so they do not test it: add seeds (or player counts) where it takes effect, or test it with scenarios"
+            );
+        }
         for game in spec.games {
             let name = game.snap.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
             let accepted = if mode == Mode::Accept { " (accepted)" } else { "" };

@@ -402,6 +402,7 @@ fn new_scaffolds_files_that_check_and_pass_as_written() {
         let same = run(&["snapshot", &snapshots]);
         assert_eq!(same.status.code(), Some(0), "{}", text(&same));
         assert!(text(&same).contains("3 snapshots: 3 same"), "{}", text(&same));
+        assert!(!text(&same).contains("do not test"), "the scaffold's games play its rule:\n{}", text(&same));
         assert!(text(&made).contains(&format!("unolab snapshot ./{snapshots} --accept")), "{}", text(&made));
     }
     // A changed transcript is shown as a diff and kept pending beside the
@@ -417,6 +418,17 @@ fn new_scaffolds_files_that_check_and_pass_as_written() {
     assert_eq!(run(&["snapshot", "five/snapshots", "--accept"]).status.code(), Some(0));
     assert_eq!(std::fs::read_to_string(&snap).unwrap(), kept);
     assert!(!snap.with_extension("snap.new").exists());
+    // Games that play the same without a rule of the spec do not test it,
+    // and are noted (the bots never draw while they could play, so
+    // force-play never changes their games); a rule they play is not.
+    std::fs::write(
+        dir.join("five/snapshots/both.snapshots.yaml"),
+        "variant: classic\nrules: [../five.yaml, force-play]\nplayers: 3\nseeds: [1]\n",
+    )
+    .unwrap();
+    let noted = text(&run(&["snapshot", "five/snapshots/both.snapshots.yaml", "--accept"]));
+    assert!(noted.contains("play the same without force-play, so they do not test it"), "{noted}");
+    assert!(!noted.contains("without ../five.yaml"), "{noted}");
     // Nothing is overwritten; a bad name is refused.
     let again = run(&["new", "rule", "five"]);
     assert_eq!(again.status.code(), Some(2));
