@@ -56,11 +56,16 @@ fn open(loader: &dyn Loader, reference: &str, dir: &str, what: &str, known: Vec<
 fn input(loader: &dyn Loader, file: SourceFile, rule: bool, problems: &mut Vec<String>) -> Option<LayerInput> {
     let spec = build::parse_spec(&file)
         .map_err(|e| match e.find("expected one of ") {
-            Some(at) if rule && e.contains("unknown field") => problems.push(format!(
-                "{}a house rule's fields are {}",
-                &e[..at],
-                crate::variant::spec::RULE_FIELDS.join(", ")
-            )),
+            Some(at) if rule && e.contains("unknown field") => {
+                let word = e[..at].split('`').nth(1).unwrap_or_default();
+                let fields = crate::variant::spec::RULE_FIELDS;
+                problems.push(format!(
+                    "{}a house rule's fields are {}{}",
+                    &e[..at],
+                    fields.join(", "),
+                    crate::source::did_you_mean(word, fields.iter().copied())
+                ))
+            }
             _ => problems.push(e),
         })
         .ok()?;

@@ -9,6 +9,23 @@ use std::path::{Path, PathBuf};
 
 use crate::builtin;
 
+/// Of `candidates`, the one `word` is likely a misspelling of: one edit
+/// away (two in a word of five letters or more), the nearest first.
+pub fn closest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    candidates
+        .into_iter()
+        .map(|candidate| (strsim::damerau_levenshtein(word, candidate), candidate))
+        .filter(|&(distance, _)| distance <= 1 || (distance == 2 && word.chars().count() >= 5))
+        .min()
+        .map(|(_, candidate)| candidate)
+}
+
+/// `: did you mean 'NAME'?` where `word` looks like a misspelling of one
+/// of `candidates` (`closest`), else nothing.
+pub fn did_you_mean<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> String {
+    closest(word, candidates).map_or_else(String::new, |name| format!("; did you mean '{name}'?"))
+}
+
 /// Reads files for the core: variants, rules and their scripts.
 pub trait Loader {
     /// The text of the file at `path`.
@@ -116,4 +133,22 @@ impl SourceFile {
 pub struct Position {
     pub line: usize,
     pub column: usize,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_misspelling_is_matched_to_the_word_meant_and_nothing_else_is() {
+        let words = ["hooks", "hands", "color", "play"];
+        assert_eq!(closest("hoks", words), Some("hooks"));
+        assert_eq!(closest("colour", words), Some("color"));
+        assert_eq!(closest("plya", words), Some("play"));
+        assert_eq!(closest("xyz", words), None);
+        // Two edits only in a longer word: "pa" is not "play".
+        assert_eq!(closest("pa", words), None);
+        assert_eq!(did_you_mean("hnads", words), "; did you mean 'hands'?");
+        assert_eq!(did_you_mean("deck", words), "");
+    }
 }

@@ -233,8 +233,19 @@ pub fn from_str<T: DeserializeOwned>(text: &str) -> Result<T, (Option<Position>,
             Some(cut) if at.is_some() => message[..cut].to_string(),
             _ => message,
         };
-        (at, plain_words(&message))
+        (at, with_suggestion(plain_words(&message)))
     })
+}
+
+/// A message about an unknown field or value (`unknown field `x`,
+/// expected one of `a`, `b``), with the one it looks like a misspelling
+/// of.
+fn with_suggestion(message: String) -> String {
+    let Some((unknown, expected)) = message.split_once("expected one of ") else { return message };
+    let Some(word) = unknown.split('`').nth(1) else { return message };
+    let candidates = expected.split(", ").map(|name| name.trim().trim_matches('`'));
+    let suggestion = crate::source::did_you_mean(word, candidates);
+    format!("{message}{suggestion}")
 }
 
 /// A text field that may be left empty (`description:`): an empty value

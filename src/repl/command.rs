@@ -157,17 +157,10 @@ pub fn command_named(word: &str) -> Result<&'static CommandInfo, String> {
         [] if word.bytes().all(|b| b.is_ascii_digit()) && word.parse::<usize>().is_ok_and(|n| n > 0) => {
             Err(format!("unknown command '{word}': to play card {word} of your hand, type 'play {word}' (type 'help')"))
         }
-        [] => {
-            let closest = COMMANDS
-                .iter()
-                .map(|c| (strsim::damerau_levenshtein(&word, c.name), c.name))
-                .filter(|&(distance, _)| distance <= 1 || (distance == 2 && word.len() >= 5))
-                .min();
-            match closest {
-                Some((_, name)) => Err(format!("unknown command '{word}': did you mean '{name}'? (type 'help')")),
-                None => Err(format!("unknown command '{word}' (type 'help')")),
-            }
-        }
+        [] => match crate::source::closest(&word, COMMANDS.iter().map(|c| c.name)) {
+            Some(name) => Err(format!("unknown command '{word}': did you mean '{name}'? (type 'help')")),
+            None => Err(format!("unknown command '{word}' (type 'help')")),
+        },
         many => {
             let names: Vec<&str> = many.iter().map(|c| c.name).collect();
             Err(format!("'{word}' could be {}", names.join(" or ")))

@@ -160,6 +160,44 @@ fn parse_choice(arg: &Yaml) -> Result<ChoiceRef, String> {
     }
 }
 
+/// The steps a scenario takes.
+const STEPS: &[&str] =
+    &["play", "draw", "pass", "uno", "catch", "challenge", "accept", "color", "choose", "expect", "expect_error"];
+
+/// The fields of a long-form play.
+const PLAY_FIELDS: &[&str] = &["card", "player", "color", "as", "target", "uno"];
+
+/// The keys of an `expect:`.
+const EXPECTATIONS: &[&str] = &[
+    "current",
+    "direction",
+    "color",
+    "top",
+    "side",
+    "hand_sizes",
+    "hand",
+    "draw_size",
+    "discard_size",
+    "power",
+    "winner",
+    "match_winner",
+    "scores",
+    "state",
+    "seat_state",
+    "playing",
+    "aside_size",
+];
+
+/// An unknown `what` of a scenario: the ones there are, and the one it
+/// looks like a misspelling of.
+fn unknown(what: &str, word: &str, known: &[&str]) -> String {
+    format!(
+        "unknown {what} '{word}' ({}){}",
+        known.join(", "),
+        crate::source::did_you_mean(word, known.iter().copied())
+    )
+}
+
 fn parse_play(variant: &Variant, arg: &Yaml) -> Result<Command, String> {
     let Some(m) = arg.as_mapping() else {
         return Ok(Command::Play(PlayCommand::of(CardRef::Named(parse_pattern(variant, arg)?))));
@@ -178,7 +216,7 @@ fn parse_play(variant: &Variant, arg: &Yaml) -> Result<Command, String> {
             },
             "target" => play.target = Some(as_seat(v)?),
             "uno" => play.uno = v.as_bool().ok_or("uno: must be true or false")?,
-            other => return Err(format!("unknown play field '{other}' (card, player, color, as, target, uno)")),
+            other => return Err(unknown("play field", other, PLAY_FIELDS)),
         }
     }
     play.card = CardRef::Named(card.ok_or("a long-form play needs 'card'")?);
@@ -193,9 +231,7 @@ pub fn parse_step(variant: &Variant, value: &Yaml) -> Result<Step, String> {
             "challenge" => Ok(Step::Act(Command::Challenge)),
             "accept" => Ok(Step::Act(Command::Accept)),
             "uno" => Ok(Step::Act(Command::Uno(None))),
-            other => Err(format!(
-                "unknown step '{other}' (steps: play, draw, pass, uno, catch, challenge, accept, color, choose, expect, expect_error)"
-            )),
+            other => Err(unknown("step", other, STEPS)),
         };
     }
     let map = value.as_mapping().ok_or_else(|| format!("a step is a word or a one-key map, not '{}'", value))?;
@@ -218,7 +254,7 @@ pub fn parse_step(variant: &Variant, value: &Yaml) -> Result<Step, String> {
         "draw" | "pass" | "challenge" | "accept" if arg.is_null() => {
             parse_step(variant, &Yaml::unplaced(YamlValue::Str(key.into())))
         }
-        other => Err(format!("unknown step '{other}'")),
+        other => Err(unknown("step", other, STEPS)),
     }
 }
 
@@ -258,9 +294,9 @@ fn parse_expect(variant: &Variant, value: &Yaml) -> Result<Vec<Expect>, String> 
                 Some(seats) => Expect::MatchWinners(seats.iter().map(as_seat).collect::<Result<_, _>>()?),
                 None => Expect::MatchWinner(as_seat(v)?),
             },
-            "scores" => Expect::Scores(seat_map(v, |x| {
-                x.as_i64().ok_or_else(|| format!("scores: '{}' is not a number", x))
-            })?),
+            "scores" => {
+                Expect::Scores(seat_map(v, |x| x.as_i64().ok_or_else(|| format!("scores: '{}' is not a number", x)))?)
+            }
             "state" => Expect::State(state_map(v)?),
             "seat_state" => Expect::SeatState(seat_map(v, state_map)?),
             "playing" => Expect::Playing(
@@ -271,11 +307,7 @@ fn parse_expect(variant: &Variant, value: &Yaml) -> Result<Vec<Expect>, String> 
                     .collect::<Result<_, _>>()?,
             ),
             "aside_size" => Expect::AsideSize(count(v)?),
-            other => {
-                return Err(format!(
-                    "unknown expectation '{other}' (current, direction, color, top, side, hand_sizes, hand, draw_size, discard_size, power, winner, match_winner, scores, state, seat_state, playing, aside_size)"
-                ));
-            }
+            other => return Err(unknown("expectation", other, EXPECTATIONS)),
         });
     }
     Ok(checks)

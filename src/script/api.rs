@@ -498,33 +498,35 @@ pub fn register(engine: &mut Engine, ctx: &Rc<RefCell<HookCtx>>, variant: &Arc<V
     change!("count", |c, v, name: ImmutableString| c.change("count", v, Op::Count(name)));
 }
 
+/// The properties of a card (`card.color`), and what each reads.
+pub const CARD_PROPERTIES: &[(&str, Prop)] = &[
+    ("color", Prop::Color),
+    ("flex_color", Prop::FlexColor),
+    ("number", Prop::Number),
+    ("symbol", Prop::Symbol),
+    ("group", Prop::Group),
+    ("is_wild", Prop::IsWild),
+    ("is_number", Prop::IsNumber),
+    ("is_action", Prop::IsAction),
+    ("marked", Prop::Marked),
+    ("restricted", Prop::Restricted),
+    ("has_flex", Prop::HasFlex),
+    ("points", Prop::Points),
+    ("draws", Prop::Draws),
+    ("name", Prop::Face),
+    ("card", Prop::Id),
+];
+
 fn register_card_type(engine: &mut Engine, ctx: &Rc<RefCell<HookCtx>>, api: &Rc<Api>) {
     engine.register_type_with_name::<ScriptCard>("Card");
     // Each property a script reads of a card it asked for is recorded.
-    macro_rules! getter {
-        ($name:literal, $prop:expr) => {{
-            let (ctx, api) = (ctx.clone(), api.clone());
-            engine.register_get($name, move |card: &mut ScriptCard| -> Dynamic {
-                let answer = ctx.borrow_mut().touch(card, $prop, &api);
-                $prop.script_value(&answer, &api.names, &api.variant)
-            });
-        }};
+    for &(name, prop) in CARD_PROPERTIES {
+        let (ctx, api) = (ctx.clone(), api.clone());
+        engine.register_get(name, move |card: &mut ScriptCard| -> Dynamic {
+            let answer = ctx.borrow_mut().touch(card, prop, &api);
+            prop.script_value(&answer, &api.names, &api.variant)
+        });
     }
-    getter!("color", Prop::Color);
-    getter!("flex_color", Prop::FlexColor);
-    getter!("number", Prop::Number);
-    getter!("symbol", Prop::Symbol);
-    getter!("group", Prop::Group);
-    getter!("is_wild", Prop::IsWild);
-    getter!("is_number", Prop::IsNumber);
-    getter!("is_action", Prop::IsAction);
-    getter!("marked", Prop::Marked);
-    getter!("restricted", Prop::Restricted);
-    getter!("has_flex", Prop::HasFlex);
-    getter!("points", Prop::Points);
-    getter!("draws", Prop::Draws);
-    getter!("name", Prop::Face);
-    getter!("card", Prop::Id);
     let (c, v) = (ctx.clone(), api.clone());
     engine.register_fn("to_string", move |card: &mut ScriptCard| {
         let answer = c.borrow_mut().touch(card, Prop::Face, &v);

@@ -371,11 +371,12 @@ impl Runtime {
             let at = e.take_position();
             match (self.defining_script(f), at.line(), at.position()) {
                 (Some((script, _)), Some(line), column) => ScriptFailure(format!(
-                    "script error in {} ({} hook {}): {script}:{line}:{}: {e}",
+                    "script error in {} ({} hook {}): {script}:{line}:{}: {e}{}",
                     self.variant.layers[f.layer].name,
                     f.kind.name(),
                     f.function,
-                    column.unwrap_or(1)
+                    column.unwrap_or(1),
+                    card_property_hint(&e)
                 )),
                 _ => {
                     e.set_position(at);
@@ -507,4 +508,23 @@ pub fn kind_of(value: &Dynamic) -> String {
         "()" => "nothing".into(),
         other => format!("a {}", other.rsplit("::").next().unwrap_or(other)),
     }
+}
+
+/// For a property a card does not have (`card.colour`), the properties it
+/// has, and the one meant where it looks like a misspelling of one.
+fn card_property_hint(e: &rhai::EvalAltResult) -> String {
+    let rhai::EvalAltResult::ErrorDotExpr(message, _) = e else { return String::new() };
+    let Some(name) = message.strip_prefix("Unknown property '").and_then(|rest| rest.split_once('\'')).map(|(n, _)| n)
+    else {
+        return String::new();
+    };
+    if !message.ends_with("type 'Card'") {
+        return String::new();
+    }
+    let properties = api::CARD_PROPERTIES.iter().map(|&(name, _)| name);
+    format!(
+        " (a card's properties: {}){}",
+        properties.clone().collect::<Vec<_>>().join(", "),
+        crate::source::did_you_mean(name, properties)
+    )
 }

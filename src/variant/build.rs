@@ -405,7 +405,11 @@ fn build_layer(input: &LayerInput, is_rule: bool, problems: &mut Vec<String>) ->
             let known: Vec<&str> = HookKind::ALL.iter().map(|k| k.name()).collect();
             problems.push(file.problem_at(
                 &format!("{kind_name}:"),
-                format!("unknown hook '{kind_name}' (known: {})", known.join(", ")),
+                format!(
+                    "unknown hook '{kind_name}' (known: {}){}",
+                    known.join(", "),
+                    crate::source::did_you_mean(kind_name, known.iter().copied())
+                ),
             ));
             continue;
         };

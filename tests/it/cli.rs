@@ -323,6 +323,20 @@ hoks:
     assert_eq!(typo.status.code(), Some(1), "{}", text(&typo));
     assert!(text(&typo).contains("typo.yaml:2:1: unknown field `hoks`, a house rule's fields are"), "{}", text(&typo));
     assert!(!text(&typo).contains("deck"), "{}", text(&typo));
+    assert!(text(&typo).contains("did you mean 'hooks'?"), "{}", text(&typo));
+    // A card property that does not exist: the ones there are, and the
+    // one meant.
+    std::fs::write(dir.join("colour.rhai"), "fn f(card) { if card.colour == 0 { skip(1); } }\n").unwrap();
+    std::fs::write(
+        dir.join("colour.yaml"),
+        "name: colour\ndescription: x\nscripts: [colour.rhai]\nhooks:\n  on_play:\n    - {match: number, call: f}\n",
+    )
+    .unwrap();
+    let colour = text(&unolab(&["check", &dir.join("colour.yaml").display().to_string()]));
+    assert!(
+        colour.contains("(a card's properties: color, flex_color,") && colour.contains("did you mean 'color'?"),
+        "{colour}"
+    );
 }
 
 #[test]
