@@ -55,13 +55,11 @@ fn open(loader: &dyn Loader, reference: &str, dir: &str, what: &str, known: Vec<
 /// field is told the fields a rule may set, not the variant's.
 fn input(loader: &dyn Loader, file: SourceFile, rule: bool, problems: &mut Vec<String>) -> Option<LayerInput> {
     let spec = build::parse_spec(&file)
-        .map_err(|e| match e.find("expected one of ") {
-            Some(at) if rule && e.contains("unknown field") => {
-                let word = e[..at].split('`').nth(1).unwrap_or_default();
+        .map_err(|e| match crate::yaml::unknown_name(&e) {
+            Some((unknown, word)) if rule && e.contains("unknown field") => {
                 let fields = crate::variant::spec::RULE_FIELDS;
                 problems.push(format!(
-                    "{}a house rule's fields are {}{}",
-                    &e[..at],
+                    "{unknown}a house rule's fields are {}{}",
                     fields.join(", "),
                     crate::source::did_you_mean(word, fields.iter().copied())
                 ))

@@ -126,9 +126,11 @@ pub fn run_spec(path: &Path, mode: Mode) -> Result<SpecResult, String> {
             let snap = dir.join(format!("{stem}@{n}p-seed{seed}.snap"));
             let verdict = match crate::sim::transcript(variant.clone(), n, seed, bot) {
                 Ok(body) => {
-                    played.push((n, seed, body.clone()));
                     let description = format!("{what}, {n} players, seed {seed}, {} bots", bot.name());
-                    compare(&snap, &SnapFile { source: source.name.clone(), description, body }, mode)?
+                    let file = SnapFile { source: source.name.clone(), description, body };
+                    let verdict = compare(&snap, &file, mode)?;
+                    played.push((n, seed, file.body));
+                    verdict
                 }
                 Err(e) => Verdict::Failed(e),
             };

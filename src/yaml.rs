@@ -237,14 +237,23 @@ pub fn from_str<T: DeserializeOwned>(text: &str) -> Result<T, (Option<Position>,
     })
 }
 
-/// A message about an unknown field or value (`unknown field `x`,
-/// expected one of `a`, `b``), with the one it looks like a misspelling
-/// of.
+/// What names the names expected, in a message about an unknown one.
+const EXPECTED: &str = "expected one of ";
+
+/// Of a message about an unknown field or value (`unknown field `x`,
+/// expected one of a, b`): the part before the names expected, and the
+/// name written.
+pub fn unknown_name(message: &str) -> Option<(&str, &str)> {
+    let (unknown, _) = message.split_once(EXPECTED)?;
+    Some((unknown, unknown.split('`').nth(1)?))
+}
+
+/// A message about an unknown field or value (`unknown_name`), with the
+/// name expected it looks like a misspelling of.
 fn with_suggestion(message: String) -> String {
-    let Some((unknown, expected)) = message.split_once("expected one of ") else { return message };
-    let Some(word) = unknown.split('`').nth(1) else { return message };
-    let candidates = expected.split(", ").map(|name| name.trim().trim_matches('`'));
-    let suggestion = crate::source::did_you_mean(word, candidates);
+    let Some((unknown, word)) = unknown_name(&message) else { return message };
+    let expected = message[unknown.len() + EXPECTED.len()..].split(", ");
+    let suggestion = crate::source::did_you_mean(word, expected.map(|name| name.trim().trim_matches('`')));
     format!("{message}{suggestion}")
 }
 
