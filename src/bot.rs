@@ -74,6 +74,13 @@ impl Bot {
         if !self.rng.random_bool(0.5) {
             return Ok(None);
         }
+        if !game.may_play_out_of_turn(seat) {
+            #[cfg(debug_assertions)]
+            if game.legal_moves(seat, &mut self.moves).is_ok() {
+                debug_assert!(self.moves.plays.is_empty(), "a seat that may not jump in has {:?}", self.moves.plays);
+            }
+            return Ok(None);
+        }
         game.legal_moves(seat, &mut self.moves)?;
         if self.moves.plays.is_empty() {
             return Ok(None);

@@ -383,6 +383,12 @@ impl Table {
         self.discard.last().copied()
     }
 
+    /// The face of the top card on the side in play (what `top` words of a
+    /// selector compare with).
+    pub fn top_face<'v>(&self, variant: &'v Variant) -> Option<&'v Face> {
+        self.top().map(|top| variant.face(top, self.side))
+    }
+
     /// Shuffles the draw pile.
     pub fn shuffle_draw(&mut self) {
         self.draw.shuffle(&mut self.rng);

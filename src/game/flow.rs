@@ -219,7 +219,7 @@ impl Game {
             self.table.uno[seat] = Uno::Called;
             self.log.push(Event::UnoCalled { seat });
         }
-        if self.variant.card_hook(HookKind::OnPlay, play.card, self.table.side, play.as_flex).is_empty() {
+        if self.card_hook_asks(HookKind::OnPlay, play.card, play.as_flex).is_empty() {
             // No effect to resolve (an empty plan): the turn moves on.
             if !going_out {
                 self.give_turn(self.table.seat_after(seat, 1));

@@ -16,7 +16,7 @@ use crate::script::convert::{Reasons, Verdict};
 use crate::script::{CallInfo, HookArg, Lent, Open, Runtime, ScriptFailure};
 use crate::table::Table;
 use crate::turn::{Penalty, TurnPlan};
-use crate::variant::{FnRef, HookKind, TargetNeed};
+use crate::variant::{Asked, FnRef, HookKind, TargetNeed};
 
 /// How the answers of several predicate hooks combine.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -99,8 +99,8 @@ impl Game {
         // Field by field, so that the variant is borrowed, not cloned.
         let Game { variant, runtime, table, log, guarded, changing, .. } = self;
         let fns = match card {
-            Some(card) => variant.card_hook(kind, card, table.side, call.as_flex),
-            None => variant.global_hook(kind),
+            Some(card) => variant.card_hook(kind, card, table.side, call.as_flex, table.top()),
+            None => Asked::all(variant, kind),
         };
         let lent = &mut Lent { call, table, log, plan };
         for f in fns {
@@ -140,7 +140,13 @@ impl Game {
     /// The combined answer of the functions `fns` to `call`, where the
     /// memo knows each answer they give until they stop (nothing runs),
     /// whatever the call leaves `open`; `None` where it does not.
-    fn known_verdict(&self, fns: &[FnRef], open: Open, call: &CallInfo, combine: Combine) -> Option<Option<Verdict>> {
+    fn known_verdict<'f>(
+        &self,
+        fns: impl IntoIterator<Item = &'f FnRef>,
+        open: Open,
+        call: &CallInfo,
+        combine: Combine,
+    ) -> Option<Option<Verdict>> {
         let mut verdicts = Verdicts::new(combine);
         for f in fns {
             if !verdicts.take(self.runtime.known_answer(f, open, call, &self.table)?)? {
@@ -148,6 +154,12 @@ impl Game {
             }
         }
         Some(verdicts.verdict)
+    }
+
+    /// The functions of the card hook `kind` asked about `card` now (on
+    /// the side in play; a play of its flex side or not).
+    pub(crate) fn card_hook_asks(&self, kind: HookKind, card: CardId, as_flex: bool) -> Asked<'_> {
+        self.variant.card_hook(kind, card, self.table.side, as_flex, self.table.top())
     }
 
     /// What a predicate about a play by `seat` is told before the play
@@ -182,11 +194,12 @@ impl Game {
     /// checks. False where the memo does not know.
     pub(crate) fn refused_plainly(&self, kind: HookKind, seat: Seat, card: CardId) -> bool {
         let (side, variant) = (self.table.side, &self.variant);
+        let top = self.table.top();
         // A target the card cannot choose is asked as it is: no target.
         let target = [false, true].iter().any(|&as_flex| variant.target_need(card, side, as_flex) != TargetNeed::None);
         let refused = |as_flex: bool, side_open: bool| {
             let call = CallInfo { card: Some((card, side)), as_flex, ..self.seat_call(kind, seat) };
-            let fns = variant.card_hook(kind, card, side, as_flex);
+            let fns = variant.card_hook(kind, card, side, as_flex, top);
             matches!(
                 self.known_verdict(fns, Open::Aim { side: side_open, target }, &call, Combine::Any),
                 Some(None | Some(Verdict::No(_)))
@@ -197,7 +210,7 @@ impl Game {
         }
         // Where the same functions are bound to both sides, one question
         // leaves the side open; otherwise each side is asked.
-        let ids = |as_flex| variant.card_hook(kind, card, side, as_flex).iter().map(|f| f.id);
+        let ids = |as_flex| variant.card_hook(kind, card, side, as_flex, top).map(|f| f.id);
         if ids(false).eq(ids(true)) { refused(false, true) } else { refused(false, false) && refused(true, false) }
     }
 
@@ -207,7 +220,7 @@ impl Game {
     /// about each target; `None` where it does not know.
     pub(crate) fn refused_whatever_target(&self, kind: HookKind, play: &Play) -> Option<bool> {
         let side = self.table.side;
-        let fns = self.variant.card_hook(kind, play.card, side, play.as_flex);
+        let fns = self.variant.card_hook(kind, play.card, side, play.as_flex, self.table.top());
         if fns.is_empty() {
             return Some(false);
         }
@@ -224,7 +237,7 @@ impl Game {
         play: &Play,
         combine: Combine,
     ) -> Result<Option<Verdict>, ScriptFailure> {
-        if self.variant.card_hook(kind, play.card, self.table.side, play.as_flex).is_empty() {
+        if self.card_hook_asks(kind, play.card, play.as_flex).is_empty() {
             return Ok(None);
         }
         let call = self.predicate_call(kind, play);
@@ -244,7 +257,7 @@ impl Game {
     ) -> Result<Option<Verdict>, ScriptFailure> {
         let side = self.table.side;
         let mut call = CallInfo { card: Some((card, side)), ..call };
-        let fns = self.variant.card_hook(kind, card, side, call.as_flex);
+        let fns = self.variant.card_hook(kind, card, side, call.as_flex, self.table.top());
         if let Some(verdict) = self.known_verdict(fns, Open::Nothing, &call, combine) {
             return Ok(settled(verdict, &self.table, &call));
         }
@@ -297,8 +310,8 @@ impl Game {
     /// After a voluntary draw of `card`: does any `draw_again` hook want
     /// another card?
     pub(crate) fn draw_again(&mut self, seat: Seat, card: CardId) -> Result<bool, ScriptFailure> {
-        let (kind, side) = (HookKind::DrawAgain, self.table.side);
-        if self.variant.card_hook(kind, card, side, false).is_empty() {
+        let kind = HookKind::DrawAgain;
+        if self.card_hook_asks(kind, card, false).is_empty() {
             return Ok(false);
         }
         let playable = if self.can_play_card(seat, card)? { vec![card] } else { Vec::new() };

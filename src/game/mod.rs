@@ -266,7 +266,7 @@ impl Game {
         match action {
             Action::Play(play) => {
                 let face = v.face(play.card, self.table.side);
-                !v.card_hook(HookKind::OnPlay, play.card, self.table.side, play.as_flex).is_empty()
+                !v.card_hook_bound(HookKind::OnPlay, play.card, self.table.side, play.as_flex).is_empty()
                     // A wild that names no colour fails if no rule names one.
                     || (face.is_wild() && !v.names.names_color(face))
                     || (self.table.hands[play.seat].len() == 1
@@ -277,7 +277,7 @@ impl Game {
             Action::Draw(_) => match self.table.draw.last() {
                 Some(&card) => [HookKind::DrawAgain, HookKind::CanPlay]
                     .iter()
-                    .any(|&kind| v.has_card_hook(kind, card, self.table.side)),
+                    .any(|&kind| v.may_ask_card_hook(kind, card, self.table.side)),
                 None => v.has_hook(HookKind::DrawAgain) || v.has_hook(HookKind::CanPlay),
             },
             _ => false,

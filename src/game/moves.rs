@@ -255,11 +255,11 @@ impl Game {
             Err(fail) => return Err(fail),
         };
         // Out of turn (or answering), a play needs a card that may match
-        // (`plays_of_card`) and a rule's yes: where no card may match, or
-        // every such rule has said no before looking at the card, no card
-        // is asked about.
+        // (`plays_of_card`) and a rule's yes: where no card may match with
+        // a rule to ask about it, or every such rule has said no before
+        // looking at the card, no card is asked about.
         if let Some(kind) = standing.asks()
-            && (!self.may_match_any(seat) || self.refused_whatever_play(kind, seat))
+            && (!self.may_be_allowed_any(seat, kind) || self.refused_whatever_play(kind, seat))
         {
             #[cfg(debug_assertions)]
             {
@@ -273,11 +273,33 @@ impl Game {
         self.plays_by_card(seat, standing, moves)
     }
 
+    /// Might `seat` have a play out of turn now? False only where
+    /// `legal_moves` would list it no play, as known without asking a
+    /// rule: it stands out of turn (neither the player to play nor one
+    /// answering a penalty) and no card of its hand may match with a
+    /// `can_play_out_of_turn` function to ask about it. Most of the time
+    /// nobody may jump in, and this says so at a fraction of the cost.
+    pub fn may_play_out_of_turn(&self, seat: Seat) -> bool {
+        let t = &self.table;
+        let answering = matches!(&t.phase, Phase::Answer(p) if p.victim == seat);
+        let out_of_turn = seat < self.players() && seat != t.current && !answering && self.stopped.is_none();
+        !out_of_turn || self.may_be_allowed_any(seat, HookKind::CanPlayOutOfTurn)
+    }
+
     /// Does any card of `seat`'s hand match the discard pile on some side,
-    /// or may a hook grant it (`FaceKey::may_match`)?
-    fn may_match_any(&self, seat: Seat) -> bool {
+    /// or may a hook grant it (`FaceKey::may_match`), with a function of
+    /// the hook `kind` to ask about it now?
+    fn may_be_allowed_any(&self, seat: Seat, kind: HookKind) -> bool {
         let ((color, top), side) = (self.discard_key(), self.table.side);
-        self.table.hands[seat].iter().any(|&card| self.variant.face_key(card, side).may_match(color, top))
+        let top_face = self.table.top_face(&self.variant);
+        self.table.hands[seat].iter().any(|&card| {
+            self.variant.face_key(card, side).may_match(color, top)
+                && [false, true].iter().any(|&as_flex| {
+                    let face = self.face(card);
+                    // `Variant::card_hook`, the faces looked up once.
+                    self.variant.card_hook_bound(kind, card, side, as_flex).iter().any(|f| f.top.holds(face, top_face))
+                })
+        })
     }
 
     /// The plays `seat`, standing so, may make now, each card of its hand

@@ -619,17 +619,19 @@ impl Read {
                 table.hands[seat_ok(*seat)?]
                     .iter()
                     .copied()
-                    .filter(|&id| selector.selects(&variant.names, variant.face(id, table.side)))
+                    .filter(|&id| {
+                        selector.selects(&variant.names, variant.face(id, table.side), table.top_face(variant))
+                    })
                     .collect(),
             ),
             Read::Peek { count } => Answer::Word(table.draw.len().min(*count) as u64),
             Read::Playable(id) => Answer::bool(cards_of(CardList::Playable, table, call)?.contains(id)),
             Read::MatchesTop(id) => Answer::bool(table.matches(variant, variant.face(*id, table.side), false)),
             Read::Count { seat, selector } | Read::Holds { seat, selector } => {
-                let side = table.side;
+                let (side, top) = (table.side, table.top_face(variant));
                 let mut picked = table.hands[seat_ok(*seat)?]
                     .iter()
-                    .filter(|&&id| selector.selects(&variant.names, variant.face(id, side)));
+                    .filter(|&&id| selector.selects(&variant.names, variant.face(id, side), top));
                 match self {
                     Read::Count { .. } => Answer::Word(picked.count() as u64),
                     _ => Answer::bool(picked.next().is_some()),

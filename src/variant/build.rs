@@ -12,7 +12,9 @@ use crate::source::SourceFile;
 use crate::variant::deck::{self, Designs};
 use crate::variant::selector::Selector;
 use crate::variant::spec::LayerSpec;
-use crate::variant::{Binding, FaceKey, FnRef, HookKind, Layer, OptionValue, TargetNeed, Variant, options, play_slot};
+use crate::variant::{
+    Binding, FaceKey, FnRef, HookKind, Layer, OptionValue, TargetNeed, TopNeed, Variant, options, play_slot,
+};
 
 /// One file to build: its text, its spec, and the scripts it names (those
 /// that could be opened).
@@ -517,11 +519,12 @@ fn faces_by_slot(designs: &[CardDef]) -> impl Iterator<Item = (usize, &Face)> {
     designs.iter().flat_map(|design| [design.face(Side::Light), design.face(Side::Dark)]).enumerate()
 }
 
-/// The faces (slot = design * 2 + side) a selector picks.
-fn selected_slots(variant: &Variant, selector: &Selector) -> Vec<usize> {
+/// The faces (slot = design * 2 + side) a selector may pick, each with
+/// what it needs of the top card to be picked.
+fn selected_slots(variant: &Variant, selector: &Selector) -> Vec<(usize, TopNeed)> {
     faces_by_slot(&variant.designs)
-        .filter(|(_, face)| selector.selects(&variant.names, face))
-        .map(|(slot, _)| slot)
+        .map(|(slot, face)| (slot, selector.top_need(&variant.names, face)))
+        .filter(|&(_, need)| need != TopNeed::NEVER)
         .collect()
 }
 
@@ -541,8 +544,13 @@ fn bind_hooks(variant: &mut Variant, layers: &[Layer], problems: &mut Vec<String
                 ids.push(name);
                 ids.len() - 1
             });
-            let fn_ref =
-                FnRef { layer: layer_index, function: binding.function.clone(), kind: binding.kind, id: id as u32 };
+            let fn_ref = FnRef {
+                layer: layer_index,
+                function: binding.function.clone(),
+                kind: binding.kind,
+                id: id as u32,
+                top: TopNeed::ALWAYS,
+            };
             if !binding.kind.is_card_hook() {
                 variant.global_hooks[binding.kind as usize].push(fn_ref);
                 continue;
@@ -577,9 +585,10 @@ fn bind_hooks(variant: &mut Variant, layers: &[Layer], problems: &mut Vec<String
                         Some(as_flex) => &[as_flex][..],
                         None => &[false, true][..],
                     };
-                    for slot in slots {
+                    for (slot, top) in slots {
                         for &as_flex in sides {
-                            variant.card_hooks[binding.kind as usize][play_slot(slot, as_flex)].push(fn_ref.clone());
+                            let fn_ref = FnRef { top, ..fn_ref.clone() };
+                            variant.card_hooks[binding.kind as usize][play_slot(slot, as_flex)].push(fn_ref);
                         }
                         grants[slot] |= binding.grants;
                     }
@@ -590,8 +599,12 @@ fn bind_hooks(variant: &mut Variant, layers: &[Layer], problems: &mut Vec<String
         for target in &layer.targets {
             let need = if target.required { TargetNeed::Required } else { TargetNeed::Optional };
             match Selector::parse(&variant.names, Some(&target.selector)) {
+                Ok(selector) if selector.reads_top() => problems.push(layer.source.problem_at(
+                    target.selector.alternatives().first().copied().unwrap_or_default(),
+                    "a target is decided once, at load, so its match cannot relate a card to the top card (top words)",
+                )),
                 Ok(selector) => {
-                    for slot in selected_slots(variant, &selector) {
+                    for (slot, _) in selected_slots(variant, &selector) {
                         for (as_flex, entry) in variant.targets[slot].iter_mut().enumerate() {
                             if target.flex.is_none_or(|f| f == (as_flex == 1)) {
                                 *entry = (*entry).max(need);

@@ -17,6 +17,7 @@ use crate::notation::Names;
 use crate::source::SourceFile;
 
 pub use options::OptionValue;
+pub use selector::TopNeed;
 
 /// Where a hook runs. Card hooks are bound per face with `match:`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -201,6 +202,60 @@ pub struct FnRef {
     pub kind: HookKind,
     /// Unique per layer, function and hook: what the memo keys calls by.
     pub id: u32,
+    /// What the face it is bound to needs of the top card for it to be
+    /// asked (a `match:` with `top` words; always, otherwise).
+    pub top: TopNeed,
+}
+
+/// The functions of a hook asked about a face now: those bound to it whose
+/// `match:` picks it with the top card as it is (`TopNeed::holds`). The
+/// faces are looked at only for a function whose `match:` has `top` words.
+#[derive(Debug, Clone)]
+pub struct Asked<'a> {
+    fns: std::slice::Iter<'a, FnRef>,
+    variant: &'a Variant,
+    /// The card asked about and its side in play (`None`: a hook taking no
+    /// card), and the top card.
+    card: Option<(CardId, Side)>,
+    top: Option<CardId>,
+}
+
+impl<'a> Asked<'a> {
+    /// Every function of a hook that takes no card.
+    pub fn all(variant: &'a Variant, kind: HookKind) -> Asked<'a> {
+        Asked { fns: variant.global_hook(kind).iter(), variant, card: None, top: None }
+    }
+
+    /// Is no function asked?
+    #[inline(always)]
+    pub fn is_empty(&self) -> bool {
+        !self.fns.clone().any(|f| self.asks(f))
+    }
+
+    #[inline(always)]
+    fn asks(&self, f: &FnRef) -> bool {
+        f.top.always() || self.picks(f.top)
+    }
+
+    #[inline(never)]
+    fn picks(&self, need: TopNeed) -> bool {
+        let Some((card, side)) = self.card else { return false };
+        need.holds(self.variant.face(card, side), self.top.map(|top| self.variant.face(top, side)))
+    }
+}
+
+impl<'a> Iterator for Asked<'a> {
+    type Item = &'a FnRef;
+
+    #[inline(always)]
+    fn next(&mut self) -> Option<&'a FnRef> {
+        loop {
+            let f = self.fns.next()?;
+            if self.asks(f) {
+                return Some(f);
+            }
+        }
+    }
 }
 
 /// Whether a play of a face names a target player.
@@ -386,17 +441,26 @@ impl Variant {
         self.names.format_face(self.face(id, side))
     }
 
-    /// The functions of a card hook bound to this face, for a play of its
-    /// flex side or not (`as_flex`; false for hooks not about a play).
+    /// The functions of a card hook asked about this face now, for a play
+    /// of its flex side or not (`as_flex`; false for hooks not about a
+    /// play), while `top` is the top card of the discard pile.
     #[inline(always)]
-    pub fn card_hook(&self, kind: HookKind, id: CardId, side: Side, as_flex: bool) -> &[FnRef] {
+    pub fn card_hook(&self, kind: HookKind, id: CardId, side: Side, as_flex: bool, top: Option<CardId>) -> Asked<'_> {
+        let fns = self.card_hook_bound(kind, id, side, as_flex).iter();
+        Asked { fns, variant: self, card: Some((id, side)), top }
+    }
+
+    /// The functions of a card hook bound to this face, whatever the top
+    /// card: those `card_hook` may ask.
+    #[inline(always)]
+    pub fn card_hook_bound(&self, kind: HookKind, id: CardId, side: Side, as_flex: bool) -> &[FnRef] {
         &self.card_hooks[kind as usize][play_slot(slot(id, side), as_flex)]
     }
 
-    /// Is any function of a card hook bound to this face, for a play of
-    /// either side?
-    pub fn has_card_hook(&self, kind: HookKind, id: CardId, side: Side) -> bool {
-        [false, true].iter().any(|&as_flex| !self.card_hook(kind, id, side, as_flex).is_empty())
+    /// May a function of a card hook be asked about this face, for a play
+    /// of either side, whatever the top card?
+    pub fn may_ask_card_hook(&self, kind: HookKind, id: CardId, side: Side) -> bool {
+        [false, true].iter().any(|&as_flex| !self.card_hook_bound(kind, id, side, as_flex).is_empty())
     }
 
     /// Every function bound to the card hook `kind`, for some face, once

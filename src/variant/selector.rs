@@ -3,7 +3,10 @@
 //! any of its entries, `red + 7` means both words. Words: `any`, `number`,
 //! `action`, `wild`, `marked`, `flex`, a number, a symbol, `group:SYMBOL`
 //! (every symbol that matches SYMBOL), `flex:COLOUR` (the flex colour) or a
-//! colour.
+//! colour; and words that relate the face to the top card of the discard
+//! pile when it is asked (`top:color`, `top:value`, `top` for both), which
+//! a selector decides at load only as far as the other words go
+//! (`Selector::top_need`), leaving the rest to `TopNeed::holds`.
 
 use crate::card::{Color, Face, SymbolId, Value};
 use crate::notation::Names;
@@ -22,6 +25,48 @@ enum Word {
     Value(Value),
     Color(Color),
     FlexColor(Color),
+    /// Relates the face to the top card: `TopNeed::COLOR`, `TopNeed::VALUE`
+    /// or both.
+    Top(u8),
+}
+
+/// What a face needs of the top card of the discard pile for a selector to
+/// pick it: a bit for each set of relations (same colour, same value) after
+/// which an alternative that picks the face by its other words also asks.
+/// The bit of the empty set: picked whatever the top card.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct TopNeed(u8);
+
+impl TopNeed {
+    /// Picked whatever the top card.
+    pub const ALWAYS: TopNeed = TopNeed(1);
+    /// Never picked.
+    pub const NEVER: TopNeed = TopNeed(0);
+    /// The face has the top card's colour (a wild, having none, never has).
+    const COLOR: u8 = 1;
+    /// The face has the top card's number or symbol.
+    const VALUE: u8 = 2;
+    /// For each set of relations that hold, the bits of the sets it meets.
+    const MET_BY: [u8; 4] = [0b0001, 0b0011, 0b0101, 0b1111];
+
+    /// Does the face need no top card at all?
+    #[inline(always)]
+    pub fn always(self) -> bool {
+        self.0 & 1 != 0
+    }
+
+    /// Is `face` picked while `top` (on the side in play; `None`: the
+    /// discard pile is empty) is the top card?
+    #[inline(always)]
+    pub fn holds(self, face: &Face, top: Option<&Face>) -> bool {
+        if self.always() {
+            return true;
+        }
+        let Some(top) = top else { return false };
+        let color = face.color.is_some() && face.color == top.color;
+        let relations = (u8::from(color) * Self::COLOR) | (u8::from(face.value == top.value) * Self::VALUE);
+        self.0 & Self::MET_BY[usize::from(relations)] != 0
+    }
 }
 
 /// A parsed selector: alternatives, each a conjunction of words.
@@ -30,8 +75,8 @@ pub struct Selector {
     alternatives: Vec<Vec<Word>>,
 }
 
-const WORDS: &str =
-    "any, number, action, wild, marked, flex, group:SYMBOL, flex:COLOUR, a number, a symbol or a colour";
+const WORDS: &str = "any, number, action, wild, marked, flex, group:SYMBOL, flex:COLOUR, \
+                     top, top:color, top:value, a number, a symbol or a colour";
 
 fn parse_word(names: &Names, part: &str) -> Result<Word, String> {
     let part = part.trim();
@@ -43,6 +88,9 @@ fn parse_word(names: &Names, part: &str) -> Result<Word, String> {
         "wild" => Word::Wild,
         "marked" => Word::Marked,
         "flex" => Word::Flex,
+        "top" => Word::Top(TopNeed::COLOR | TopNeed::VALUE),
+        "top:color" | "top:colour" => Word::Top(TopNeed::COLOR),
+        "top:value" => Word::Top(TopNeed::VALUE),
         _ => {
             if let Some(symbol) = lower.strip_prefix("group:") {
                 let id = names.symbol(symbol).ok_or_else(|| format!("'{part}': there is no symbol '{symbol}'"))?;
@@ -97,14 +145,42 @@ impl Selector {
         Ok(Selector { alternatives })
     }
 
-    /// Does `face` satisfy the selector?
-    pub fn selects(&self, names: &Names, face: &Face) -> bool {
-        self.alternatives.iter().any(|words| words.iter().all(|&word| selects_word(names, face, word)))
+    /// Does `face` satisfy the selector while `top` is the top card (on
+    /// the side in play)?
+    pub fn selects(&self, names: &Names, face: &Face, top: Option<&Face>) -> bool {
+        self.top_need(names, face).holds(face, top)
+    }
+
+    /// What `face` needs of the top card to be picked: what the selector
+    /// knows of it before there is a top card (at load).
+    pub fn top_need(&self, names: &Names, face: &Face) -> TopNeed {
+        let mut need = TopNeed::NEVER;
+        for words in &self.alternatives {
+            let mut relations = 0;
+            let picked = words.iter().all(|&word| match word {
+                Word::Top(relation) => {
+                    relations |= relation;
+                    true
+                }
+                _ => selects_word(names, face, word),
+            });
+            if picked {
+                need.0 |= 1 << relations;
+            }
+        }
+        need
+    }
+
+    /// Does the selector relate faces to the top card (`top` words)?
+    pub fn reads_top(&self) -> bool {
+        self.alternatives.iter().flatten().any(|word| matches!(word, Word::Top(_)))
     }
 }
 
+/// Does `face` carry `word` (`Word::Top` is decided by `TopNeed`)?
 fn selects_word(names: &Names, face: &Face, word: Word) -> bool {
     match word {
+        Word::Top(_) => true,
         Word::Any => true,
         Word::Number => face.number().is_some(),
         Word::Action => face.symbol().is_some() && !face.is_wild(),
@@ -146,12 +222,36 @@ mod tests {
         let red7 = names.parse_face("red 7").unwrap();
         let blue7 = names.parse_face("blue 7").unwrap();
         let flex_skip = names.parse_face("blue flex-skip").unwrap();
-        assert!(parse("red + 7").selects(&names, &red7));
-        assert!(!parse("red + 7").selects(&names, &blue7));
-        assert!(parse("group:skip").selects(&names, &flex_skip));
-        assert!(!parse("skip").selects(&names, &flex_skip));
+        assert!(parse("red + 7").selects(&names, &red7, None));
+        assert!(!parse("red + 7").selects(&names, &blue7, None));
+        assert!(parse("group:skip").selects(&names, &flex_skip, None));
+        assert!(!parse("skip").selects(&names, &flex_skip, None));
         let either = Selector::parse(&names, Some(&SelectorSpec::Any(vec!["red".into(), "skip".into()]))).unwrap();
-        assert!(either.selects(&names, &red7) && !either.selects(&names, &blue7));
+        assert!(either.selects(&names, &red7, None) && !either.selects(&names, &blue7, None));
+    }
+
+    #[test]
+    fn top_words_relate_a_face_to_the_top_card() {
+        let names = names();
+        let parse = |s: &str| Selector::parse(&names, Some(&SelectorSpec::One(s.into()))).unwrap();
+        let face = |s: &str| names.parse_face(s).unwrap();
+        let (red7, blue7, red5, blue_skip) = (face("red 7"), face("blue 7"), face("red 5"), face("blue skip"));
+        let top = parse("number + top");
+        assert!(top.reads_top() && !parse("number").reads_top());
+        assert!(top.selects(&names, &red7, Some(&red7)));
+        assert!(!top.selects(&names, &red7, Some(&blue7)) && !top.selects(&names, &red7, Some(&red5)));
+        assert!(!top.selects(&names, &red7, None), "an empty discard pile has no top card to be like");
+        assert!(!top.selects(&names, &blue_skip, Some(&blue_skip)), "the other words still count");
+        assert!(parse("top:color").selects(&names, &red7, Some(&red5)));
+        assert!(parse("top:value").selects(&names, &red7, Some(&blue7)));
+        assert!(!parse("top:value").selects(&names, &red7, Some(&red5)));
+        // Alternatives each ask for their own relation: a red face needs
+        // nothing, a blue one the top card's number.
+        let either = Selector::parse(&names, Some(&SelectorSpec::Any(vec!["red".into(), "top:value".into()]))).unwrap();
+        assert_eq!(either.top_need(&names, &red5), TopNeed(1 | 1 << TopNeed::VALUE));
+        assert!(either.selects(&names, &red5, None));
+        assert!(either.selects(&names, &blue7, Some(&red7)) && !either.selects(&names, &blue7, Some(&red5)));
+        assert_eq!(parse("blue + top").top_need(&names, &red7), TopNeed::NEVER);
     }
 
     #[test]
