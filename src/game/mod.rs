@@ -21,7 +21,7 @@ use std::sync::Arc;
 use crate::event::{Event, Log, Seat};
 use crate::script::{Runtime, ScriptFailure};
 use crate::table::{Table, rng};
-use crate::variant::{HookKind, Variant};
+use crate::variant::{HookKind, TopNeed, Variant};
 
 pub use action::{Action, Play, Record};
 pub use moves::{Moves, PlayOption};
@@ -277,7 +277,7 @@ impl Game {
             Action::Draw(_) => match self.table.draw.last() {
                 Some(&card) => [HookKind::DrawAgain, HookKind::CanPlay]
                     .iter()
-                    .any(|&kind| v.may_ask_card_hook(kind, card, self.table.side)),
+                    .any(|&kind| v.card_hook_need(kind, card, self.table.side) != TopNeed::NEVER),
                 None => v.has_hook(HookKind::DrawAgain) || v.has_hook(HookKind::CanPlay),
             },
             _ => false,

@@ -13,7 +13,7 @@ use crate::game::{Action, Checked, Game, Play, Refusal, Stop};
 use crate::script::ScriptFailure;
 use crate::table::{Uno, seats_of};
 use crate::turn::Phase;
-use crate::variant::{FaceKey, HookKind, TargetNeed};
+use crate::variant::{FaceKey, HookKind, TargetNeed, TopNeed, slot};
 
 /// A play the generator found legal. One per visible face: two cards that
 /// differ only on their hidden side are the same choice (rules.md 4.3).
@@ -291,14 +291,14 @@ impl Game {
     /// the hook `kind` to ask about it now?
     fn may_be_allowed_any(&self, seat: Seat, kind: HookKind) -> bool {
         let ((color, top), side) = (self.discard_key(), self.table.side);
-        let top_face = self.table.top_face(&self.variant);
+        let (top_face, needs) = (self.table.top_face(&self.variant), self.variant.card_hook_needs(kind));
+        // Cheapest first: a function bound to the face at all, then one
+        // that its relation to the top card lets be asked, then matching.
         self.table.hands[seat].iter().any(|&card| {
-            self.variant.face_key(card, side).may_match(color, top)
-                && [false, true].iter().any(|&as_flex| {
-                    let face = self.face(card);
-                    // `Variant::card_hook`, the faces looked up once.
-                    self.variant.card_hook_bound(kind, card, side, as_flex).iter().any(|f| f.top.holds(face, top_face))
-                })
+            let need = needs[slot(card, side)];
+            need != TopNeed::NEVER
+                && need.holds(self.face(card), top_face)
+                && self.variant.face_key(card, side).may_match(color, top)
         })
     }
 

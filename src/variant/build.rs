@@ -389,6 +389,7 @@ fn build_table(file: &SourceFile, spec: &LayerSpec, problems: &mut Vec<String>) 
         public_state: Default::default(),
         warnings: Vec::new(),
         card_hooks: Vec::new(),
+        card_hook_needs: Vec::new(),
         global_hooks: Vec::new(),
         targets: Vec::new(),
         faces: Vec::new(),
@@ -531,6 +532,7 @@ fn selected_slots(variant: &Variant, selector: &Selector) -> Vec<(usize, TopNeed
 fn bind_hooks(variant: &mut Variant, layers: &[Layer], problems: &mut Vec<String>) {
     let slots = variant.designs.len() * 2;
     variant.card_hooks = vec![vec![Vec::new(); slots * 2]; HookKind::ALL.len()];
+    variant.card_hook_needs = vec![vec![TopNeed::NEVER; slots]; HookKind::ALL.len()];
     variant.global_hooks = vec![Vec::new(); HookKind::ALL.len()];
     variant.card_hook_fns = vec![Vec::new(); HookKind::ALL.len()];
     variant.targets = vec![[TargetNeed::None; 2]; slots];
@@ -586,6 +588,8 @@ fn bind_hooks(variant: &mut Variant, layers: &[Layer], problems: &mut Vec<String
                         None => &[false, true][..],
                     };
                     for (slot, top) in slots {
+                        let need = &mut variant.card_hook_needs[binding.kind as usize][slot];
+                        *need = need.or(top);
                         for &as_flex in sides {
                             let fn_ref = FnRef { top, ..fn_ref.clone() };
                             variant.card_hooks[binding.kind as usize][play_slot(slot, as_flex)].push(fn_ref);

@@ -331,6 +331,10 @@ pub struct Variant {
     /// bound to plays of that face on its regular or flex side (hooks not
     /// about a play: on the regular side).
     card_hooks: Vec<Vec<Vec<FnRef>>>,
+    /// `card_hook_needs[kind][design * 2 + side]`: what the face needs of
+    /// the top card for a function of that card hook to be asked about it
+    /// (`card_hook_need`).
+    card_hook_needs: Vec<Vec<TopNeed>>,
     /// `global_hooks[kind]`: functions of the hooks that take no card.
     global_hooks: Vec<Vec<FnRef>>,
     /// `targets[design * 2 + side]`: [regular side, flex side].
@@ -457,10 +461,18 @@ impl Variant {
         &self.card_hooks[kind as usize][play_slot(slot(id, side), as_flex)]
     }
 
-    /// May a function of a card hook be asked about this face, for a play
-    /// of either side, whatever the top card?
-    pub fn may_ask_card_hook(&self, kind: HookKind, id: CardId, side: Side) -> bool {
-        [false, true].iter().any(|&as_flex| !self.card_hook_bound(kind, id, side, as_flex).is_empty())
+    /// What this face needs of the top card for some function of a card
+    /// hook to be asked about it, for a play of either side
+    /// (`TopNeed::NEVER`: none is bound to it).
+    #[inline(always)]
+    pub fn card_hook_need(&self, kind: HookKind, id: CardId, side: Side) -> TopNeed {
+        self.card_hook_needs(kind)[slot(id, side)]
+    }
+
+    /// `card_hook_need` of every face, by slot (`slot`).
+    #[inline(always)]
+    pub fn card_hook_needs(&self, kind: HookKind) -> &[TopNeed] {
+        &self.card_hook_needs[kind as usize]
     }
 
     /// Every function bound to the card hook `kind`, for some face, once

@@ -49,6 +49,11 @@ impl TopNeed {
     /// For each set of relations that hold, the bits of the sets it meets.
     const MET_BY: [u8; 4] = [0b0001, 0b0011, 0b0101, 0b1111];
 
+    /// Picked where either is.
+    pub fn or(self, other: TopNeed) -> TopNeed {
+        TopNeed(self.0 | other.0)
+    }
+
     /// Does the face need no top card at all?
     #[inline(always)]
     pub fn always(self) -> bool {
