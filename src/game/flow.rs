@@ -219,7 +219,10 @@ impl Game {
             self.table.uno[seat] = Uno::Called;
             self.log.push(Event::UnoCalled { seat });
         }
-        if self.card_hook_asks(HookKind::OnPlay, play.card, play.as_flex).is_empty() {
+        let (side, kind) = (self.table.side, HookKind::OnPlay);
+        if self.variant.card_hook_bound(kind, play.card, side, play.as_flex).is_empty()
+            || self.card_hook_asks(kind, play.card, play.as_flex).is_empty()
+        {
             // No effect to resolve (an empty plan): the turn moves on.
             if !going_out {
                 self.give_turn(self.table.seat_after(seat, 1));

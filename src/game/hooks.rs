@@ -140,13 +140,7 @@ impl Game {
     /// The combined answer of the functions `fns` to `call`, where the
     /// memo knows each answer they give until they stop (nothing runs),
     /// whatever the call leaves `open`; `None` where it does not.
-    fn known_verdict<'f>(
-        &self,
-        fns: impl IntoIterator<Item = &'f FnRef>,
-        open: Open,
-        call: &CallInfo,
-        combine: Combine,
-    ) -> Option<Option<Verdict>> {
+    fn known_verdict(&self, fns: Asked, open: Open, call: &CallInfo, combine: Combine) -> Option<Option<Verdict>> {
         let mut verdicts = Verdicts::new(combine);
         for f in fns {
             if !verdicts.take(self.runtime.known_answer(f, open, call, &self.table)?)? {
@@ -158,6 +152,7 @@ impl Game {
 
     /// The functions of the card hook `kind` asked about `card` now (on
     /// the side in play; a play of its flex side or not).
+    #[inline(always)]
     pub(crate) fn card_hook_asks(&self, kind: HookKind, card: CardId, as_flex: bool) -> Asked<'_> {
         self.variant.card_hook(kind, card, self.table.side, as_flex, self.table.top())
     }
@@ -182,7 +177,7 @@ impl Game {
         let fns = self.variant.card_hook_fns(kind);
         fns.iter().all(|f| {
             matches!(
-                self.known_verdict(std::slice::from_ref(f), Open::Play, &call, Combine::Any),
+                self.known_verdict(Asked::each(std::slice::from_ref(f)), Open::Play, &call, Combine::Any),
                 Some(Some(Verdict::No(_)))
             )
         })
@@ -237,7 +232,10 @@ impl Game {
         play: &Play,
         combine: Combine,
     ) -> Result<Option<Verdict>, ScriptFailure> {
-        if self.card_hook_asks(kind, play.card, play.as_flex).is_empty() {
+        // Bound to none (`card_hook_bound`, cheaper to look up than which
+        // are asked now): no answer. Bound to some that are not asked now:
+        // no answer either, from `ask_about_card`.
+        if self.variant.card_hook_bound(kind, play.card, self.table.side, play.as_flex).is_empty() {
             return Ok(None);
         }
         let call = self.predicate_call(kind, play);

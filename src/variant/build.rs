@@ -395,6 +395,7 @@ fn build_table(file: &SourceFile, spec: &LayerSpec, problems: &mut Vec<String>) 
         faces: Vec::new(),
         choices: Vec::new(),
         hook_bound: [false; HookKind::ALL.len()],
+        hook_reads_top: [false; HookKind::ALL.len()],
         card_hook_fns: Vec::new(),
         moment_hooks: false,
     })
@@ -558,6 +559,17 @@ fn bind_hooks(variant: &mut Variant, layers: &[Layer], problems: &mut Vec<String
                 continue;
             }
             match Selector::parse(&variant.names, binding.selector.as_ref()) {
+                Ok(selector) if selector.reads_top() && binding.kind.asks_about_the_top() => {
+                    let alternatives = binding.selector.as_ref().map(|s| s.alternatives()).unwrap_or_default();
+                    problems.push(layer.source.problem_at(
+                        alternatives.first().copied().unwrap_or_default(),
+                        format!(
+                            "{} is asked about the card on top of the discard pile, so its match cannot \
+                             relate the card to the top card (top words)",
+                            binding.kind.name()
+                        ),
+                    ));
+                }
                 Ok(selector) => {
                     let slots = selected_slots(variant, &selector);
                     if slots.is_empty() && !layer.inert_in.contains_key(&variant.name) {
@@ -590,6 +602,7 @@ fn bind_hooks(variant: &mut Variant, layers: &[Layer], problems: &mut Vec<String
                     for (slot, top) in slots {
                         let need = &mut variant.card_hook_needs[binding.kind as usize][slot];
                         *need = need.or(top);
+                        variant.hook_reads_top[binding.kind as usize] |= !top.always();
                         for &as_flex in sides {
                             let fn_ref = FnRef { top, ..fn_ref.clone() };
                             variant.card_hooks[binding.kind as usize][play_slot(slot, as_flex)].push(fn_ref);

@@ -144,6 +144,12 @@ impl HookKind {
         matches!(self, HookKind::OnPlay | HookKind::CanPlay | HookKind::CanRespond | HookKind::CanPlayOutOfTurn)
     }
 
+    /// Card hooks asked about the card on top of the discard pile (it has
+    /// landed): their `match:` cannot compare it with the top card.
+    pub fn asks_about_the_top(self) -> bool {
+        matches!(self, HookKind::OnPlay | HookKind::FirstDiscard)
+    }
+
     /// Hooks on a moment of the game other than a card's play.
     pub fn is_moment(self) -> bool {
         self >= HookKind::OnColor
@@ -208,39 +214,52 @@ pub struct FnRef {
 }
 
 /// The functions of a hook asked about a face now: those bound to it whose
-/// `match:` picks it with the top card as it is (`TopNeed::holds`). The
-/// faces are looked at only for a function whose `match:` has `top` words.
+/// `match:` picks it with the top card as it is (`TopNeed::holds`). Where
+/// no function of the hook relates faces to the top card, all of them,
+/// with nothing looked at.
 #[derive(Debug, Clone)]
 pub struct Asked<'a> {
     fns: std::slice::Iter<'a, FnRef>,
+    /// The face asked about and the top card, where a function of the
+    /// hook needs them.
+    picks: Option<Picks<'a>>,
+}
+
+/// What `Asked` looks at: a card on its side, and the top card.
+#[derive(Debug, Clone, Copy)]
+struct Picks<'a> {
     variant: &'a Variant,
-    /// The card asked about and its side in play (`None`: a hook taking no
-    /// card), and the top card.
-    card: Option<(CardId, Side)>,
+    card: CardId,
+    side: Side,
     top: Option<CardId>,
+}
+
+impl Picks<'_> {
+    #[inline(never)]
+    fn picks(self, need: TopNeed) -> bool {
+        let top = self.top.map(|top| self.variant.face(top, self.side));
+        need.holds(self.variant.face(self.card, self.side), top)
+    }
 }
 
 impl<'a> Asked<'a> {
     /// Every function of a hook that takes no card.
     pub fn all(variant: &'a Variant, kind: HookKind) -> Asked<'a> {
-        Asked { fns: variant.global_hook(kind).iter(), variant, card: None, top: None }
+        Asked::each(variant.global_hook(kind))
+    }
+
+    /// Each of `fns`, whatever the top card.
+    pub fn each(fns: &'a [FnRef]) -> Asked<'a> {
+        Asked { fns: fns.iter(), picks: None }
     }
 
     /// Is no function asked?
     #[inline(always)]
     pub fn is_empty(&self) -> bool {
-        !self.fns.clone().any(|f| self.asks(f))
-    }
-
-    #[inline(always)]
-    fn asks(&self, f: &FnRef) -> bool {
-        f.top.always() || self.picks(f.top)
-    }
-
-    #[inline(never)]
-    fn picks(&self, need: TopNeed) -> bool {
-        let Some((card, side)) = self.card else { return false };
-        need.holds(self.variant.face(card, side), self.top.map(|top| self.variant.face(top, side)))
+        match self.picks {
+            None => self.fns.len() == 0,
+            Some(picks) => !self.fns.clone().any(|f| f.top.always() || picks.picks(f.top)),
+        }
     }
 }
 
@@ -249,12 +268,8 @@ impl<'a> Iterator for Asked<'a> {
 
     #[inline(always)]
     fn next(&mut self) -> Option<&'a FnRef> {
-        loop {
-            let f = self.fns.next()?;
-            if self.asks(f) {
-                return Some(f);
-            }
-        }
+        let Some(picks) = self.picks else { return self.fns.next() };
+        self.fns.find(|f| f.top.always() || picks.picks(f.top))
     }
 }
 
@@ -335,6 +350,9 @@ pub struct Variant {
     /// the top card for a function of that card hook to be asked about it
     /// (`card_hook_need`).
     card_hook_needs: Vec<Vec<TopNeed>>,
+    /// `hook_reads_top[kind]`: does a `match:` of that card hook relate
+    /// faces to the top card?
+    hook_reads_top: [bool; HookKind::ALL.len()],
     /// `global_hooks[kind]`: functions of the hooks that take no card.
     global_hooks: Vec<Vec<FnRef>>,
     /// `targets[design * 2 + side]`: [regular side, flex side].
@@ -451,7 +469,8 @@ impl Variant {
     #[inline(always)]
     pub fn card_hook(&self, kind: HookKind, id: CardId, side: Side, as_flex: bool, top: Option<CardId>) -> Asked<'_> {
         let fns = self.card_hook_bound(kind, id, side, as_flex).iter();
-        Asked { fns, variant: self, card: Some((id, side)), top }
+        let picks = self.hook_reads_top[kind as usize].then_some(Picks { variant: self, card: id, side, top });
+        Asked { fns, picks }
     }
 
     /// The functions of a card hook bound to this face, whatever the top

@@ -109,7 +109,11 @@ fn parse_word(names: &Names, part: &str) -> Result<Word, String> {
             } else if let Some(color) = names.color(&lower) {
                 Word::Color(color)
             } else {
-                return Err(format!("'{part}' is not a selector ({WORDS})"));
+                let fixed = ["any", "number", "action", "wild", "marked", "flex", "top", "top:color", "top:value"];
+                let symbols = names.symbols.iter().map(|s| s.name.as_str());
+                let known = fixed.into_iter().chain(symbols).chain(names.colors.iter().map(String::as_str));
+                let hint = crate::source::did_you_mean(&lower, known);
+                return Err(format!("'{part}' is not a selector ({WORDS}){hint}"));
             }
         }
     })
@@ -153,7 +157,12 @@ impl Selector {
     /// Does `face` satisfy the selector while `top` is the top card (on
     /// the side in play)?
     pub fn selects(&self, names: &Names, face: &Face, top: Option<&Face>) -> bool {
-        self.top_need(names, face).holds(face, top)
+        self.alternatives.iter().any(|words| {
+            words.iter().all(|&word| match word {
+                Word::Top(relations) => TopNeed(1 << relations).holds(face, top),
+                _ => selects_word(names, face, word),
+            })
+        })
     }
 
     /// What `face` needs of the top card to be picked: what the selector
@@ -165,7 +174,8 @@ impl Selector {
             let picked = words.iter().all(|&word| match word {
                 Word::Top(relation) => {
                     relations |= relation;
-                    true
+                    // A wild has no colour: never the top card's.
+                    relation & TopNeed::COLOR == 0 || face.color.is_some()
                 }
                 _ => selects_word(names, face, word),
             });
@@ -257,6 +267,9 @@ mod tests {
         assert!(either.selects(&names, &red5, None));
         assert!(either.selects(&names, &blue7, Some(&red7)) && !either.selects(&names, &blue7, Some(&red5)));
         assert_eq!(parse("blue + top").top_need(&names, &red7), TopNeed::NEVER);
+        let wild = Face { color: None, ..red7 };
+        assert_eq!(parse("top:color").top_need(&names, &wild), TopNeed::NEVER, "a wild is of no colour");
+        assert_eq!(parse("top:value").top_need(&names, &wild), TopNeed(1 << TopNeed::VALUE));
     }
 
     #[test]
@@ -264,6 +277,7 @@ mod tests {
         let names = names();
         let parse = |s: &str| Selector::parse(&names, Some(&SelectorSpec::One(s.into())));
         assert!(parse("sideways").unwrap_err().to_string().contains("'sideways' is not a selector"));
+        assert!(parse("top:colr").unwrap_err().to_string().ends_with("did you mean 'top:color'?"));
         assert!(parse("group:draw2").unwrap_err().to_string().contains("there is no symbol 'draw2'"));
         // The error names the alternative it is in, as written, and the
         // word without the spaces around it.

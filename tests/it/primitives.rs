@@ -89,8 +89,9 @@ fn a_rule_file_is_checked_at_load_with_its_places() {
     assert!(calls.contains("bad-calls.rhai:3:5: discard_all() takes 2 argument(s), not 1"), "{calls}");
     let grants = with_rule("classic", "bad-grants.yaml").unwrap_err().join("\n");
     assert!(grants.contains("bad-grants.yaml:7:26: 'grants' is for can_play"), "{grants}");
-    let targets = with_rule("classic", "bad-targets.yaml").unwrap_err().join("\n");
-    assert!(targets.contains("bad-targets.yaml:5:13: a target is decided once, at load"), "{targets}");
+    let top = with_rule("classic", "bad-top.yaml").unwrap_err().join("\n");
+    assert!(top.contains("bad-top.yaml:7:13: a target is decided once, at load"), "{top}");
+    assert!(top.contains("bad-top.yaml:10:15: on_play is asked about the card on top"), "{top}");
     let flex = with_rule("flex", "bad-flex.yaml").unwrap_err().join("\n");
     assert!(flex.contains("bad-flex.yaml:7:38: 'flex' is for can_play, can_respond"), "{flex}");
     assert!(flex.contains("not draw_again"), "{flex}");
