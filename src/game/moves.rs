@@ -291,14 +291,13 @@ impl Game {
     /// the hook `kind` to ask about it now?
     fn may_be_allowed_any(&self, seat: Seat, kind: HookKind) -> bool {
         let ((color, top), side) = (self.discard_key(), self.table.side);
-        let (top_face, needs) = (self.table.top_face(&self.variant), self.variant.card_hook_needs(kind));
+        let needs = self.variant.card_hook_needs(kind);
         // Cheapest first: a function bound to the face at all, then one
         // that its relation to the top card lets be asked, then matching.
         self.table.hands[seat].iter().any(|&card| {
             let need = needs[slot(card, side)];
-            need != TopNeed::NEVER
-                && need.holds(self.face(card), top_face)
-                && self.variant.face_key(card, side).may_match(color, top)
+            let key = self.variant.face_key(card, side);
+            need != TopNeed::NEVER && key.picked(need, top) && key.may_match(color, top)
         })
     }
 

@@ -382,6 +382,8 @@ pub struct FaceKey {
     color: u8,
     /// What matches by value: the number, or 256 + the symbol's group.
     value: u16,
+    /// The number, or 256 + the symbol (what `top:value` compares).
+    exact: u16,
     /// A play of this face in turn depends on matching alone (no flex
     /// side, no target, no `can_play` hook, no hook that grants it).
     pub plain: bool,
@@ -399,13 +401,14 @@ impl FaceKey {
     const NO_COLOR: u8 = u8::MAX - 1;
 
     pub fn new(face: &Face, names: &Names, plain: bool, grants: bool) -> FaceKey {
-        let value = match face.value {
-            Value::Number(n) => u16::from(n),
-            Value::Symbol(s) => 256 + u16::from(names.symbol_info(s).group),
+        let (value, exact) = match face.value {
+            Value::Number(n) => (u16::from(n), u16::from(n)),
+            Value::Symbol(s) => (256 + u16::from(names.symbol_info(s).group), 256 + u16::from(s)),
         };
         FaceKey {
             color: face.color.unwrap_or(Self::WILD),
             value,
+            exact,
             plain,
             names_color: names.names_color(face),
             flex: face.flex.unwrap_or(Self::WILD),
@@ -423,6 +426,16 @@ impl FaceKey {
         (self.color == Self::WILD)
             | (self.color == color.unwrap_or(Self::NO_COLOR))
             | top.is_none_or(|top| top.value == self.value)
+    }
+
+    /// Is the face picked by a `match:` that needs `need` of the top card
+    /// (keyed `top`), as `TopNeed::holds` says of their faces?
+    #[inline(always)]
+    pub fn picked(self, need: TopNeed, top: Option<FaceKey>) -> bool {
+        need.always()
+            || top.is_some_and(|top| {
+                need.met(self.color != Self::WILD && self.color == top.color, self.exact == top.exact)
+            })
     }
 
     /// Could the face be played on some side, as far as matching goes: it

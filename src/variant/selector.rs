@@ -64,12 +64,16 @@ impl TopNeed {
     /// discard pile is empty) is the top card?
     #[inline(always)]
     pub fn holds(self, face: &Face, top: Option<&Face>) -> bool {
-        if self.always() {
-            return true;
-        }
-        let Some(top) = top else { return false };
-        let color = face.color.is_some() && face.color == top.color;
-        let relations = (u8::from(color) * Self::COLOR) | (u8::from(face.value == top.value) * Self::VALUE);
+        self.always()
+            || top.is_some_and(|top| self.met(face.color.is_some() && face.color == top.color, face.value == top.value))
+    }
+
+    /// Is the face picked where it has the top card's colour (`color`) and
+    /// value (`value`) or not? (A wild has no colour: never the top
+    /// card's.)
+    #[inline(always)]
+    pub fn met(self, color: bool, value: bool) -> bool {
+        let relations = (u8::from(color) * Self::COLOR) | (u8::from(value) * Self::VALUE);
         self.0 & Self::MET_BY[usize::from(relations)] != 0
     }
 }
@@ -243,6 +247,26 @@ mod tests {
         assert!(!parse("skip").selects(&names, &flex_skip, None));
         let either = Selector::parse(&names, Some(&SelectorSpec::Any(vec!["red".into(), "skip".into()]))).unwrap();
         assert!(either.selects(&names, &red7, None) && !either.selects(&names, &blue7, None));
+    }
+
+    #[test]
+    fn the_packed_check_picks_what_the_faces_check_picks() {
+        use crate::variant::FaceKey;
+        let names = names();
+        let faces: Vec<Face> = ["red 7", "blue 7", "red 5", "red skip", "blue skip", "blue flex-skip"]
+            .iter()
+            .map(|f| names.parse_face(f).unwrap())
+            .chain([Face { color: None, ..names.parse_face("red skip").unwrap() }])
+            .collect();
+        let key = |face: &Face| FaceKey::new(face, &names, false, false);
+        for need in (0..16).map(TopNeed) {
+            for face in &faces {
+                assert_eq!(key(face).picked(need, None), need.holds(face, None));
+                for top in &faces {
+                    assert_eq!(key(face).picked(need, Some(key(top))), need.holds(face, Some(top)), "{face:?} on {top:?}");
+                }
+            }
+        }
     }
 
     #[test]
