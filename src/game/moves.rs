@@ -181,6 +181,10 @@ impl Game {
     /// Fills `moves` with everything `seat` may do now. A script that fails
     /// while being asked is an error, not a refusal.
     pub fn legal_moves(&mut self, seat: Seat, moves: &mut Moves) -> Result<(), ScriptFailure> {
+        if !self.variant.has_predicates() {
+            // No rule to ask: nothing to freeze the table for.
+            return self.find_moves(seat, moves);
+        }
         self.asking(|game| game.find_moves(seat, moves))
     }
 
@@ -638,6 +642,7 @@ impl Game {
         self.check_turn_hooks(HookKind::CanPass, seat, plays, "passing")
     }
 
+    #[inline(always)]
     fn check_turn_hooks(
         &mut self,
         kind: HookKind,
@@ -648,6 +653,18 @@ impl Game {
         if self.variant.global_hook(kind).is_empty() {
             return Ok(());
         }
+        self.ask_turn_hooks(kind, seat, plays, what)
+    }
+
+    /// `check_turn_hooks` where a hook of `kind` is bound.
+    #[inline(never)]
+    fn ask_turn_hooks(
+        &mut self,
+        kind: HookKind,
+        seat: Seat,
+        plays: Option<&[PlayOption]>,
+        what: &'static str,
+    ) -> Checked<()> {
         // The plays are known when listing moves, which drops a refusal
         // unread; validation works them out and keeps the reason.
         let mut playable = std::mem::take(&mut self.playable);

@@ -13,7 +13,7 @@ use crate::variant::deck::{self, Designs};
 use crate::variant::selector::Selector;
 use crate::variant::spec::LayerSpec;
 use crate::variant::{
-    Binding, FaceKey, FnRef, HookKind, Layer, OptionValue, TargetNeed, TopNeed, Variant, options, play_slot,
+    Binding, FaceKey, FnRef, HookKind, HookMode, Layer, OptionValue, TargetNeed, TopNeed, Variant, options, play_slot,
 };
 
 /// One file to build: its text, its spec, and the scripts it names (those
@@ -398,6 +398,7 @@ fn build_table(file: &SourceFile, spec: &LayerSpec, problems: &mut Vec<String>) 
         hook_reads_top: [false; HookKind::ALL.len()],
         card_hook_fns: Vec::new(),
         moment_hooks: false,
+        predicates: false,
     })
 }
 
@@ -660,6 +661,8 @@ fn bind_hooks(variant: &mut Variant, layers: &[Layer], problems: &mut Vec<String
         };
     }
     variant.moment_hooks = HookKind::ALL.iter().any(|&kind| kind.is_moment() && variant.hook_bound[kind as usize]);
+    variant.predicates =
+        HookKind::ALL.iter().any(|&kind| kind.mode() == HookMode::Predicate && variant.hook_bound[kind as usize]);
 }
 
 fn gcd(a: usize, b: usize) -> usize {

@@ -372,6 +372,8 @@ pub struct Variant {
     card_hook_fns: Vec<Vec<FnRef>>,
     /// Is any hook bound to a moment (`HookKind::is_moment`)?
     moment_hooks: bool,
+    /// Is any predicate hook bound?
+    predicates: bool,
 }
 
 /// What the move generator needs to know of a face, packed into numbers,
@@ -522,6 +524,12 @@ impl Variant {
     /// (a colour named, a turn, a draw, a choice...)?
     pub fn has_moment_hooks(&self) -> bool {
         self.moment_hooks
+    }
+
+    /// Is any predicate hook bound (a rule that may be asked while moves
+    /// are worked out)?
+    pub fn has_predicates(&self) -> bool {
+        self.predicates
     }
 
     /// Does a play of this face (on its flex side or not) name a target?

@@ -263,7 +263,11 @@ mod tests {
             for face in &faces {
                 assert_eq!(key(face).picked(need, None), need.holds(face, None));
                 for top in &faces {
-                    assert_eq!(key(face).picked(need, Some(key(top))), need.holds(face, Some(top)), "{face:?} on {top:?}");
+                    assert_eq!(
+                        key(face).picked(need, Some(key(top))),
+                        need.holds(face, Some(top)),
+                        "{face:?} on {top:?}"
+                    );
                 }
             }
         }
