@@ -117,6 +117,13 @@ impl Scenario {
             let hand: Vec<CardId> = cards.iter().filter_map(|c| take(c, problems)).collect();
             hands.insert(seat, hand);
         }
+        if self.setup.discard.as_ref().is_some_and(Vec::is_empty) {
+            // A hand under way always has a top card.
+            problems.push(self.source.problem_at(
+                "discard:",
+                "discard: [] names no card: name the pile, bottom to top, or leave discard out to turn up the first discard",
+            ));
+        }
         let discard: Vec<CardId> = self.setup.discard.iter().flatten().filter_map(|c| take(c, problems)).collect();
         let draw: Vec<CardId> = self.setup.draw.iter().filter_map(|c| take(c, problems)).collect();
         left.sort_unstable();

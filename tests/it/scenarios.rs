@@ -32,6 +32,7 @@ fn bad_scenario_files_name_file_line_and_problem() {
         ("unknown-field.yaml", "unknown-field.yaml:4:3: unknown field `discrad`"),
         ("expect-error-around-a-check.yaml", "expect-error-around-a-check.yaml:7:5: expect_error: takes an action"),
         ("duplicate-key.yaml", "duplicate-key.yaml:5:3: duplicate mapping key: discard (each key once)"),
+        ("empty-discard.yaml", "empty-discard.yaml:5:3: discard: [] names no card"),
     ];
     for (file, expected) in cases {
         let message = rejection(file);
