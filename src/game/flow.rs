@@ -423,17 +423,30 @@ impl Game {
 
     fn draw(&mut self, seat: Seat) -> Result<(), ScriptFailure> {
         let mut card = self.take_card(seat);
+        // Whether `seat` could play `card`, where the `draw_again` hooks
+        // were told and nothing has changed since.
+        let mut could_play = None;
         for _ in 0..self.variant.deck.len() {
-            if !self.table.can_draw() || !self.draw_again(seat, card)? {
+            if !self.table.can_draw() {
+                break;
+            }
+            let again;
+            (again, could_play) = self.draw_again(seat, card)?;
+            if !again {
                 break;
             }
             card = self.take_card(seat);
+            could_play = None;
         }
-        self.moment(HookKind::OnDraw, seat, HookArg::Seat(seat))?;
+        if self.variant.has_hook(HookKind::OnDraw) {
+            could_play = None;
+            self.moment(HookKind::OnDraw, seat, HookArg::Seat(seat))?;
+        }
         if self.hand_over() || self.table.current != seat || !self.table.hands[seat].contains(&card) {
             return Ok(());
         }
-        if self.can_play_card(seat, card)? {
+        debug_assert!(could_play.is_none() || could_play == Some(self.can_play_card(seat, card)?));
+        if could_play.map_or_else(|| self.can_play_card(seat, card), Ok)? {
             self.table.phase = Phase::Drawn(card);
         } else {
             self.give_turn(self.table.seat_after(seat, 1));

@@ -306,16 +306,18 @@ impl Game {
     }
 
     /// After a voluntary draw of `card`: does any `draw_again` hook want
-    /// another card?
-    pub(crate) fn draw_again(&mut self, seat: Seat, card: CardId) -> Result<bool, ScriptFailure> {
+    /// another card? With it, whether `seat` could play the card now, as
+    /// worked out for the hooks (`None`: no hook is bound, nothing was).
+    pub(crate) fn draw_again(&mut self, seat: Seat, card: CardId) -> Result<(bool, Option<bool>), ScriptFailure> {
         let kind = HookKind::DrawAgain;
         if self.card_hook_asks(kind, card, false).is_empty() {
-            return Ok(false);
+            return Ok((false, None));
         }
-        let playable = if self.can_play_card(seat, card)? { vec![card] } else { Vec::new() };
+        let could_play = self.can_play_card(seat, card)?;
+        let playable = if could_play { vec![card] } else { Vec::new() };
         let call = CallInfo { playable: Some(playable), ..CallInfo::new(kind, seat) };
         let verdict = self.ask_about_card(kind, card, call, Combine::Any)?;
-        Ok(verdict.is_some_and(|v| v.yes()))
+        Ok((verdict.is_some_and(|v| v.yes()), Some(could_play)))
     }
 
     /// Runs the effect hooks bound to the card (`call.hook`: `on_play` or
