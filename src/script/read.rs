@@ -380,6 +380,8 @@ pub enum Quick {
     HasDrawn,
     DrawSize,
     LastPlayer,
+    Score(Seat),
+    Points(Seat),
 }
 
 impl Quick {
@@ -400,14 +402,14 @@ impl Quick {
             Quick::Me => call.me as u64,
             Quick::AsFlex => u64::from(call.as_flex),
             Quick::TopIsFresh => u64::from(table.landing.is_fresh()),
-            _ => return self.word_of_rest(table, call),
+            _ => return self.word_of_rest(table, call, variant),
         })
     }
 
     /// `word` of the less common quick questions, kept out of line so that
     /// the commonest stay short.
     #[inline(never)]
-    fn word_of_rest(self, table: &Table, call: &CallInfo) -> Option<u64> {
+    fn word_of_rest(self, table: &Table, call: &CallInfo, variant: &Variant) -> Option<u64> {
         Some(match self {
             Quick::Target => seat_word(call.target),
             Quick::GoingOut => u64::from(call.going_out),
@@ -424,6 +426,8 @@ impl Quick {
             Quick::HasDrawn => u64::from(matches!(table.phase, Phase::Drawn(_))),
             Quick::DrawSize => table.draw.len() as u64,
             Quick::LastPlayer => seat_word(table.landing.player()),
+            Quick::Score(seat) => *table.scores.get(seat)? as u64,
+            Quick::Points(seat) => table.hand_points(variant, (seat < table.players()).then_some(seat)?) as u64,
             Quick::ArgProp(_) | Quick::TopProp(_) | Quick::Me | Quick::AsFlex | Quick::TopIsFresh => {
                 unreachable!("answered inline")
             }
@@ -553,6 +557,8 @@ impl Read {
             Read::Cards(CardList::Drawn) => Quick::HasDrawn,
             Read::DrawSize => Quick::DrawSize,
             Read::LastPlayer => Quick::LastPlayer,
+            Read::Score(seat) => Quick::Score(seat),
+            Read::Points(seat) => Quick::Points(seat),
             _ => return None,
         })
     }
