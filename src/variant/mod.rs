@@ -235,6 +235,7 @@ struct Picks<'a> {
 }
 
 impl Picks<'_> {
+    /// Does the card meet `need`, with the top card as it is?
     #[inline(never)]
     fn picks(self, need: TopNeed) -> bool {
         let top = self.top.map(|top| self.variant.face(top, self.side));
