@@ -219,6 +219,8 @@ impl Game {
             self.table.uno[seat] = Uno::Called;
             self.log.push(Event::UnoCalled { seat });
         }
+        // Most cards have no effect bound at all (`card_hook_bound`, looked
+        // up without the top card); others, none asked now.
         let (side, kind) = (self.table.side, HookKind::OnPlay);
         if self.variant.card_hook_bound(kind, play.card, side, play.as_flex).is_empty()
             || self.card_hook_asks(kind, play.card, play.as_flex).is_empty()

@@ -189,12 +189,11 @@ impl Game {
     /// checks. False where the memo does not know.
     pub(crate) fn refused_plainly(&self, kind: HookKind, seat: Seat, card: CardId) -> bool {
         let (side, variant) = (self.table.side, &self.variant);
-        let top = self.table.top();
         // A target the card cannot choose is asked as it is: no target.
         let target = [false, true].iter().any(|&as_flex| variant.target_need(card, side, as_flex) != TargetNeed::None);
         let refused = |as_flex: bool, side_open: bool| {
             let call = CallInfo { card: Some((card, side)), as_flex, ..self.seat_call(kind, seat) };
-            let fns = variant.card_hook(kind, card, side, as_flex, top);
+            let fns = self.card_hook_asks(kind, card, as_flex);
             matches!(
                 self.known_verdict(fns, Open::Aim { side: side_open, target }, &call, Combine::Any),
                 Some(None | Some(Verdict::No(_)))
@@ -205,7 +204,7 @@ impl Game {
         }
         // Where the same functions are bound to both sides, one question
         // leaves the side open; otherwise each side is asked.
-        let ids = |as_flex| variant.card_hook(kind, card, side, as_flex, top).map(|f| f.id);
+        let ids = |as_flex| self.card_hook_asks(kind, card, as_flex).map(|f| f.id);
         if ids(false).eq(ids(true)) { refused(false, true) } else { refused(false, false) && refused(true, false) }
     }
 
@@ -215,7 +214,7 @@ impl Game {
     /// about each target; `None` where it does not know.
     pub(crate) fn refused_whatever_target(&self, kind: HookKind, play: &Play) -> Option<bool> {
         let side = self.table.side;
-        let fns = self.variant.card_hook(kind, play.card, side, play.as_flex, self.table.top());
+        let fns = self.card_hook_asks(kind, play.card, play.as_flex);
         if fns.is_empty() {
             return Some(false);
         }
@@ -255,7 +254,7 @@ impl Game {
     ) -> Result<Option<Verdict>, ScriptFailure> {
         let side = self.table.side;
         let mut call = CallInfo { card: Some((card, side)), ..call };
-        let fns = self.variant.card_hook(kind, card, side, call.as_flex, self.table.top());
+        let fns = self.card_hook_asks(kind, card, call.as_flex);
         if let Some(verdict) = self.known_verdict(fns, Open::Nothing, &call, combine) {
             return Ok(settled(verdict, &self.table, &call));
         }

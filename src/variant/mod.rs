@@ -235,6 +235,12 @@ struct Picks<'a> {
 }
 
 impl Picks<'_> {
+    /// Is `f` asked about the card, with the top card as it is?
+    #[inline(always)]
+    fn asks(self, f: &FnRef) -> bool {
+        f.top.always() || self.picks(f.top)
+    }
+
     /// Does the card meet `need`, with the top card as it is?
     #[inline(never)]
     fn picks(self, need: TopNeed) -> bool {
@@ -259,7 +265,7 @@ impl<'a> Asked<'a> {
     pub fn is_empty(&self) -> bool {
         match self.picks {
             None => self.fns.len() == 0,
-            Some(picks) => !self.fns.clone().any(|f| f.top.always() || picks.picks(f.top)),
+            Some(picks) => !self.fns.clone().any(|f| picks.asks(f)),
         }
     }
 }
@@ -270,7 +276,7 @@ impl<'a> Iterator for Asked<'a> {
     #[inline(always)]
     fn next(&mut self) -> Option<&'a FnRef> {
         let Some(picks) = self.picks else { return self.fns.next() };
-        self.fns.find(|f| f.top.always() || picks.picks(f.top))
+        self.fns.find(|f| picks.asks(f))
     }
 }
 
