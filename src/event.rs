@@ -182,6 +182,13 @@ pub const EVENT_KINDS: [&str; 32] = [
 ];
 
 impl Event {
+    /// Does the event hold anything on the heap (text)? Every variant that
+    /// does is named here: `Log::push` forgets the others unlogged.
+    #[inline(always)]
+    fn owns_text(&self) -> bool {
+        matches!(self, Event::Script { .. } | Event::Asked { .. } | Event::Chose { .. })
+    }
+
     /// The event's kind, an index into `EVENT_KINDS`.
     pub fn kind(&self) -> usize {
         match self {
@@ -284,6 +291,12 @@ impl Log {
         self.tally(kind, amount);
         if self.enabled {
             self.events.push(event);
+        } else if event.owns_text() {
+            drop(event);
+        } else {
+            // Nothing of it is on the heap: forgetting it drops it, without
+            // a call to the drop glue, which the compiler keeps out of line.
+            std::mem::forget(event);
         }
     }
 

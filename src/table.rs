@@ -39,6 +39,72 @@ pub enum Uno {
     Missed,
 }
 
+/// The UNO-call state of every seat, as a mask of seats per state (a seat
+/// in none of them is `Uno::None`): what is asked of it after every action,
+/// who can be caught, is one word.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct UnoStates {
+    called: u32,
+    exposed: u32,
+    missed: u32,
+}
+
+impl UnoStates {
+    pub fn get(&self, seat: Seat) -> Uno {
+        let bit = 1u32.checked_shl(seat as u32).unwrap_or(0);
+        if self.called & bit != 0 {
+            Uno::Called
+        } else if self.exposed & bit != 0 {
+            Uno::Exposed
+        } else if self.missed & bit != 0 {
+            Uno::Missed
+        } else {
+            Uno::None
+        }
+    }
+
+    pub fn set(&mut self, seat: Seat, state: Uno) {
+        let bit = 1u32 << seat;
+        self.called &= !bit;
+        self.exposed &= !bit;
+        self.missed &= !bit;
+        match state {
+            Uno::None => {}
+            Uno::Called => self.called |= bit,
+            Uno::Exposed => self.exposed |= bit,
+            Uno::Missed => self.missed |= bit,
+        }
+    }
+
+    /// Every seat starts a new UNO state.
+    pub fn clear(&mut self) {
+        *self = UnoStates::default();
+    }
+
+    /// The seats that can be caught, one bit per seat.
+    #[inline(always)]
+    pub fn exposed(&self) -> u32 {
+        self.exposed
+    }
+
+    /// Brings the states up to date with the seats that hold one card
+    /// (`ones`, a bit per seat): a seat without one card has none; one that
+    /// holds one and has none is exposed.
+    #[inline(always)]
+    fn update(&mut self, ones: u32) {
+        self.called &= ones;
+        self.missed &= ones;
+        self.exposed = ones & !self.called & !self.missed;
+    }
+
+    /// The exposed seats but `actor` have missed their call.
+    fn close_windows(&mut self, actor: Seat) {
+        let closing = self.exposed & !(1 << actor);
+        self.exposed &= !closing;
+        self.missed |= closing;
+    }
+}
+
 /// Values a rule keeps by name (`set_state`).
 pub type State = BTreeMap<ImmutableString, ScriptValue>;
 
@@ -73,7 +139,7 @@ pub struct Table {
     pub side: Side,
     /// Power Card per seat, `true` = green; empty without Power Cards.
     pub power: Vec<bool>,
-    pub uno: Vec<Uno>,
+    pub uno: UnoStates,
     pub phase: Phase,
     /// Decisions owed after the one `phase` waits for, in the order they arose.
     pub owed: VecDeque<Decision>,
@@ -162,7 +228,7 @@ impl Clone for Table {
         self.color = *color;
         self.side = *side;
         self.power.clone_from(power);
-        self.uno.clone_from(uno);
+        self.uno = *uno;
         self.phase.clone_from(phase);
         self.owed.clone_from(owed);
         self.landing = *landing;
@@ -195,7 +261,7 @@ impl Table {
             color: None,
             side: Side::Light,
             power: if power { vec![true; players] } else { Vec::new() },
-            uno: vec![Uno::None; players],
+            uno: UnoStates::default(),
             phase: Phase::Turn,
             owed: VecDeque::new(),
             landing: Landing::Settled,
@@ -234,7 +300,7 @@ impl Table {
         discard.clear();
         aside.clear();
         power.fill(true);
-        uno.fill(Uno::None);
+        uno.clear();
         owed.clear();
         *self = Table {
             scores,
@@ -463,8 +529,8 @@ impl Table {
     pub fn swap_hands(&mut self, a: Seat, b: Seat, log: &mut Log) {
         if a != b {
             self.hands.swap(a, b);
-            self.uno[a] = Uno::None;
-            self.uno[b] = Uno::None;
+            self.uno.set(a, Uno::None);
+            self.uno.set(b, Uno::None);
             log.push(Event::HandsSwapped { a, b });
         }
     }
@@ -481,7 +547,7 @@ impl Table {
         for (&seat, hand) in seats.iter().zip(moving) {
             self.hands[seat] = hand;
         }
-        self.uno.iter_mut().for_each(|u| *u = Uno::None);
+        self.uno.clear();
         log.push(Event::HandsPassed { direction: self.direction });
     }
 
@@ -537,7 +603,7 @@ impl Table {
         }
         self.left_hand |= 1 << seat;
         self.departures.push(seat);
-        self.uno[seat] = Uno::None;
+        self.uno.set(seat, Uno::None);
         self.owed.retain(|d| match d {
             Decision::NameColor { chooser } => *chooser != seat,
             Decision::Answer(p) => p.victim != seat,
@@ -618,28 +684,22 @@ impl Table {
     /// Brings each seat's UNO state up to date with the cards it holds: a
     /// seat left with one card without calling is exposed.
     pub fn update_uno(&mut self) {
-        for (hand, state) in self.hands.iter().zip(self.uno.iter_mut()) {
-            // A choice of values, not of branches: how many cards each
-            // seat holds is as good as random.
-            let exposed = if *state == Uno::None { Uno::Exposed } else { *state };
-            *state = if hand.len() == 1 { exposed } else { Uno::None };
-        }
+        let ones =
+            self.hands.iter().enumerate().fold(0, |mask, (seat, hand)| mask | (u32::from(hand.len() == 1) << seat));
+        self.uno.update(ones);
     }
 
     /// An action by `actor` closes every other seat's catch window
     /// (rules.md 1.5: the window closes at the next player's first action).
     pub fn close_uno_windows(&mut self, actor: Seat) {
-        for seat in seats_of(self.exposed() & !(1 << actor)) {
-            self.uno[seat] = Uno::Missed;
-        }
+        self.uno.close_windows(actor);
     }
 
     /// The seats that can be caught now (left with one card, no UNO
-    /// called, the window open), one bit per seat. Worked out without a
-    /// branch per seat: on most turns nobody is exposed.
+    /// called, the window open), one bit per seat.
     #[inline]
     pub fn exposed(&self) -> u32 {
-        self.uno.iter().enumerate().fold(0, |mask, (seat, &state)| mask | (u32::from(state == Uno::Exposed) << seat))
+        self.uno.exposed()
     }
 
     /// Does this face match the discard pile: a wild, the colour in play
@@ -779,21 +839,26 @@ mod tests {
         assert!(t == table(3));
     }
 
+    fn states(t: &Table) -> Vec<Uno> {
+        (0..t.players()).map(|seat| t.uno.get(seat)).collect()
+    }
+
     #[test]
     fn a_swap_starts_the_uno_state_over() {
         let mut t = table(3);
         t.hands = vec![vec![CardId(0)], vec![CardId(1), CardId(2)], vec![CardId(3)]];
-        t.uno = vec![Uno::Called, Uno::None, Uno::Missed];
+        t.uno.set(0, Uno::Called);
+        t.uno.set(2, Uno::Missed);
         let mut log = Log::new(false);
         t.swap_hands(0, 1, &mut log);
         t.update_uno();
-        assert_eq!(t.uno, vec![Uno::None, Uno::Exposed, Uno::Missed]);
+        assert_eq!(states(&t), [Uno::None, Uno::Exposed, Uno::Missed]);
         t.pass_hands(&mut log);
         t.update_uno();
-        assert_eq!(t.uno, vec![Uno::Exposed, Uno::None, Uno::Exposed]);
+        assert_eq!(states(&t), [Uno::Exposed, Uno::None, Uno::Exposed]);
         assert_eq!(seats_of(t.exposed()).collect::<Vec<_>>(), [0, 2]);
         t.close_uno_windows(2);
-        assert_eq!(t.uno, vec![Uno::Missed, Uno::None, Uno::Exposed]);
+        assert_eq!(states(&t), [Uno::Missed, Uno::None, Uno::Exposed]);
         assert_eq!(seats_of(t.exposed()).collect::<Vec<_>>(), [2]);
         assert_eq!(seats_of(0).next(), None);
     }

@@ -128,7 +128,7 @@ impl Game {
                     Vec::new()
                 },
                 power: t.power.get(s).copied(),
-                called_uno: t.uno[s] == Uno::Called,
+                called_uno: t.uno.get(s) == Uno::Called,
                 score: t.scores[s],
                 state: public(&t.seat_state[s], &v.public_state),
             })
@@ -165,7 +165,7 @@ impl Game {
         view.draw_top_back = t.draw.last().filter(|_| v.double_sided).map(|&c| *v.face(c, hidden));
         view.power = t.power.get(seat).copied();
         view.score = t.scores[seat];
-        view.called_uno = t.uno[seat] == Uno::Called;
+        view.called_uno = t.uno.get(seat) == Uno::Called;
         view.state = public(&t.state, &v.public_state);
         view.own_state = public(&t.seat_state[seat], &v.public_state);
         view

@@ -69,7 +69,7 @@ impl Game {
                 self.moment(HookKind::OnChoice, seat, HookArg::Chosen { tag: choice.tag, value })?;
             }
             Action::CallUno(seat) => {
-                self.table.uno[seat] = Uno::Called;
+                self.table.uno.set(seat, Uno::Called);
                 self.log.push(Event::UnoCalled { seat });
                 self.moment(HookKind::OnUno, seat, HookArg::Seat(seat))?;
             }
@@ -190,9 +190,14 @@ impl Game {
 
     fn play(&mut self, play: Play) -> Result<(), ScriptFailure> {
         let seat = play.seat;
-        let answering = match std::mem::take(&mut self.table.phase) {
-            Phase::Answer(p) => Some(p),
-            _ => None,
+        let answering = match &mut self.table.phase {
+            Phase::Answer(_) => Some(self.take_penalty()),
+            phase => {
+                debug_assert!(matches!(phase, Phase::Turn | Phase::Drawn(_)), "a play from {phase:?}");
+                // Nothing to drop: the phase holds no more than a card.
+                std::mem::forget(std::mem::replace(phase, Phase::Turn));
+                None
+            }
         };
         let out_of_turn = seat != self.table.current && answering.as_ref().is_none_or(|p| p.victim != seat);
         self.table.current = seat;
@@ -216,7 +221,7 @@ impl Game {
         let going_out = self.table.hands[seat].is_empty();
         let calls_uno = play.uno && self.table.hands[seat].len() == 1;
         if calls_uno {
-            self.table.uno[seat] = Uno::Called;
+            self.table.uno.set(seat, Uno::Called);
             self.log.push(Event::UnoCalled { seat });
         }
         // Most cards have no effect bound at all (`card_hook_bound`, looked

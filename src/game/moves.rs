@@ -222,7 +222,7 @@ impl Game {
         let t = &self.table;
         moves.held = t.hands[seat].len();
         moves.drawn = seat == t.current && matches!(t.phase, Phase::Drawn(_));
-        moves.call_uno = moves.held == 1 && t.uno[seat] != Uno::Called;
+        moves.call_uno = moves.held == 1 && t.uno.get(seat) != Uno::Called;
         moves.catch.extend(seats_of(t.exposed() & !(1 << seat) & !t.seats_out()));
         match &t.phase {
             Phase::NameColor { chooser } => {
@@ -568,15 +568,16 @@ impl Game {
                 Phase::Choose(choice) => refuse(Refusal::NotYourTurn { seat, to_act: choice.chooser }),
                 _ => refuse(Refusal::NoChoice),
             },
-            Action::CallUno(seat) => match (self.table.hands[seat].len(), self.table.uno[seat]) {
+            Action::CallUno(seat) => match (self.table.hands[seat].len(), self.table.uno.get(seat)) {
                 (1, Uno::Called) => refuse(Refusal::UnoAlreadyCalled { seat }),
                 (1, _) => Ok(()),
                 (cards, _) => refuse(Refusal::UnoNeedsOneCard { seat, cards }),
             },
             Action::Catch { by, target } => {
-                let Some(&state) = self.table.uno.get(target) else {
+                if target >= self.players() {
                     return refuse(Refusal::NoSuchSeat(target));
-                };
+                }
+                let state = self.table.uno.get(target);
                 match state {
                     _ if by == target => refuse(Refusal::CatchSelf { seat: by }),
                     Uno::Exposed => Ok(()),
