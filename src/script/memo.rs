@@ -97,9 +97,16 @@ enum Node {
 enum Children {
     /// The answers of a quick read (`Read::quick`): words, kept in order.
     Words(Vec<(u64, u32)>),
-    /// The answers of any other read, compared whole.
+    /// The answers of any other read, compared whole while they are few.
     Answers(Vec<(Answer, u32)>),
+    /// Many answers of another read (a list of cards, a kept value), found
+    /// by their hash: such a read may gather thousands.
+    Hashed(FxHashMap<Answer, u32>),
 }
+
+/// How many answers of a read that is not quick are compared one by one
+/// before they are hashed.
+const FEW_ANSWERS: usize = 8;
 
 impl Children {
     /// No answers yet, of a read checked as `how` says.
@@ -119,6 +126,7 @@ impl Children {
             (Children::Answers(answers), _) => {
                 answers.iter().find(|(known, _)| known == answer).map(|&(_, child)| child)
             }
+            (Children::Hashed(answers), _) => answers.get(answer).copied(),
         }
     }
 
@@ -136,7 +144,15 @@ impl Children {
                 answers.push((answer, child));
                 *self = Children::Answers(answers);
             }
-            (Children::Answers(answers), answer) => answers.push((answer, child)),
+            (Children::Answers(answers), answer) if answers.len() < FEW_ANSWERS => answers.push((answer, child)),
+            (Children::Answers(answers), answer) => {
+                let mut hashed: FxHashMap<Answer, u32> = answers.drain(..).collect();
+                hashed.insert(answer, child);
+                *self = Children::Hashed(hashed);
+            }
+            (Children::Hashed(answers), answer) => {
+                answers.insert(answer, child);
+            }
         }
     }
 }
@@ -243,8 +259,12 @@ enum Parent {
 pub struct Memo {
     /// Roots of calls about a card, by function: what a call reads of its
     /// card is recorded like any other read, so calls about different cards
-    /// that read the same share a path.
-    card_roots: Vec<u32>,
+    /// that read the same share a path. After them, the roots of calls
+    /// about nothing, by function; then of calls about a seat, by function
+    /// and seat (`Memo::direct_slot`).
+    direct_roots: Vec<u32>,
+    /// How many hook functions there are.
+    functions: usize,
     /// Roots of other calls: by argument, the root of each function's
     /// calls about it (looked up without cloning the argument).
     roots: FxHashMap<HookArg, SmallVec<[(u32, u32); 2]>>,
@@ -274,7 +294,8 @@ impl Memo {
     /// A memo for the `functions` hook functions of `variant`.
     pub fn new(functions: usize, variant: &Variant) -> Memo {
         Memo {
-            card_roots: vec![NONE; functions],
+            direct_roots: vec![NONE; functions * (2 + crate::limits::PLAYERS)],
+            functions,
             roots: FxHashMap::default(),
             nodes: Vec::new(),
             epoch: 0,
@@ -328,7 +349,7 @@ impl Memo {
     }
 
     pub fn clear(&mut self) {
-        self.card_roots.fill(NONE);
+        self.direct_roots.fill(NONE);
         self.roots.clear();
         self.nodes.clear();
         self.penalties.clear();
@@ -359,23 +380,31 @@ impl Memo {
         Ok(penalty)
     }
 
-    fn card_slot(&self, key: Key) -> Option<usize> {
+    /// Where in `direct_roots` the root of `key`'s calls is kept, if not
+    /// by argument.
+    #[inline(always)]
+    fn direct_slot(&self, key: Key) -> Option<usize> {
+        let (function, functions) = (key.function as usize, self.functions);
         match *key.arg {
-            HookArg::Card(..) => Some(key.function as usize),
+            HookArg::Card(..) => Some(function),
+            HookArg::None => Some(functions + function),
+            HookArg::Seat(seat) if seat < crate::limits::PLAYERS => {
+                Some(2 * functions + function * crate::limits::PLAYERS + seat)
+            }
             _ => None,
         }
     }
 
     fn root(&self, key: Key) -> Option<u32> {
-        match self.card_slot(key) {
-            Some(slot) => self.card_roots.get(slot).copied().filter(|&id| id != NONE),
+        match self.direct_slot(key) {
+            Some(slot) => self.direct_roots.get(slot).copied().filter(|&id| id != NONE),
             None => self.roots.get(key.arg)?.iter().find(|&&(function, _)| function == key.function).map(|&(_, id)| id),
         }
     }
 
     fn set_root(&mut self, key: Key, id: u32) {
-        match self.card_slot(key) {
-            Some(slot) => self.card_roots[slot] = id,
+        match self.direct_slot(key) {
+            Some(slot) => self.direct_roots[slot] = id,
             None => {
                 let roots = self.roots.entry(key.arg.clone()).or_default();
                 match roots.iter_mut().find(|(function, _)| *function == key.function) {
@@ -550,7 +579,7 @@ impl Memo {
         variant: &Variant,
     ) -> Option<&Dynamic> {
         debug_assert_eq!(call.card.is_none(), open == Open::Play, "a call names its card unless the play is open");
-        let mut id = *self.card_roots.get(function as usize).filter(|&&id| id != NONE)?;
+        let mut id = *self.direct_roots.get(function as usize).filter(|&&id| id != NONE)?;
         let open = open.bits();
         loop {
             match &self.nodes[id as usize] {
@@ -699,6 +728,16 @@ mod tests {
         assert!(matches!(children, Children::Answers(_)));
         assert_eq!([2, 7, u64::MAX].map(|w| children.find(&Answer::Word(w))), [Some(1), Some(0), Some(2)]);
         assert_eq!(children.find(&Answer::Value(None)), Some(3));
+        // Many answers are hashed, and every one is still found.
+        let ids = |n: u16| Answer::Ids((0..n).map(CardId).collect());
+        for n in 0..2 * FEW_ANSWERS as u16 {
+            children.insert(ids(n), 10 + u32::from(n));
+        }
+        assert!(matches!(children, Children::Hashed(_)));
+        assert_eq!([2, 7, u64::MAX].map(|w| children.find(&Answer::Word(w))), [Some(1), Some(0), Some(2)]);
+        assert_eq!(children.find(&Answer::Value(None)), Some(3));
+        assert!((0..2 * FEW_ANSWERS as u16).all(|n| children.find(&ids(n)) == Some(10 + u32::from(n))));
+        assert_eq!(children.find(&ids(99)), None);
     }
 
     /// A question that leaves the play's target open is answered only by a

@@ -266,7 +266,7 @@ pub enum Read {
 /// (`Read::script_value` turns it into the script's value). Answers of one
 /// question are always of one kind, so words of different meanings are never
 /// compared.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Answer {
     Word(u64),
     Ids(Box<[CardId]>),
