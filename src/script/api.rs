@@ -21,7 +21,7 @@ use super::{HookCtx, ScriptCard};
 use crate::event::Seat;
 use crate::limits;
 use crate::turn::{Choice, ChoiceOption, DrawSpec, FirstDiscard, Op, Penalty, ScriptValue};
-use crate::variant::selector::Selector;
+use crate::variant::selector::{DeckSelector, Selector};
 use crate::variant::spec::SelectorSpec;
 use crate::variant::{HookMode, OptionValue, Variant};
 
@@ -30,7 +30,7 @@ use crate::variant::{HookMode, OptionValue, Variant};
 struct Api {
     variant: Arc<Variant>,
     names: ScriptNames,
-    selectors: RefCell<HashMap<ImmutableString, Rc<Selector>>>,
+    selectors: RefCell<HashMap<ImmutableString, Rc<DeckSelector>>>,
 }
 
 impl std::ops::Deref for Api {
@@ -42,13 +42,13 @@ impl std::ops::Deref for Api {
 
 impl Api {
     /// A selector a script wrote, parsed (once).
-    fn selector(&self, text: &ImmutableString) -> HostResult<Rc<Selector>> {
+    fn selector(&self, text: &ImmutableString) -> HostResult<Rc<DeckSelector>> {
         if let Some(found) = self.selectors.borrow().get(text) {
             return Ok(found.clone());
         }
         let parsed = Selector::parse(&self.variant.names, Some(&SelectorSpec::One(text.to_string())))
             .map_err(|e| script_error(e.to_string()))?;
-        let parsed = Rc::new(parsed);
+        let parsed = Rc::new(DeckSelector::new(parsed, &self.variant));
         self.selectors.borrow_mut().insert(text.clone(), parsed.clone());
         Ok(parsed)
     }

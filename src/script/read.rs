@@ -20,7 +20,7 @@ use crate::script::{CallInfo, ScriptCard};
 use crate::table::Table;
 use crate::turn::{Penalty, Phase, ScriptValue};
 use crate::variant::Variant;
-use crate::variant::selector::Selector;
+use crate::variant::selector::DeckSelector;
 
 /// A list of cards scripts can ask for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -239,7 +239,7 @@ pub enum Read {
     /// The cards of `seat`'s hand the selector picks (face in play).
     Matching {
         seat: Seat,
-        selector: Rc<Selector>,
+        selector: Rc<DeckSelector>,
     },
     /// The top cards of the draw pile: how many there are of the `count`
     /// asked for.
@@ -251,12 +251,12 @@ pub enum Read {
     /// How many cards of `seat`'s hand the selector picks (face in play).
     Count {
         seat: Seat,
-        selector: Rc<Selector>,
+        selector: Rc<DeckSelector>,
     },
     /// Does the selector pick any card of `seat`'s hand?
     Holds {
         seat: Seat,
-        selector: Rc<Selector>,
+        selector: Rc<DeckSelector>,
     },
 }
 
@@ -625,9 +625,7 @@ impl Read {
                 table.hands[seat_ok(*seat)?]
                     .iter()
                     .copied()
-                    .filter(|&id| {
-                        selector.selects(&variant.names, variant.face(id, table.side), table.top_face(variant))
-                    })
+                    .filter(|&id| selector.picks(variant, id, table.side, table.top_face(variant)))
                     .collect(),
             ),
             Read::Peek { count } => Answer::Word(table.draw.len().min(*count) as u64),
@@ -635,9 +633,8 @@ impl Read {
             Read::MatchesTop(id) => Answer::bool(table.matches(variant, variant.face(*id, table.side), false)),
             Read::Count { seat, selector } | Read::Holds { seat, selector } => {
                 let (side, top) = (table.side, table.top_face(variant));
-                let mut picked = table.hands[seat_ok(*seat)?]
-                    .iter()
-                    .filter(|&&id| selector.selects(&variant.names, variant.face(id, side), top));
+                let mut picked =
+                    table.hands[seat_ok(*seat)?].iter().filter(|&&id| selector.picks(variant, id, side, top));
                 match self {
                     Read::Count { .. } => Answer::Word(picked.count() as u64),
                     _ => Answer::bool(picked.next().is_some()),

@@ -8,7 +8,7 @@
 //! a selector decides at load only as far as the other words go
 //! (`Selector::top_need`), leaving the rest to `TopNeed::holds`.
 
-use crate::card::{Color, Face, SymbolId, Value};
+use crate::card::{CardId, Color, Face, Side, SymbolId, Value};
 use crate::notation::Names;
 use crate::variant::spec::SelectorSpec;
 
@@ -196,6 +196,58 @@ impl Selector {
     }
 }
 
+/// A selector scripts ask about cards of a deck (`count`, `holds`): where
+/// it does not relate faces to the top card, decided once for every face of
+/// the deck, a bit per face (`variant::slot`), so that asking is a look-up.
+#[derive(Debug)]
+pub struct DeckSelector {
+    selector: Selector,
+    /// The faces picked, a bit per slot (none where the top card decides).
+    picked: Option<Box<[u64]>>,
+}
+
+impl PartialEq for DeckSelector {
+    /// Selectors of one deck pick alike where their words are alike.
+    fn eq(&self, other: &DeckSelector) -> bool {
+        self.selector == other.selector
+    }
+}
+
+impl Eq for DeckSelector {}
+
+impl DeckSelector {
+    pub fn new(selector: Selector, variant: &crate::variant::Variant) -> DeckSelector {
+        let picked = (!selector.reads_top()).then(|| {
+            let slots = variant.designs.len() * 2;
+            let mut picked = vec![0u64; slots.div_ceil(64)].into_boxed_slice();
+            for id in 0..variant.designs.len() {
+                for side in [Side::Light, Side::Dark] {
+                    let card = CardId(id as u16);
+                    if selector.selects(&variant.names, variant.face(card, side), None) {
+                        let slot = crate::variant::slot(card, side);
+                        picked[slot / 64] |= 1 << (slot % 64);
+                    }
+                }
+            }
+            picked
+        });
+        DeckSelector { selector, picked }
+    }
+
+    /// Does the selector pick `card`, shown on `side`, while `top` is the
+    /// top card (on that side)?
+    #[inline]
+    pub fn picks(&self, variant: &crate::variant::Variant, card: CardId, side: Side, top: Option<&Face>) -> bool {
+        match &self.picked {
+            Some(picked) => {
+                let slot = crate::variant::slot(card, side);
+                picked[slot / 64] & (1 << (slot % 64)) != 0
+            }
+            None => self.selector.selects(&variant.names, variant.face(card, side), top),
+        }
+    }
+}
+
 /// Does `face` carry `word` (`Word::Top` is decided by `TopNeed`)?
 fn selects_word(names: &Names, face: &Face, word: Word) -> bool {
     match word {
@@ -313,5 +365,36 @@ mod tests {
         let error = either.unwrap_err();
         assert_eq!(error.written, "blue + 55x");
         assert_eq!(error.to_string(), format!("red, blue + 55x: '55x' is not a selector ({WORDS})"));
+    }
+}
+
+#[cfg(test)]
+mod deck_tests {
+    use super::*;
+    use crate::ruleset::{LoadRequest, load};
+
+    /// A selector decided for the deck picks what it picks face by face;
+    /// one that relates faces to the top card is asked face by face.
+    #[test]
+    fn a_deck_selector_picks_as_its_selector() {
+        let request = LoadRequest { variant: "flip".into(), ..LoadRequest::default() };
+        let variant = load(&request, &crate::loader::Disk).expect("a built-in variant loads");
+        let top = variant.face(CardId(0), Side::Light);
+        for text in ["red", "wild", "number + marked", "skip", "7", "action", "top:color", "action + top"] {
+            let selector = Selector::parse(&variant.names, Some(&SelectorSpec::One(text.into()))).unwrap();
+            let deck = DeckSelector::new(selector.clone(), &variant);
+            assert_eq!(deck.picked.is_some(), !selector.reads_top(), "{text}");
+            for id in 0..variant.designs.len() {
+                for side in [Side::Light, Side::Dark] {
+                    let card = CardId(id as u16);
+                    let face = variant.face(card, side);
+                    assert_eq!(
+                        deck.picks(&variant, card, side, Some(top)),
+                        selector.selects(&variant.names, face, Some(top)),
+                        "{text} of card {id} on {side:?}"
+                    );
+                }
+            }
+        }
     }
 }
