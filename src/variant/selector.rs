@@ -373,26 +373,29 @@ mod deck_tests {
     use super::*;
     use crate::ruleset::{LoadRequest, load};
 
-    /// A selector decided for the deck picks what it picks face by face;
-    /// one that relates faces to the top card is asked face by face.
+    /// A selector decided for the deck picks what it picks face by face,
+    /// on both sides of every built-in deck; one that relates faces to the
+    /// top card is asked face by face.
     #[test]
     fn a_deck_selector_picks_as_its_selector() {
-        let request = LoadRequest { variant: "flip".into(), ..LoadRequest::default() };
-        let variant = load(&request, &crate::loader::Disk).expect("a built-in variant loads");
-        let top = variant.face(CardId(0), Side::Light);
-        for text in ["red", "wild", "number + marked", "skip", "7", "action", "top:color", "action + top"] {
-            let selector = Selector::parse(&variant.names, Some(&SelectorSpec::One(text.into()))).unwrap();
-            let deck = DeckSelector::new(selector.clone(), &variant);
-            assert_eq!(deck.picked.is_some(), !selector.reads_top(), "{text}");
-            for id in 0..variant.designs.len() {
-                for side in [Side::Light, Side::Dark] {
-                    let card = CardId(id as u16);
-                    let face = variant.face(card, side);
-                    assert_eq!(
-                        deck.picks(&variant, card, side, Some(top)),
-                        selector.selects(&variant.names, face, Some(top)),
-                        "{text} of card {id} on {side:?}"
-                    );
+        for name in crate::builtin::variant_names() {
+            let request = LoadRequest { variant: name.to_string(), ..LoadRequest::default() };
+            let variant = load(&request, &crate::loader::Disk).expect("a built-in variant loads");
+            let top = variant.face(CardId(0), Side::Light);
+            for text in ["red", "wild", "number + marked", "skip", "7", "action", "flex", "top:color", "action + top"] {
+                let selector = Selector::parse(&variant.names, Some(&SelectorSpec::One(text.into()))).unwrap();
+                let deck = DeckSelector::new(selector.clone(), &variant);
+                assert_eq!(deck.picked.is_some(), !selector.reads_top(), "{text}");
+                for id in 0..variant.designs.len() {
+                    for side in [Side::Light, Side::Dark] {
+                        let card = CardId(id as u16);
+                        let face = variant.face(card, side);
+                        assert_eq!(
+                            deck.picks(&variant, card, side, Some(top)),
+                            selector.selects(&variant.names, face, Some(top)),
+                            "{name}: {text} of card {id} on {side:?}"
+                        );
+                    }
                 }
             }
         }
