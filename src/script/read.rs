@@ -621,20 +621,14 @@ impl Read {
                 _ => Box::default(),
             }),
             Read::InHand { seat, card } => Answer::bool(table.hands[seat_ok(*seat)?].contains(card)),
-            Read::Matching { seat, selector } => Answer::Ids(
-                table.hands[seat_ok(*seat)?]
-                    .iter()
-                    .copied()
-                    .filter(|&id| selector.picks(variant, id, table.side, table.top_face(variant)))
-                    .collect(),
-            ),
+            Read::Matching { seat, selector } => {
+                Answer::Ids(picked_in_hand(table, variant, seat_ok(*seat)?, selector).collect())
+            }
             Read::Peek { count } => Answer::Word(table.draw.len().min(*count) as u64),
             Read::Playable(id) => Answer::bool(cards_of(CardList::Playable, table, call)?.contains(id)),
             Read::MatchesTop(id) => Answer::bool(table.matches(variant, variant.face(*id, table.side), false)),
             Read::Count { seat, selector } | Read::Holds { seat, selector } => {
-                let (side, top) = (table.side, table.top_face(variant));
-                let mut picked =
-                    table.hands[seat_ok(*seat)?].iter().filter(|&&id| selector.picks(variant, id, side, top));
+                let mut picked = picked_in_hand(table, variant, seat_ok(*seat)?, selector);
                 match self {
                     Read::Count { .. } => Answer::Word(picked.count() as u64),
                     _ => Answer::bool(picked.next().is_some()),
@@ -756,4 +750,15 @@ impl Read {
             _ => Dynamic::from(word as i64),
         }
     }
+}
+
+/// The cards of `seat`'s hand that `selector` picks, on the side in play.
+fn picked_in_hand<'a>(
+    table: &'a Table,
+    variant: &'a Variant,
+    seat: Seat,
+    selector: &'a DeckSelector,
+) -> impl Iterator<Item = CardId> + 'a {
+    let (side, top) = (table.side, table.top_face(variant));
+    table.hands[seat].iter().copied().filter(move |&id| selector.picks(variant, id, side, top))
 }

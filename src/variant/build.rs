@@ -5,7 +5,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::card::{CardDef, CardId, Face, Side, SymbolId};
+use crate::card::{CardDef, CardId, SymbolId};
 use crate::limits;
 use crate::notation::{Names, Symbol};
 use crate::source::SourceFile;
@@ -13,7 +13,8 @@ use crate::variant::deck::{self, Designs};
 use crate::variant::selector::Selector;
 use crate::variant::spec::LayerSpec;
 use crate::variant::{
-    Binding, FaceKey, FnRef, HookKind, HookMode, Layer, OptionValue, TargetNeed, TopNeed, Variant, options, play_slot,
+    Binding, FaceKey, FnRef, HookKind, HookMode, Layer, OptionValue, TargetNeed, TopNeed, Variant, faces_by_slot,
+    options, play_slot,
 };
 
 /// One file to build: its text, its spec, and the scripts it names (those
@@ -514,12 +515,6 @@ fn answered_once_warnings(layers: &[Layer]) -> Vec<String> {
 /// The functions `layer` binds to hook `kind`, in order.
 fn bound_to(layer: &Layer, kind: HookKind) -> Vec<&str> {
     layer.hooks.iter().filter(|b| b.kind == kind).map(|b| b.function.as_str()).collect()
-}
-
-/// Every face by slot (design * 2 + side): a one-sided design shows its
-/// light face on both sides.
-fn faces_by_slot(designs: &[CardDef]) -> impl Iterator<Item = (usize, &Face)> {
-    designs.iter().flat_map(|design| [design.face(Side::Light), design.face(Side::Dark)]).enumerate()
 }
 
 /// The faces (slot = design * 2 + side) a selector may pick, each with

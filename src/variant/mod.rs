@@ -462,6 +462,12 @@ pub fn slot(id: CardId, side: Side) -> usize {
     id.0 as usize * 2 + usize::from(side == Side::Dark)
 }
 
+/// Every face by slot (`slot`): a one-sided design shows its light face on
+/// both sides.
+pub fn faces_by_slot(designs: &[CardDef]) -> impl Iterator<Item = (usize, &Face)> {
+    designs.iter().flat_map(|design| [design.face(Side::Light), design.face(Side::Dark)]).enumerate()
+}
+
 /// Where `card_hooks` keeps the functions bound to plays of the face in
 /// `slot` on its flex side (`as_flex`) or its regular side.
 fn play_slot(slot: usize, as_flex: bool) -> usize {

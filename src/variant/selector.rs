@@ -87,20 +87,30 @@ pub struct Selector {
 const WORDS: &str = "any, number, action, wild, marked, flex, group:SYMBOL, flex:COLOUR, \
                      top, top:color, top:value, a number, a symbol or a colour";
 
+/// The words that are neither names of the variant nor take one (those a
+/// misspelling is matched against).
+const FIXED_WORDS: [(&str, Word); 9] = [
+    ("any", Word::Any),
+    ("number", Word::Number),
+    ("action", Word::Action),
+    ("wild", Word::Wild),
+    ("marked", Word::Marked),
+    ("flex", Word::Flex),
+    ("top", Word::Top(TopNeed::COLOR | TopNeed::VALUE)),
+    ("top:color", Word::Top(TopNeed::COLOR)),
+    ("top:value", Word::Top(TopNeed::VALUE)),
+];
+
+/// Other spellings of fixed words.
+const ALIASES: [(&str, Word); 2] = [("*", Word::Any), ("top:colour", Word::Top(TopNeed::COLOR))];
+
 fn parse_word(names: &Names, part: &str) -> Result<Word, String> {
     let part = part.trim();
     let lower = part.to_ascii_lowercase();
-    Ok(match lower.as_str() {
-        "any" | "*" => Word::Any,
-        "number" => Word::Number,
-        "action" => Word::Action,
-        "wild" => Word::Wild,
-        "marked" => Word::Marked,
-        "flex" => Word::Flex,
-        "top" => Word::Top(TopNeed::COLOR | TopNeed::VALUE),
-        "top:color" | "top:colour" => Word::Top(TopNeed::COLOR),
-        "top:value" => Word::Top(TopNeed::VALUE),
-        _ => {
+    let fixed = FIXED_WORDS.iter().chain(&ALIASES).find(|&&(name, _)| name == lower).map(|&(_, word)| word);
+    Ok(match fixed {
+        Some(word) => word,
+        None => {
             if let Some(symbol) = lower.strip_prefix("group:") {
                 let id = names.symbol(symbol).ok_or_else(|| format!("'{part}': there is no symbol '{symbol}'"))?;
                 Word::Group(names.symbol_info(id).group)
@@ -113,9 +123,9 @@ fn parse_word(names: &Names, part: &str) -> Result<Word, String> {
             } else if let Some(color) = names.color(&lower) {
                 Word::Color(color)
             } else {
-                let fixed = ["any", "number", "action", "wild", "marked", "flex", "top", "top:color", "top:value"];
+                let fixed = FIXED_WORDS.iter().map(|&(name, _)| name);
                 let symbols = names.symbols.iter().map(|s| s.name.as_str());
-                let known = fixed.into_iter().chain(symbols).chain(names.colors.iter().map(String::as_str));
+                let known = fixed.chain(symbols).chain(names.colors.iter().map(String::as_str));
                 let hint = crate::source::did_you_mean(&lower, known);
                 return Err(format!("'{part}' is not a selector ({WORDS}){hint}"));
             }
@@ -218,15 +228,10 @@ impl Eq for DeckSelector {}
 impl DeckSelector {
     pub fn new(selector: Selector, variant: &crate::variant::Variant) -> DeckSelector {
         let picked = (!selector.reads_top()).then(|| {
-            let slots = variant.designs.len() * 2;
-            let mut picked = vec![0u64; slots.div_ceil(64)].into_boxed_slice();
-            for id in 0..variant.designs.len() {
-                for side in [Side::Light, Side::Dark] {
-                    let card = CardId(id as u16);
-                    if selector.selects(&variant.names, variant.face(card, side), None) {
-                        let slot = crate::variant::slot(card, side);
-                        picked[slot / 64] |= 1 << (slot % 64);
-                    }
+            let mut picked = vec![0u64; (variant.designs.len() * 2).div_ceil(64)].into_boxed_slice();
+            for (slot, face) in crate::variant::faces_by_slot(&variant.designs) {
+                if selector.selects(&variant.names, face, None) {
+                    picked[slot / 64] |= 1 << (slot % 64);
                 }
             }
             picked
@@ -269,6 +274,7 @@ fn selects_word(names: &Names, face: &Face, word: Word) -> bool {
 mod tests {
     use super::*;
     use crate::notation::Symbol;
+    use crate::ruleset::{LoadRequest, load};
 
     fn names() -> Names {
         let symbol = |name: &str, group: SymbolId| Symbol {
@@ -366,12 +372,6 @@ mod tests {
         assert_eq!(error.written, "blue + 55x");
         assert_eq!(error.to_string(), format!("red, blue + 55x: '55x' is not a selector ({WORDS})"));
     }
-}
-
-#[cfg(test)]
-mod deck_tests {
-    use super::*;
-    use crate::ruleset::{LoadRequest, load};
 
     /// A selector decided for the deck picks what it picks face by face,
     /// on both sides of every built-in deck; one that relates faces to the
