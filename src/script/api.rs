@@ -16,7 +16,7 @@ use rhai::{Array, Dynamic, Engine, ImmutableString, Map};
 
 use super::convert::{self, CARD_SLOT, HostResult, Reason, script_error};
 use super::memo::Step;
-use super::read::{Answer, CardList, Prop, Read, ScriptNames};
+use super::read::{Answer, CardList, CardRef, Prop, Read, ScriptNames};
 use super::{HookCtx, ScriptCard};
 use crate::event::Seat;
 use crate::limits;
@@ -320,15 +320,11 @@ pub fn register(engine: &mut Engine, ctx: &Rc<RefCell<HookCtx>>, variant: &Arc<V
     read!("seats_left", |c, v| Read::SeatsLeft);
     read!("ranking", |c, v| Read::Ranking);
     read!("peek", |c, v, n: i64| Read::Peek { count: steps(n, "peek")? });
-    read!("playable", |c, v, card: ScriptCard| {
-        c.touch(&card, Prop::Id, v);
-        Read::Playable(card.id)
-    });
+    // A question about a card the script got from a list names the card
+    // by its place there, not by which card it is: no read of the card.
+    read!("playable", |c, v, card: ScriptCard| Read::Playable(CardRef::of(&card)));
     read!("playable_cards", |c, v| Read::Cards(CardList::Playable));
-    read!("matches_top", |c, v, card: ScriptCard| {
-        c.touch(&card, Prop::Id, v);
-        Read::MatchesTop(card.id)
-    });
+    read!("matches_top", |c, v, card: ScriptCard| Read::MatchesTop(CardRef::of(&card)));
     read!("count", |c, v, p: i64, selector: ImmutableString| Read::Count {
         seat: c.seat(p)?,
         selector: v.selector(&selector)?

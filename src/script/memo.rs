@@ -740,6 +740,34 @@ mod tests {
         assert_eq!(children.find(&ids(99)), None);
     }
 
+    /// A question about the card a call is about names it by its place:
+    /// a call about another card at that place is answered by the same
+    /// path, as the question answers for that card.
+    #[test]
+    fn a_question_about_the_argument_holds_for_any_card() {
+        use crate::script::read::{CardList, CardRef, CardSource};
+        let variant = a_variant();
+        let mut memo = Memo::new(1, &variant);
+        let arg = HookArg::Card(CardId(0), Side::Light);
+        let key = Key { function: 0, arg: &arg };
+        let read = Read::Playable(CardRef::At(CardSource { list: CardList::Arg, index: 0 }));
+        memo.record(key, &[Step::Read(read, Answer::bool(true))], &Dynamic::FALSE);
+        let table = Table::new(2, false, rng(0));
+        let about = |card: u16, playable: Vec<u16>| CallInfo {
+            card: Some((CardId(card), Side::Light)),
+            playable: Some(playable.into_iter().map(CardId).collect()),
+            ..CallInfo::new(HookKind::DrawAgain, 0)
+        };
+        let known = |call: &CallInfo| memo.known_answer(0, Open::Nothing, &table, call, &variant).is_some();
+        assert!(known(&about(0, vec![0])), "the call recorded");
+        assert!(known(&about(5, vec![2, 5])), "another playable card takes the same path");
+        assert!(!known(&about(5, vec![0])), "an unplayable one is not known");
+        assert!(
+            memo.known_answer(0, Open::Play, &table, &CallInfo::new(HookKind::DrawAgain, 0), &variant).is_none(),
+            "with the card left open, the question is one about the card"
+        );
+    }
+
     /// A question that leaves the play's target open is answered only by a
     /// path that does not read the target; one that leaves nothing open is
     /// answered by the path its target takes.

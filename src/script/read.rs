@@ -168,6 +168,37 @@ impl CardWords {
     }
 }
 
+/// The card a question about one card names: where the script got it,
+/// found there again whenever the question is checked (so that calls about
+/// different cards at that place share a path, as they do for what they
+/// read of it), or, for a card from no list, the card itself.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum CardRef {
+    At(CardSource),
+    Id(CardId),
+}
+
+impl CardRef {
+    /// The card a script holds, named as a question about it names it.
+    pub fn of(card: &ScriptCard) -> CardRef {
+        card.source.map_or(CardRef::Id(card.id), CardRef::At)
+    }
+
+    /// The card named, now.
+    fn card(self, table: &Table, call: &CallInfo) -> Result<CardId, String> {
+        match self {
+            CardRef::At(source) => card_at(source.list, usize::from(source.index), table, call),
+            CardRef::Id(id) => Ok(id),
+        }
+    }
+
+    /// Is it the card the call is about, or one of the playable cards it
+    /// was given (which another call may not have)?
+    fn of_the_call(self) -> bool {
+        matches!(self, CardRef::At(CardSource { list: CardList::Arg | CardList::Playable, .. }))
+    }
+}
+
 /// A fact of the play a predicate is asked about (`Read::of_play`), a bit
 /// each (the memo tests several at once).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -246,8 +277,10 @@ pub enum Read {
     Peek {
         count: usize,
     },
-    Playable(CardId),
-    MatchesTop(CardId),
+    /// Is the card among the playable cards the call was given?
+    Playable(CardRef),
+    /// Does the card's face in play match the top card?
+    MatchesTop(CardRef),
     /// How many cards of `seat`'s hand the selector picks (face in play).
     Count {
         seat: Seat,
@@ -498,9 +531,10 @@ impl Read {
         match self {
             Read::AsFlex => Some(PlayFact::Side),
             Read::Target => Some(PlayFact::Target),
-            Read::Cards(CardList::Arg) | Read::Prop { source: CardSource { list: CardList::Arg, .. }, .. } => {
-                Some(PlayFact::Card)
-            }
+            Read::Cards(CardList::Arg)
+            | Read::Prop { source: CardSource { list: CardList::Arg, .. }, .. }
+            | Read::Playable(CardRef::At(CardSource { list: CardList::Arg, .. }))
+            | Read::MatchesTop(CardRef::At(CardSource { list: CardList::Arg, .. })) => Some(PlayFact::Card),
             _ => None,
         }
     }
@@ -517,6 +551,7 @@ impl Read {
                     | Read::Cards(CardList::Playable | CardList::Arg)
                     | Read::Prop { source: CardSource { list: CardList::Playable, .. }, .. }
             )
+            || matches!(self, Read::MatchesTop(card) if card.of_the_call())
     }
 
     /// Answers the question from the table and the call. The commonest
@@ -625,8 +660,14 @@ impl Read {
                 Answer::Ids(picked_in_hand(table, variant, seat_ok(*seat)?, selector).collect())
             }
             Read::Peek { count } => Answer::Word(table.draw.len().min(*count) as u64),
-            Read::Playable(id) => Answer::bool(cards_of(CardList::Playable, table, call)?.contains(id)),
-            Read::MatchesTop(id) => Answer::bool(table.matches(variant, variant.face(*id, table.side), false)),
+            Read::Playable(card) => {
+                let id = card.card(table, call)?;
+                Answer::bool(cards_of(CardList::Playable, table, call)?.contains(&id))
+            }
+            Read::MatchesTop(card) => {
+                let id = card.card(table, call)?;
+                Answer::bool(table.matches(variant, variant.face(id, table.side), false))
+            }
             Read::Count { seat, selector } | Read::Holds { seat, selector } => {
                 let mut picked = picked_in_hand(table, variant, seat_ok(*seat)?, selector);
                 match self {
