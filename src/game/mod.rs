@@ -8,6 +8,7 @@
 //! game was told to stop at a failure instead: `OnFailure`).
 
 pub mod action;
+mod askable;
 pub mod command;
 mod deal;
 mod flow;
@@ -85,6 +86,8 @@ pub struct Game {
     /// The version of the table: changed whenever the table may have, so
     /// that the memo answers a read of the same version once.
     stamp: u64,
+    /// Which designs a rule could be asked to let play, by discard.
+    askable: askable::Askable,
 }
 
 impl Game {
@@ -109,6 +112,7 @@ impl Game {
             guarded: false,
             moments_running: 0,
             stamp: 0,
+            askable: askable::Askable::default(),
         })
     }
 

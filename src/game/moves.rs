@@ -9,11 +9,11 @@ use std::ops::Range;
 
 use crate::card::{CardId, Color, Face};
 use crate::event::Seat;
-use crate::game::{Action, Checked, Game, Play, Refusal, Stop};
+use crate::game::{Action, Checked, Game, Play, Refusal, Stop, askable};
 use crate::script::ScriptFailure;
 use crate::table::{Uno, seats_of};
 use crate::turn::Phase;
-use crate::variant::{FaceKey, HookKind, TargetNeed, TopNeed, slot};
+use crate::variant::{FaceKey, HookKind, TargetNeed};
 
 /// A play the generator found legal. One per visible face: two cards that
 /// differ only on their hidden side are the same choice (rules.md 4.3).
@@ -283,7 +283,7 @@ impl Game {
     /// answering a penalty) and no card of its hand may match with a
     /// `can_play_out_of_turn` function to ask about it. Most of the time
     /// nobody may jump in, and this says so at a fraction of the cost.
-    pub fn may_play_out_of_turn(&self, seat: Seat) -> bool {
+    pub fn may_play_out_of_turn(&mut self, seat: Seat) -> bool {
         let t = &self.table;
         let answering = matches!(&t.phase, Phase::Answer(p) if p.victim == seat);
         let out_of_turn = seat < self.players() && seat != t.current && !answering && self.stopped.is_none();
@@ -292,17 +292,18 @@ impl Game {
 
     /// Does any card of `seat`'s hand match the discard pile on some side,
     /// or may a hook grant it (`FaceKey::may_match`), with a function of
-    /// the hook `kind` to ask about it now?
-    fn may_be_allowed_any(&self, seat: Seat, kind: HookKind) -> bool {
-        let ((color, top), side) = (self.discard_key(), self.table.side);
-        let needs = self.variant.card_hook_needs(kind);
-        // Cheapest first: a function bound to the face at all, then one
-        // that its relation to the top card lets be asked, then matching.
-        self.table.hands[seat].iter().any(|&card| {
-            let need = needs[slot(card, side)];
-            let key = self.variant.face_key(card, side);
-            need != TopNeed::NEVER && key.picked(need, top) && key.may_match(color, top)
-        })
+    /// the hook `kind` to ask about it now? Looked up card by card among
+    /// the designs worked out for the discard (`Askable`).
+    fn may_be_allowed_any(&mut self, seat: Seat, kind: HookKind) -> bool {
+        let t = &self.table;
+        let designs = self.askable.designs(&self.variant, kind, t.side, t.top(), t.color);
+        let any = t.hands[seat].iter().any(|&card| askable::has(designs, card));
+        debug_assert_eq!(
+            any,
+            t.hands[seat].iter().any(|&card| askable::may_ask(&self.variant, kind, card, t.side, t.top(), t.color)),
+            "the designs worked out for the discard are those each card's check finds"
+        );
+        any
     }
 
     /// The plays `seat`, standing so, may make now, each card of its hand
