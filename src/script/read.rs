@@ -384,8 +384,9 @@ fn unpack_face(word: u64) -> Face {
     }
 }
 
-/// One of the commonest questions (`Read::quick`), answered as one word
-/// straight from a field. The memo keeps it with each recorded read, so
+/// A question answered as one word (`Read::quick`): the commonest straight
+/// from a field, the others about a card of a list or a list's size
+/// (`Quick::OfList`) with one look further. The memo keeps it with each recorded read, so
 /// that checking a path does not work the question out again.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Quick {
@@ -415,6 +416,10 @@ pub enum Quick {
     LastPlayer,
     Score(Seat),
     Points(Seat),
+    /// A question about a card of a list, or a list's size, answered from
+    /// the read (`Read::list_word`), where the list, place and property
+    /// are kept: kept here too, they would make every recorded read larger.
+    OfList,
 }
 
 impl Quick {
@@ -464,6 +469,7 @@ impl Quick {
             Quick::ArgProp(_) | Quick::TopProp(_) | Quick::Me | Quick::AsFlex | Quick::TopIsFresh => {
                 unreachable!("answered inline")
             }
+            Quick::OfList => unreachable!("answered from the read (`Read::list_word`)"),
         })
     }
 }
@@ -559,7 +565,12 @@ impl Read {
     /// field; debug builds check those answers against the general way.
     #[inline]
     pub fn answer(&self, table: &Table, call: &CallInfo, variant: &Variant) -> Result<Answer, String> {
-        match self.quick().and_then(|quick| quick.word(table, call, variant)) {
+        let word = match self.quick() {
+            Some(Quick::OfList) => self.list_word(table, call, variant),
+            Some(quick) => quick.word(table, call, variant),
+            None => None,
+        };
+        match word {
             Some(word) => {
                 debug_assert_eq!(Ok(&Answer::Word(word)), self.answer_from_game(table, call, variant).as_ref());
                 Ok(Answer::Word(word))
@@ -568,8 +579,8 @@ impl Read {
         }
     }
 
-    /// The question as a quick one, if it is one of the commonest: they
-    /// need no error and no look further than a field.
+    /// The question as a quick one, if its answer is one word: no
+    /// allocation, and an error only where the general way says why.
     pub fn quick(&self) -> Option<Quick> {
         Some(match *self {
             Read::Prop { source: CardSource { list: CardList::Arg, index: 0 }, prop } => Quick::ArgProp(prop),
@@ -594,6 +605,30 @@ impl Read {
             Read::LastPlayer => Quick::LastPlayer,
             Read::Score(seat) => Quick::Score(seat),
             Read::Points(seat) => Quick::Points(seat),
+            Read::Cards(_) | Read::Prop { .. } | Read::Playable(_) | Read::MatchesTop(_) => Quick::OfList,
+            _ => return None,
+        })
+    }
+
+    /// The word of a question about a card of a list or a list's size
+    /// (`Quick::OfList`); `None` where the general way says why not (the
+    /// card is gone, no such list).
+    #[inline(never)]
+    pub fn list_word(&self, table: &Table, call: &CallInfo, variant: &Variant) -> Option<u64> {
+        Some(match *self {
+            Read::Cards(list) => cards_of(list, table, call).ok()?.len() as u64,
+            Read::Prop { source, prop } => {
+                let (id, side) = card_now(source, table, call).ok()?;
+                prop.word(id, variant.face(id, side), &variant.names)
+            }
+            Read::Playable(card) => {
+                let id = card.card(table, call).ok()?;
+                u64::from(cards_of(CardList::Playable, table, call).ok()?.contains(&id))
+            }
+            Read::MatchesTop(card) => {
+                let id = card.card(table, call).ok()?;
+                u64::from(table.matches(variant, variant.face(id, table.side), false))
+            }
             _ => return None,
         })
     }
