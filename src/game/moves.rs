@@ -405,7 +405,8 @@ impl Game {
         out: &mut Vec<PlayOption>,
     ) -> Checked<()> {
         let key = self.variant.face_key(card, self.table.side);
-        if key.plain && matches!(standing, Standing::Turn { drawn } if drawn.is_none_or(|drawn| drawn == card)) {
+        let in_turn = || matches!(standing, Standing::Turn { drawn } if drawn.is_none_or(|drawn| drawn == card));
+        if key.plain && in_turn() {
             // The common case, kept short: nothing but matching decides.
             let matches = key.matches(color, top);
             debug_assert_eq!(matches, self.table.matches(&self.variant, self.face(card), false));
@@ -433,28 +434,55 @@ impl Game {
             #[cfg(debug_assertions)]
             {
                 let mut plays = Vec::new();
-                if self.plays_of(seat, standing, card, &mut plays).is_ok() {
+                if self.plays_of(seat, standing, card, &[false, true], &mut plays).is_ok() {
                     debug_assert!(plays.is_empty(), "a rule that refused the plain play allowed {plays:?}");
                 }
             }
             Ok(())
+        } else if key.regular_plain && in_turn() {
+            // Matching alone decides the regular side: only the flex side is
+            // asked about, where its colour or the regular side matches.
+            let regular = key.matches(color, top);
+            #[cfg(debug_assertions)]
+            let from = out.len();
+            if regular {
+                out.push(self.plain_option(card, key));
+            }
+            if regular || key.flex_matches(color) {
+                self.plays_of(seat, standing, card, &[true], out)?;
+            }
+            #[cfg(debug_assertions)]
+            {
+                let mut plays = Vec::new();
+                if self.plays_of(seat, standing, card, &[false, true], &mut plays).is_ok() {
+                    debug_assert_eq!(plays, out[from..], "the regular side matched alone, the flex side asked about");
+                }
+            }
+            Ok(())
         } else {
-            self.plays_of(seat, standing, card, out)
+            self.plays_of(seat, standing, card, &[false, true], out)
         }
     }
 
-    /// Adds the plays of `card` that `seat` may make now: each side, each
-    /// target. The checks are those of `check_play_as`, cheapest first: the
-    /// play's shape (which no script is asked about), then the rules' hooks;
-    /// a card that does not match is asked about only where a hook may grant
-    /// it.
-    fn plays_of(&mut self, seat: Seat, standing: Standing, card: CardId, out: &mut Vec<PlayOption>) -> Checked<()> {
+    /// Adds the plays of `card` that `seat` may make now: on each of the
+    /// `sides` (flex or not) it has, each target. The checks are those of
+    /// `check_play_as`, cheapest first: the play's shape (which no script is
+    /// asked about), then the rules' hooks; a card that does not match is
+    /// asked about only where a hook may grant it.
+    fn plays_of(
+        &mut self,
+        seat: Seat,
+        standing: Standing,
+        card: CardId,
+        sides: &[bool],
+        out: &mut Vec<PlayOption>,
+    ) -> Checked<()> {
         let side = self.table.side;
         let face = *self.face(card);
         let players = self.players();
         let grants = self.variant.grants(card, side);
         let names_color = self.variant.names.names_color(&face);
-        for as_flex in [false, true] {
+        for &as_flex in sides {
             if (as_flex && !self.variant.names.has_flex_side(&face))
                 || (!grants && !self.table.matches(&self.variant, &face, as_flex))
             {

@@ -632,13 +632,13 @@ fn bind_hooks(variant: &mut Variant, layers: &[Layer], problems: &mut Vec<String
     variant.hook_functions = ids.len();
     variant.faces = faces_by_slot(&variant.designs)
         .map(|(slot, face)| {
-            let plain = !variant.names.has_flex_side(face)
-                && variant.targets[slot] == [TargetNeed::None; 2]
-                && [false, true].iter().all(|&as_flex| {
-                    variant.card_hooks[HookKind::CanPlay as usize][play_slot(slot, as_flex)].is_empty()
-                })
-                && !grants[slot];
-            FaceKey::new(face, &variant.names, plain, grants[slot])
+            let plain_side = |as_flex: bool| {
+                variant.targets[slot][usize::from(as_flex)] == TargetNeed::None
+                    && variant.card_hooks[HookKind::CanPlay as usize][play_slot(slot, as_flex)].is_empty()
+                    && !grants[slot]
+            };
+            let plain = !variant.names.has_flex_side(face) && plain_side(false) && plain_side(true);
+            FaceKey::new(face, &variant.names, (plain, plain_side(false)), grants[slot])
         })
         .collect();
     // One-sided, each design is a choice of its own (`Variant::choice`).

@@ -396,6 +396,10 @@ pub struct FaceKey {
     /// A play of this face in turn depends on matching alone (no flex
     /// side, no target, no `can_play` hook, no hook that grants it).
     pub plain: bool,
+    /// A play of this face's regular side in turn depends on matching
+    /// alone (no target, no `can_play` hook, no hook that grants it): of a
+    /// face that is not plain, only the flex side is asked about.
+    pub regular_plain: bool,
     /// A play of the face names a colour.
     pub names_color: bool,
     /// The face's flex colour, or `FaceKey::WILD` (none).
@@ -409,7 +413,7 @@ impl FaceKey {
     /// The colour of a table where none is in play (matches no face).
     const NO_COLOR: u8 = u8::MAX - 1;
 
-    pub fn new(face: &Face, names: &Names, plain: bool, grants: bool) -> FaceKey {
+    pub fn new(face: &Face, names: &Names, (plain, regular_plain): (bool, bool), grants: bool) -> FaceKey {
         let (value, exact) = match face.value {
             Value::Number(n) => (u16::from(n), u16::from(n)),
             Value::Symbol(s) => (256 + u16::from(names.symbol_info(s).group), 256 + u16::from(s)),
@@ -419,6 +423,7 @@ impl FaceKey {
             value,
             exact,
             plain,
+            regular_plain,
             names_color: names.names_color(face),
             flex: face.flex.unwrap_or(Self::WILD),
             grants,
@@ -452,7 +457,13 @@ impl FaceKey {
     /// `Table::matches`), or a hook may grant it.
     #[inline(always)]
     pub fn may_match(self, color: Option<Color>, top: Option<FaceKey>) -> bool {
-        self.grants | self.matches(color, top) | (self.flex == color.unwrap_or(Self::NO_COLOR))
+        self.grants | self.matches(color, top) | self.flex_matches(color)
+    }
+
+    /// Does the face's flex colour match colour `color`?
+    #[inline(always)]
+    pub fn flex_matches(self, color: Option<Color>) -> bool {
+        self.flex == color.unwrap_or(Self::NO_COLOR)
     }
 }
 

@@ -316,7 +316,7 @@ mod tests {
             .map(|f| names.parse_face(f).unwrap())
             .chain([Face { color: None, ..names.parse_face("red skip").unwrap() }])
             .collect();
-        let key = |face: &Face| FaceKey::new(face, &names, false, false);
+        let key = |face: &Face| FaceKey::new(face, &names, (false, false), false);
         for need in (0..16).map(TopNeed) {
             for face in &faces {
                 assert_eq!(key(face).picked(need, None), need.holds(face, None));
