@@ -228,10 +228,12 @@ impl Verdict {
     /// The commonest answers, `true` and `false`, are read at once.
     #[inline(always)]
     pub fn read(value: &Dynamic, reasons: Reasons) -> Option<Verdict> {
-        match value.as_bool() {
-            Ok(yes) => Some(if yes { Verdict::Yes } else { Verdict::No(None) }),
-            Err(_) => Verdict::read_other(value, reasons),
+        // `is_bool` first: `as_bool` of another value works out its type's
+        // name for an error that is not wanted here.
+        if !value.is_bool() {
+            return Verdict::read_other(value, reasons);
         }
+        Some(if value.as_bool() == Ok(true) { Verdict::Yes } else { Verdict::No(None) })
     }
 
     /// `read` of an answer that is not `true` or `false`.

@@ -385,9 +385,10 @@ fn unpack_face(word: u64) -> Face {
 }
 
 /// A question answered as one word (`Read::quick`): the commonest straight
-/// from a field, the others about a card of a list or a list's size
-/// (`Quick::OfList`) with one look further. The memo keeps it with each recorded read, so
-/// that checking a path does not work the question out again.
+/// from a field, those about a card of a list or a list's size
+/// (`Quick::OfList`) with one look further. The memo keeps it with each
+/// recorded read, so that checking a path does not work the question out
+/// again.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Quick {
     /// Something of the card the call is about.
@@ -560,9 +561,9 @@ impl Read {
             || matches!(self, Read::MatchesTop(card) if card.of_the_call())
     }
 
-    /// Answers the question from the table and the call. The commonest
-    /// questions (`Read::quick`) are answered as one word, straight from a
-    /// field; debug builds check those answers against the general way.
+    /// Answers the question from the table and the call. Quick questions
+    /// (`Read::quick`) are answered as one word, without allocating; debug
+    /// builds check those answers against the general way.
     #[inline]
     pub fn answer(&self, table: &Table, call: &CallInfo, variant: &Variant) -> Result<Answer, String> {
         let word = match self.quick() {
