@@ -551,7 +551,7 @@ impl Memo {
                 let word = match quick {
                     Quick::ArgProp(prop) => call.card.map(|(id, side)| self.words.word(prop, id, side)),
                     Quick::TopProp(prop) => table.discard.last().map(|&id| self.words.word(prop, id, table.side)),
-                    Quick::OfList => read.list_word(table, call, variant),
+                    Quick::OfList => read.list_word(table, call, variant).ok(),
                     _ => quick.word(table, call, variant),
                 };
                 debug_assert_eq!(word.map(Answer::Word), read.answer(table, call, variant).ok());

@@ -567,7 +567,7 @@ impl Read {
     #[inline]
     pub fn answer(&self, table: &Table, call: &CallInfo, variant: &Variant) -> Result<Answer, String> {
         let word = match self.quick() {
-            Some(Quick::OfList) => self.list_word(table, call, variant),
+            Some(Quick::OfList) => self.list_word(table, call, variant).ok(),
             Some(quick) => quick.word(table, call, variant),
             None => None,
         };
@@ -612,25 +612,25 @@ impl Read {
     }
 
     /// The word of a question about a card of a list or a list's size
-    /// (`Quick::OfList`); `None` where the general way says why not (the
-    /// card is gone, no such list).
+    /// (`Quick::OfList`), the quick way and the general way alike; why not
+    /// where there is none (the card is gone, no such list).
     #[inline(never)]
-    pub fn list_word(&self, table: &Table, call: &CallInfo, variant: &Variant) -> Option<u64> {
-        Some(match *self {
-            Read::Cards(list) => cards_of(list, table, call).ok()?.len() as u64,
+    pub fn list_word(&self, table: &Table, call: &CallInfo, variant: &Variant) -> Result<u64, String> {
+        Ok(match *self {
+            Read::Cards(list) => cards_of(list, table, call)?.len() as u64,
             Read::Prop { source, prop } => {
-                let (id, side) = card_now(source, table, call).ok()?;
+                let (id, side) = card_now(source, table, call)?;
                 prop.word(id, variant.face(id, side), &variant.names)
             }
             Read::Playable(card) => {
-                let id = card.card(table, call).ok()?;
-                u64::from(cards_of(CardList::Playable, table, call).ok()?.contains(&id))
+                let id = card.card(table, call)?;
+                u64::from(cards_of(CardList::Playable, table, call)?.contains(&id))
             }
             Read::MatchesTop(card) => {
-                let id = card.card(table, call).ok()?;
+                let id = card.card(table, call)?;
                 u64::from(table.matches(variant, variant.face(id, table.side), false))
             }
-            _ => return None,
+            _ => unreachable!("{self:?} is not a question about a list (`Quick::OfList`)"),
         })
     }
 
@@ -662,10 +662,8 @@ impl Read {
             Read::Cards(list @ (CardList::Top | CardList::Drawn)) => {
                 Answer::bool(!cards_of(*list, table, call)?.is_empty())
             }
-            Read::Cards(list) => Answer::Word(cards_of(*list, table, call)?.len() as u64),
-            Read::Prop { source, prop } => {
-                let (id, side) = card_now(*source, table, call)?;
-                Answer::Word(prop.word(id, variant.face(id, side), &variant.names))
+            Read::Cards(_) | Read::Prop { .. } | Read::Playable(_) | Read::MatchesTop(_) => {
+                Answer::Word(self.list_word(table, call, variant)?)
             }
             Read::DrawSize => Answer::Word(table.draw.len() as u64),
             Read::DiscardSize => Answer::Word(table.discard.len() as u64),
@@ -696,14 +694,6 @@ impl Read {
                 Answer::Ids(picked_in_hand(table, variant, seat_ok(*seat)?, selector).collect())
             }
             Read::Peek { count } => Answer::Word(table.draw.len().min(*count) as u64),
-            Read::Playable(card) => {
-                let id = card.card(table, call)?;
-                Answer::bool(cards_of(CardList::Playable, table, call)?.contains(&id))
-            }
-            Read::MatchesTop(card) => {
-                let id = card.card(table, call)?;
-                Answer::bool(table.matches(variant, variant.face(id, table.side), false))
-            }
             Read::Count { seat, selector } | Read::Holds { seat, selector } => {
                 let mut picked = picked_in_hand(table, variant, seat_ok(*seat)?, selector);
                 match self {
