@@ -314,6 +314,8 @@ pub fn register(engine: &mut Engine, ctx: &Rc<RefCell<HookCtx>>, variant: &Arc<V
     read!("last_player", |c, v| Read::LastPlayer);
     read!("score", |c, v, p: i64| Read::Score(c.seat(p)?));
     read!("points", |c, v, p: i64| Read::Points(c.seat(p)?));
+    read!("scores", |c, v| Read::Scores);
+    read!("points", |c, v| Read::AllPoints);
     read!("state", |c, v, name: ImmutableString| Read::State { seat: None, name });
     read!("seat_state", |c, v, p: i64, name: ImmutableString| Read::State { seat: Some(c.seat(p)?), name });
     read!("playing", |c, v, p: i64| Read::Playing(c.seat(p)?));

@@ -252,6 +252,10 @@ pub enum Read {
     LastPlayer,
     Score(Seat),
     Points(Seat),
+    /// Every seat's match score, by seat.
+    Scores,
+    /// What every seat's hand is worth, by seat.
+    AllPoints,
     /// A value of the match's state, of the table (`seat: None`) or a seat.
     State {
         seat: Option<Seat>,
@@ -304,6 +308,7 @@ pub enum Answer {
     Word(u64),
     Ids(Box<[CardId]>),
     Seats(Box<[Seat]>),
+    Numbers(Box<[i64]>),
     Value(Option<ScriptValue>),
     Penalty(Option<Box<Penalty>>),
 }
@@ -679,6 +684,10 @@ impl Read {
             Read::LastPlayer => Answer::seat(table.landing.player()),
             Read::Score(seat) => Answer::int(table.scores[seat_ok(*seat)?]),
             Read::Points(seat) => Answer::int(table.hand_points(variant, seat_ok(*seat)?)),
+            Read::Scores => Answer::Numbers(table.scores.as_slice().into()),
+            Read::AllPoints => {
+                Answer::Numbers((0..table.players()).map(|seat| table.hand_points(variant, seat)).collect())
+            }
             Read::State { seat: None, name } => Answer::Value(table.state.get(name).cloned()),
             Read::State { seat: Some(seat), name } => {
                 Answer::Value(table.seat_state[seat_ok(*seat)?].get(name).cloned())
@@ -789,6 +798,9 @@ impl Read {
             Answer::Ids(ids) => return Dynamic::from(ids.len() as i64),
             Answer::Seats(seats) => {
                 return Dynamic::from_array(seats.iter().map(|&s| Dynamic::from(s as i64)).collect());
+            }
+            Answer::Numbers(numbers) => {
+                return Dynamic::from_array(numbers.iter().map(|&n| Dynamic::from(n)).collect());
             }
             Answer::Value(value) => return value.as_ref().map_or(Dynamic::UNIT, script_value),
             Answer::Penalty(p) => {
