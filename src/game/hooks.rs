@@ -237,8 +237,8 @@ impl Game {
         if self.variant.card_hook_bound(kind, play.card, self.table.side, play.as_flex).is_empty() {
             return Ok(None);
         }
-        let call = self.predicate_call(kind, play);
-        self.ask_about_card(kind, play.card, call, combine)
+        let mut call = self.predicate_call(kind, play);
+        self.ask_about_card(kind, play.card, &mut call, combine)
     }
 
     /// Asks the hooks of `kind` bound to `card` (shown on the side in play)
@@ -249,16 +249,16 @@ impl Game {
         &mut self,
         kind: HookKind,
         card: CardId,
-        call: CallInfo,
+        call: &mut CallInfo,
         combine: Combine,
     ) -> Result<Option<Verdict>, ScriptFailure> {
         let side = self.table.side;
-        let mut call = CallInfo { card: Some((card, side)), ..call };
+        call.card = Some((card, side));
         let fns = self.card_hook_asks(kind, card, call.as_flex);
-        if let Some(verdict) = self.known_verdict(fns, Open::Nothing, &call, combine) {
-            return Ok(settled(verdict, &self.table, &call));
+        if let Some(verdict) = self.known_verdict(fns, Open::Nothing, call, combine) {
+            return Ok(settled(verdict, &self.table, call));
         }
-        self.ask(kind, Some(card), HookArg::Card(card, side), &mut call, combine)
+        self.ask(kind, Some(card), HookArg::Card(card, side), call, combine)
     }
 
     /// No hook of `kind` bound to the card may refuse the play; `Ok(true)`
@@ -313,10 +313,15 @@ impl Game {
             return Ok((false, None));
         }
         let could_play = self.can_play_card(seat, card)?;
-        let playable = if could_play { vec![card] } else { Vec::new() };
-        let call = CallInfo { playable: Some(playable), ..CallInfo::new(kind, seat) };
-        let verdict = self.ask_about_card(kind, card, call, Combine::Any)?;
-        Ok((verdict.is_some_and(|v| v.yes()), Some(could_play)))
+        // The game's list of playable cards is lent, so that asking
+        // allocates nothing.
+        let mut playable = std::mem::take(&mut self.playable);
+        playable.clear();
+        playable.extend(could_play.then_some(card));
+        let mut call = CallInfo { playable: Some(playable), ..CallInfo::new(kind, seat) };
+        let verdict = self.ask_about_card(kind, card, &mut call, Combine::Any);
+        self.playable = call.playable.take().unwrap_or_default();
+        Ok((verdict?.is_some_and(|v| v.yes()), Some(could_play)))
     }
 
     /// Runs the effect hooks bound to the card (`call.hook`: `on_play` or

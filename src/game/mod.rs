@@ -73,7 +73,8 @@ pub struct Game {
     /// Reused by `apply` to check an action against the legal moves.
     scratch: Moves,
     /// The playable cards lent to `can_draw` and `can_pass` calls while
-    /// moves are listed (kept, so that asking allocates nothing).
+    /// moves are listed, and to `draw_again` calls (kept, so that asking
+    /// allocates nothing).
     playable: Vec<crate::card::CardId>,
     /// An action or deal is changing the table (checked: scripts may run
     /// then only with a backup to restore).
