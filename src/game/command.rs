@@ -90,11 +90,7 @@ impl Game {
             Command::Draw => Action::Draw(actor),
             Command::Pass => Action::Pass(actor),
             Command::Uno(seat) => Action::CallUno(seat_ok(seat.unwrap_or(actor))?),
-            Command::Catch(target) => {
-                let target = seat_ok(*target)?;
-                let by = if actor == target { (target + 1) % players } else { actor };
-                Action::Catch { by, target }
-            }
+            Command::Catch(target) => Action::Catch { by: actor, target: seat_ok(*target)? },
             Command::Challenge => Action::Challenge(actor),
             Command::Accept => Action::Accept(actor),
             Command::Color(color) => Action::NameColor(actor, *color),

@@ -72,6 +72,9 @@ fn perform(game: &mut Game, step: &Step, last_player: &mut Option<Seat>) -> Resu
     };
     let actor = match command {
         Command::Uno(None) => last_player.unwrap_or_else(|| game.to_act()),
+        // "Someone" catches: the seat to act, or the one after it where
+        // that is the player caught.
+        &Command::Catch(target) if target == game.to_act() => (target + 1) % game.players(),
         _ => game.to_act(),
     };
     let action = game.resolve(command, actor, Sight::All).map_err(|e| format!("refused: {e}"))?;
