@@ -169,8 +169,8 @@ impl<'a> Session<'a> {
             self.setup.seed
         );
         self.say(out, &opening)?;
-        for (name, value) in &variant.options {
-            writeln!(out, "option {name} = {value}")?;
+        for line in variant.options_in_words() {
+            writeln!(out, "{line}")?;
         }
         for note in variant.notes() {
             writeln!(out, "note: {note}")?;

@@ -85,7 +85,7 @@ pub fn build(
     let all = std::iter::once(table).chain(rules).map(|input| (&input.spec, &input.file));
     let options = options::merge(all, settings, problems);
     let mut variant = variant?;
-    variant.options = options;
+    (variant.options, variant.option_choices) = (options.values, options.choices);
     // A house rule may change the catch penalty; the last one that does wins.
     for (spec, file) in std::iter::once(table).chain(rules).map(|input| (&input.spec, &input.file)) {
         if let Some(step) = spec.players_multiple_of {
@@ -386,6 +386,7 @@ fn build_table(file: &SourceFile, spec: &LayerSpec, problems: &mut Vec<String>) 
         deck,
         layers: Vec::new(),
         options: BTreeMap::new(),
+        option_choices: BTreeMap::new(),
         hook_functions: 0,
         public_state: Default::default(),
         warnings: Vec::new(),

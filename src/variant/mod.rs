@@ -342,6 +342,8 @@ pub struct Variant {
     pub deck: Vec<CardId>,
     pub layers: Vec<Layer>,
     pub options: BTreeMap<String, OptionValue>,
+    /// The values an option may take, where its declaration lists them.
+    pub option_choices: BTreeMap<String, Vec<OptionValue>>,
     /// How many hook functions are bound (`FnRef::id` counts them).
     pub hook_functions: usize,
     /// Names of state values every seat may see (`public_state:`).
@@ -613,6 +615,18 @@ impl Variant {
             .collect()
     }
 
+    /// The options in force, a line each: `option NAME = VALUE`, and the
+    /// values it may take where its declaration lists them.
+    pub fn options_in_words(&self) -> impl Iterator<Item = String> + '_ {
+        self.options.iter().map(|(name, value)| match self.option_choices.get(name) {
+            Some(choices) => {
+                let choices: Vec<String> = choices.iter().map(OptionValue::to_string).collect();
+                format!("option {name} = {value} (of {})", choices.join(", "))
+            }
+            None => format!("option {name} = {value}"),
+        })
+    }
+
     /// What is in play, a line each: the variant and its description, each
     /// house rule with its description, the options in force and the
     /// notes (rules that cannot trigger here).
@@ -621,9 +635,7 @@ impl Variant {
         for layer in self.layers.iter().filter(|l| l.is_rule) {
             lines.push(format!("  + {}: {}", layer.name, layer.description));
         }
-        for (name, value) in &self.options {
-            lines.push(format!("  option {name} = {value}"));
-        }
+        lines.extend(self.options_in_words().map(|line| format!("  {line}")));
         for note in self.notes() {
             lines.push(format!("  note: {note}"));
         }

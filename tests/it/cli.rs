@@ -564,3 +564,33 @@ fn vs_takes_quoted_paths() {
     assert_eq!(unclosed.status.code(), Some(2));
     assert!(text(&unclosed).contains("missing closing quote"), "{}", text(&unclosed));
 }
+
+/// An option may list the values it takes (`{default: V, values: [...]}`):
+/// a setting outside them is refused, not played as some other value, and
+/// a declaration that contradicts itself is named where it stands.
+#[test]
+fn an_option_with_listed_values_refuses_any_other() {
+    let bogus = unolab(&["rules", "flip", "--set", "flipFirstDiscard=Redraw"]);
+    assert_eq!(bogus.status.code(), Some(2), "{}", text(&bogus));
+    assert!(
+        text(&bogus).contains("option 'flipFirstDiscard' takes one of apply, redraw, not 'Redraw'"),
+        "{}",
+        text(&bogus)
+    );
+    let listed = unolab(&["rules", "flip", "--set", "flipFirstDiscard=redraw"]);
+    assert!(text(&listed).contains("option flipFirstDiscard = redraw (of apply, redraw)"), "{}", text(&listed));
+    let scratch = tempfile::tempdir().unwrap();
+    let rule = scratch.path().join("modes.yaml");
+    let declarations = "name: modes\ndescription: Options.\noptions:\n  flipFirstDiscard: sometimes\n  \
+                        mode: {default: c, values: [a, b]}\n  size: {default: 1, values: [1, two]}\n";
+    std::fs::write(&rule, declarations).unwrap();
+    let checked = unolab(&["check", "flip", "-r", &rule.display().to_string()]);
+    let out = text(&checked);
+    assert_ne!(checked.status.code(), Some(0), "{out}");
+    assert!(
+        out.contains("modes.yaml:4:21: option 'flipFirstDiscard' takes one of apply, redraw, not 'sometimes'"),
+        "{out}"
+    );
+    assert!(out.contains("modes.yaml:5:19: option 'mode': the default 'c' is not among its values (a, b)"), "{out}");
+    assert!(out.contains("modes.yaml:6:34: option 'size': every value is of the default's type, like '1'"), "{out}");
+}
