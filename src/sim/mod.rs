@@ -76,14 +76,15 @@ pub struct SimStats {
     /// turn passing to it to its play, its draw that ends it, or its pass).
     pub turns: Vec<u32>,
     pub points_total: i64,
-    /// Events of each kind (`EVENT_KINDS`), their amounts, and in how many
-    /// hands each kind happened at all.
+    /// Events of each kind (`EVENT_KINDS`) in finished hands, their
+    /// amounts, and in how many hands each kind happened at all.
     pub events: Vec<u64>,
     pub amounts: Vec<u64>,
     pub hands_with: Vec<u64>,
-    /// Per kind, the sum over games of the largest amount one event had.
+    /// Per kind, the sum over finished hands of the largest amount one
+    /// event had.
     pub peaks: Vec<u64>,
-    /// Script counters (`count(name)`), summed.
+    /// Script counters (`count(name)`) of finished hands, summed.
     pub counters: std::collections::BTreeMap<String, u64>,
     /// Hands that hit the action limit, and games a script failed in.
     pub stuck: Vec<Failure>,
@@ -218,14 +219,18 @@ impl SimStats {
     fn add(&mut self, config: &SimConfig, index: u64, seed: u64, game: &Game, result: Result<HandResult, String>) {
         self.games += 1;
         let log = game.log();
-        for kind in 0..EVENT_KINDS.len() {
-            self.events[kind] += u64::from(log.counts[kind]);
-            self.amounts[kind] += log.amounts[kind];
-            self.hands_with[kind] += u64::from(log.counts[kind] > 0);
-            self.peaks[kind] += u64::from(log.peaks[kind]);
-        }
-        for (name, n) in &log.counters {
-            *self.counters.entry(name.to_string()).or_default() += n;
+        // The figures are of hands that finished (as turns and points are):
+        // a hand cut short by a failing script would count half a hand.
+        if matches!(result, Ok(HandResult::Won { .. })) {
+            for kind in 0..EVENT_KINDS.len() {
+                self.events[kind] += u64::from(log.counts[kind]);
+                self.amounts[kind] += log.amounts[kind];
+                self.hands_with[kind] += u64::from(log.counts[kind] > 0);
+                self.peaks[kind] += u64::from(log.peaks[kind]);
+            }
+            for (name, n) in &log.counters {
+                *self.counters.entry(name.to_string()).or_default() += n;
+            }
         }
         let table = game.table();
         let players = config.players;

@@ -154,6 +154,9 @@ pub fn text(config: &SimConfig, stats: &SimStats, arguments: &str) -> String {
         out += &format!("  note: {note}\n");
     }
     let finished = stats.finished();
+    if unfinished(stats).is_some() {
+        out += &format!("  WARNING: the figures are of the {finished} hands that finished (the others: below)\n");
+    }
     let t = turns(stats);
     out += &format!(
         "turns per hand: mean {:.1} (95% CI {:.1}-{:.1}), median {}, p90 {}, max {}\n",
@@ -191,7 +194,7 @@ pub fn text(config: &SimConfig, stats: &SimStats, arguments: &str) -> String {
         out += &format!("  {:<4} {:<24} {bar}\n", ordinal(position + 1), rate(wins, finished));
     }
     out += "events per hand (share of hands with any):\n";
-    let games = stats.games.max(1) as f64;
+    let games = finished.max(1) as f64;
     for (kind, name) in EVENT_KINDS.iter().enumerate() {
         if stats.events[kind] == 0 || matches!(*name, "hand_started" | "dealt" | "hand_won") {
             continue;
@@ -217,14 +220,8 @@ pub fn text(config: &SimConfig, stats: &SimStats, arguments: &str) -> String {
             out += &format!("  {name:<20} {:>8.2}\n", *n as f64 / games);
         }
     }
-    let failed = stats.stuck.len() + stats.failures.len();
-    if failed > 0 {
-        out += &format!(
-            "{failed} of {} games did not finish ({} stuck, {} script failures); first ones:\n",
-            stats.games,
-            stats.stuck.len(),
-            stats.failures.len()
-        );
+    if let Some(unfinished) = unfinished(stats) {
+        out += &format!("{unfinished}; first ones:\n");
         for f in stats.failures.iter().chain(&stats.stuck).take(5) {
             out += &format!("  game {} (seed {:#x}): {}\n", f.index, f.seed, f.message);
             out += &format!("    see it: {}\n", show_command(config, arguments, f.index));
@@ -232,6 +229,25 @@ pub fn text(config: &SimConfig, stats: &SimStats, arguments: &str) -> String {
     }
     out += &format!("{:.2}s, {:.0} hands/s\n", stats.elapsed_s, stats.games_per_s());
     out
+}
+
+/// How many games did not finish and why, if any did not.
+fn unfinished(stats: &SimStats) -> Option<String> {
+    let failed = stats.stuck.len() + stats.failures.len();
+    (failed > 0).then(|| {
+        format!(
+            "{failed} of {} games did not finish ({} stuck, {} script failures)",
+            stats.games,
+            stats.stuck.len(),
+            stats.failures.len()
+        )
+    })
+}
+
+/// The first game that did not finish, in a line.
+fn first_unfinished(stats: &SimStats) -> Option<String> {
+    let f = stats.failures.iter().chain(&stats.stuck).min_by_key(|f| f.index)?;
+    Some(format!("game {} (seed {:#x}): {}", f.index, f.seed, f.message))
 }
 
 /// Every figure as one JSON object (the cli.md fields among them).
@@ -242,7 +258,7 @@ pub fn json(config: &SimConfig, stats: &SimStats) -> Value {
         let (low, high) = wilson(k, finished);
         json!({"wins": k, "rate": k as f64 / finished.max(1) as f64, "low": low, "high": high})
     };
-    let games = stats.games.max(1) as f64;
+    let games = stats.finished().max(1) as f64;
     let events: serde_json::Map<String, Value> = EVENT_KINDS
         .iter()
         .enumerate()
@@ -421,10 +437,16 @@ impl Paired {
 }
 
 /// Pairs the games two runs played on the same seeds and compares each
-/// figure: turns and points per finished hand (games both finished), wins
-/// by position, and every event kind and counter either run saw.
+/// figure over the games both finished (a game one run cut short compares
+/// nothing): turns and points per hand, wins by position, and every event
+/// kind and counter either run saw.
 pub fn paired(a: &SimStats, b: &SimStats) -> Vec<Paired> {
-    let pairs: Vec<(&GameRow, &GameRow)> = a.rows.iter().zip(&b.rows).filter(|(x, y)| x.index == y.index).collect();
+    let pairs: Vec<(&GameRow, &GameRow)> = a
+        .rows
+        .iter()
+        .zip(&b.rows)
+        .filter(|(x, y)| x.index == y.index && x.failed.is_none() && y.failed.is_none())
+        .collect();
     let figure = |name: String, value: &dyn Fn(&GameRow) -> Option<f64>| {
         let (mut xs, mut ys, mut ds) = (Vec::new(), Vec::new(), Vec::new());
         for (x, y) in &pairs {
@@ -479,6 +501,15 @@ pub fn compare_text(a: (&SimConfig, &SimStats), b: (&SimConfig, &SimStats)) -> S
         a.1.games.min(b.1.games),
         a.0.seed
     );
+    let both = a.1.rows.iter().zip(&b.1.rows).filter(|(x, y)| x.failed.is_none() && y.failed.is_none()).count();
+    for (which, stats) in [("A", a.1), ("B", b.1)] {
+        if let (Some(unfinished), Some(first)) = (unfinished(stats), first_unfinished(stats)) {
+            out += &format!("WARNING {which}: {unfinished}; first: {first}\n");
+        }
+    }
+    if unfinished(a.1).is_some() || unfinished(b.1).is_some() {
+        out += &format!("the figures compare the {both} games both finished\n");
+    }
     out += &format!("{:<32} {:>9} {:>9} {:>9}  {}\n", "", "A", "B", "B - A", "95% interval");
     for p in paired(a.1, b.1) {
         out += &format!(
@@ -496,7 +527,8 @@ pub fn compare_text(a: (&SimConfig, &SimStats), b: (&SimConfig, &SimStats)) -> S
 }
 
 /// Several runs (a sweep) as one table: a row per configuration (with
-/// its label: the settings swept), a column per figure.
+/// its label: the settings swept), a column per figure, of the hands that
+/// finished; a warning under it for each run where some did not.
 pub fn sweep_table(runs: &[(&str, &SimConfig, &SimStats)]) -> String {
     let penalty = EVENT_KINDS.iter().position(|k| *k == "penalty");
     let names: Vec<String> = runs
@@ -515,12 +547,12 @@ pub fn sweep_table(runs: &[(&str, &SimConfig, &SimStats)]) -> String {
         let t = turns(stats);
         let finished = stats.finished();
         let first = stats.wins_by_position.first().copied().unwrap_or(0);
-        let games = stats.games.max(1) as f64;
+        let games = finished.max(1) as f64;
         let (penalties, largest) =
             penalty.map_or((0.0, 0.0), |k| (stats.events[k] as f64 / games, stats.peaks[k] as f64 / games));
         out += &format!(
             "{name:<wide$} {:>7} {:>15} {:>6} {:>5} {:>14} {:>8.1} {:>9.2} {:>8.2}\n",
-            stats.games,
+            finished,
             format!("{:.1} ({:.1}-{:.1})", t.mean.mean, t.mean.low, t.mean.high),
             t.median,
             t.p90,
@@ -534,6 +566,11 @@ pub fn sweep_table(runs: &[(&str, &SimConfig, &SimStats)]) -> String {
             penalties,
             largest
         );
+    }
+    for ((_, _, stats), name) in runs.iter().zip(&names) {
+        if let (Some(unfinished), Some(first)) = (unfinished(stats), first_unfinished(stats)) {
+            out += &format!("WARNING {name}: {unfinished}; first: {first}\n");
+        }
     }
     out
 }

@@ -224,3 +224,49 @@ fn matches_are_played_to_the_target_and_counted_by_hands() {
         (&three.match_wins, &three.hands_per_match, &three.turns)
     );
 }
+
+/// A rule whose script fails on some hands: the figures are of the hands
+/// that finished (a hand cut short would count part of a hand), a
+/// comparison pairs only games both runs finished, and every report says
+/// how many did not finish.
+#[test]
+fn hands_a_script_cut_short_count_in_no_figure_and_are_reported() {
+    let scratch = tempfile::tempdir().unwrap();
+    let dir = scratch.path();
+    std::fs::write(dir.join("oops.rhai"), "fn oops(card) { let x = [1]; x[5] }\n").unwrap();
+    let rule = dir.join("oops.yaml");
+    std::fs::write(&rule, "name: oops\ndescription: Fails on a 5.\nscripts: [oops.rhai]\nhooks:\n  on_play:\n    - {match: \"5\", call: oops}\n").unwrap();
+    let a_config = config("classic", &[], 60, 1);
+    let b_config = config("classic", &[&rule.display().to_string()], 60, 1);
+    let a = run(&a_config, &Progress::default()).unwrap();
+    let b = run(&b_config, &Progress::default()).unwrap();
+    let finished = b.rows.iter().filter(|r| r.failed.is_none()).count();
+    assert!(finished > 0 && !b.failures.is_empty(), "some hands finish, some fail: {}", b.failures.len());
+    assert_eq!(b.finished(), finished as u64);
+    // Events are those of the finished hands.
+    let played = unolab::event::EVENT_KINDS.iter().position(|k| *k == "played").unwrap();
+    let by_row: u64 = b.rows.iter().filter(|r| r.failed.is_none()).map(|r| u64::from(r.events[played])).sum();
+    assert_eq!(b.events[played], by_row);
+    // The comparison pairs the games both finished.
+    let both: Vec<(f64, f64)> = a
+        .rows
+        .iter()
+        .zip(&b.rows)
+        .filter(|(x, y)| x.failed.is_none() && y.failed.is_none())
+        .map(|(x, y)| (f64::from(x.events[played]), f64::from(y.events[played])))
+        .collect();
+    let figure = report::paired(&a, &b).into_iter().find(|f| f.name == "played per hand").unwrap();
+    let mean_a = both.iter().map(|p| p.0).sum::<f64>() / both.len() as f64;
+    assert!(close(figure.a, mean_a) && close(figure.difference.mean, 0.0), "{figure:?} vs {mean_a}");
+    let unfinished =
+        format!("{} of 60 games did not finish (0 stuck, {} script failures)", 60 - finished, 60 - finished);
+    let compared = report::compare_text((&a_config, &a), (&b_config, &b));
+    assert!(compared.contains(&format!("WARNING B: {unfinished}; first: game ")), "{compared}");
+    assert!(compared.contains(&format!("the figures compare the {} games both finished", both.len())), "{compared}");
+    assert!(!compared.contains("WARNING A"), "{compared}");
+    let table = report::sweep_table(&[("", &b_config, &b)]);
+    assert!(table.contains(&format!("WARNING classic + oops, 4 players: {unfinished}")), "{table}");
+    let text = report::text(&b_config, &b, "classic -r oops.yaml");
+    assert!(text.contains(&format!("the figures are of the {finished} hands that finished")), "{text}");
+    assert!(text.contains(&format!("{unfinished}; first ones:")), "{text}");
+}
