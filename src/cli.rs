@@ -743,6 +743,12 @@ fn simulate(args: SimArgs) -> i32 {
         complain!("error: --games-out, --plot and --show take one player count, not a list");
         return BAD_INPUT;
     }
+    for (option, path) in [("--games-out", &args.games_out), ("--plot", &args.plot)] {
+        if let Some(Err(e)) = path.as_deref().map(|path| check_output(option, path)) {
+            complain!("error: {e}");
+            return BAD_INPUT;
+        }
+    }
     let versus = match &args.vs {
         Some(spec) => match shell_words::split(spec)
             .map_err(|e| format!("{e} (quote a path with spaces as in a shell: 'my rules/house.yaml')"))
@@ -850,27 +856,6 @@ fn simulate(args: SimArgs) -> i32 {
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
-    if let Some(path) = &args.games_out {
-        let csv = path.extension().is_some_and(|e| e.eq_ignore_ascii_case("csv"));
-        if let Err(e) = std::fs::write(path, sim::report::rows(&results[0].0.rows, csv)) {
-            complain!("error: {}: {e}", path.display());
-            return BAD_INPUT;
-        }
-    }
-    if let Some(path) = &args.plot {
-        let (config, stats) = (&plans[0].0, &results[0].0);
-        let title = format!(
-            "{}, {} players, {} hands, seed {}",
-            config.variant.title(),
-            config.players,
-            stats.games,
-            config.seed
-        );
-        if let Err(e) = sim::plot::svg(stats, &title, path) {
-            complain!("error: {e}");
-            return BAD_INPUT;
-        }
-    }
     let mut texts = Vec::new();
     let mut objects = Vec::new();
     for (((config, other), (stats, versus)), arguments) in plans.iter().zip(&results).zip(&arguments) {
@@ -908,11 +893,46 @@ fn simulate(args: SimArgs) -> i32 {
     } else {
         say!("{}", texts.join("\n").trim_end());
     }
+    // The files come after the report: a file that cannot be written
+    // loses nothing of the run.
+    if let Some(path) = &args.games_out {
+        let csv = path.extension().is_some_and(|e| e.eq_ignore_ascii_case("csv"));
+        if let Err(e) = std::fs::write(path, sim::report::rows(&results[0].0.rows, csv)) {
+            complain!("error: {}: {e}", path.display());
+            return BAD_INPUT;
+        }
+    }
+    if let Some(path) = &args.plot {
+        let (config, stats) = (&plans[0].0, &results[0].0);
+        let title = format!(
+            "{}, {} players, {} hands, seed {}",
+            config.variant.title(),
+            config.players,
+            stats.games,
+            config.seed
+        );
+        if let Err(e) = sim::plot::svg(stats, &title, path) {
+            complain!("error: {e}");
+            return BAD_INPUT;
+        }
+    }
     let failed = results
         .iter()
         .flat_map(|(a, b)| std::iter::once(a).chain(b))
         .any(|s| !s.failures.is_empty() || !s.stuck.is_empty());
     if failed { FAILED } else { SUCCESS }
+}
+
+/// A file a run is to write, checked before the run: its folder exists.
+fn check_output(option: &str, path: &std::path::Path) -> Result<(), String> {
+    let folder = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(std::path::Path::new("."));
+    if path.is_dir() {
+        return Err(format!("{option} {}: that is a folder; name a file", path.display()));
+    }
+    if !folder.is_dir() {
+        return Err(format!("{option} {}: there is no folder {}", path.display(), folder.display()));
+    }
+    Ok(())
 }
 
 /// A progress bar with rate and ETA on stderr, when it is a terminal.

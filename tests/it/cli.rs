@@ -594,3 +594,18 @@ fn an_option_with_listed_values_refuses_any_other() {
     assert!(out.contains("modes.yaml:5:19: option 'mode': the default 'c' is not among its values (a, b)"), "{out}");
     assert!(out.contains("modes.yaml:6:34: option 'size': every value is of the default's type, like '1'"), "{out}");
 }
+
+/// A file `sim` is to write is checked before the run: a missing folder is
+/// bad usage at once, not after every hand was played.
+#[test]
+fn sim_checks_where_it_writes_before_it_plays() {
+    let scratch = tempfile::tempdir().unwrap();
+    let missing = scratch.path().join("missing").join("plot.svg");
+    let out = unolab(&["sim", "classic", "-n", "10", "--plot", &missing.display().to_string()]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert!(text(&out).contains("there is no folder"), "{}", text(&out));
+    assert!(!text(&out).contains("turns per hand"), "nothing was played: {}", text(&out));
+    let folder = unolab(&["sim", "classic", "-n", "10", "--games-out", &scratch.path().display().to_string()]);
+    assert_eq!(folder.status.code(), Some(2), "{}", text(&folder));
+    assert!(text(&folder).contains("that is a folder; name a file"), "{}", text(&folder));
+}
