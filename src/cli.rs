@@ -489,17 +489,16 @@ fn rule_target(target: &str) -> Option<LayerSpec> {
         return builtin::spec(&format!("variants/rules/{target}.yaml"));
     }
     let file = crate::source::SourceFile::read(&Disk, std::path::Path::new(target)).ok()?;
-    // A variant has a deck; a file without one is a rule (one that sets a
-    // table field by mistake is then told so, with its place). A rule file
-    // that does not parse is still checked as a rule, so that its problems
-    // are told against a rule's fields, not a variant's.
-    match crate::variant::build::parse_spec(&file) {
-        Ok(spec) => spec.deck.is_empty().then_some(spec),
-        Err(_) => {
-            let yaml: crate::yaml::Yaml = crate::yaml::from_file(&file).ok()?;
-            (yaml.as_mapping().is_some() && yaml.get("deck").is_none()).then(LayerSpec::default)
-        }
+    // A variant has a deck (even an empty one, which it is told is wrong);
+    // a file without one is a rule (one that sets a table field by mistake
+    // is then told so, with its place). A rule file that does not parse is
+    // still checked as a rule, so that its problems are told against a
+    // rule's fields, not a variant's.
+    let yaml: crate::yaml::Yaml = crate::yaml::from_file(&file).ok()?;
+    if yaml.as_mapping().is_none() || yaml.get("deck").is_some() {
+        return None;
     }
+    Some(crate::variant::build::parse_spec(&file).unwrap_or_default())
 }
 
 fn check(targets: &[String], rules: &[String], settings: &[(String, String)]) -> i32 {

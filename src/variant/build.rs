@@ -170,7 +170,7 @@ fn check_rule_has_no_table(file: &SourceFile, spec: &LayerSpec, problems: &mut V
         if present {
             problems.push(file.problem_at(
                 &format!("{field}:"),
-                format!("a house rule cannot set '{field}'; that belongs to a variant"),
+                format!("a house rule cannot set '{field}'; that belongs to a variant (which needs a 'deck')"),
             ));
         }
     }

@@ -609,3 +609,28 @@ fn sim_checks_where_it_writes_before_it_plays() {
     assert_eq!(folder.status.code(), Some(2), "{}", text(&folder));
     assert!(text(&folder).contains("that is a folder; name a file"), "{}", text(&folder));
 }
+
+/// `check` tells a variant from a house rule by its deck: a variant whose
+/// deck is empty is told about its deck, not that a rule cannot set its
+/// table; a rule that sets a table field is told so, and what a variant
+/// needs.
+#[test]
+fn check_tells_a_variant_with_an_empty_deck_from_a_rule() {
+    let scratch = tempfile::tempdir().unwrap();
+    let table =
+        "name: bare\ndescription: A table.\ncolors: [red, blue]\nhand_size: 7\nplayers: [2, 4]\ntarget_score: 100\n";
+    let variant = scratch.path().join("bare.yaml");
+    std::fs::write(&variant, format!("{table}deck: []\n")).unwrap();
+    let out = text(&unolab(&["check", &variant.display().to_string()]));
+    assert!(out.contains("bare.yaml: a variant needs 'deck'"), "{out}");
+    assert!(!out.contains("house rule"), "{out}");
+    let rule = scratch.path().join("rule.yaml");
+    std::fs::write(&rule, table).unwrap();
+    let out = text(&unolab(&["check", &rule.display().to_string()]));
+    assert!(
+        out.contains(
+            "rule.yaml:3:1: a house rule cannot set 'colors'; that belongs to a variant (which needs a 'deck')"
+        ),
+        "{out}"
+    );
+}
