@@ -621,13 +621,20 @@ fn check_one(request: &LoadRequest, label: &str, told: &mut std::collections::Ha
 }
 
 fn scenarios(paths: &[PathBuf], verbose: bool) -> i32 {
-    let files = match scenario::collect(paths) {
+    let (files, skipped) = match scenario::collect(paths) {
         Ok(found) => found,
         Err(e) => {
             complain!("error: {e}");
             return BAD_INPUT;
         }
     };
+    for line in &skipped {
+        say!("{line}");
+    }
+    if files.is_empty() {
+        complain!("error: no scenario file (*.yaml, *.yml) in the paths given");
+        return BAD_INPUT;
+    }
     let report = scenario::run_files(&files, verbose);
     say!("{}", report.text.trim_end());
     if report.bad_input > 0 {

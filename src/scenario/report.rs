@@ -7,19 +7,51 @@ use std::path::{Path, PathBuf};
 
 use crate::scenario::{Outcome, Scenario};
 
-/// Every scenario file under the given files and folders: folders
-/// recursively, every `*.yaml` / `*.yml` (scenarios.md).
-pub fn collect(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
-    collect_where(paths, |path| matches!(path.extension().and_then(|e| e.to_str()), Some("yaml" | "yml")))
+/// The scenario files under the given files and folders: folders
+/// recursively, every `*.yaml` / `*.yml` (scenarios.md), but for the files
+/// that are plainly something else, which are named with what they are:
+/// snapshot specs (`*.snapshots.yaml`) and variants or house rules (a
+/// `description`, `deck` or `hooks` and no `steps`), as `unolab new` lays
+/// them out beside their scenarios. A file given by name is always run.
+pub fn collect(paths: &[PathBuf]) -> Result<(Vec<PathBuf>, Vec<String>), String> {
+    let mut skipped = Vec::new();
+    let files = collect_where(paths, |path| {
+        if !matches!(path.extension().and_then(|e| e.to_str()), Some("yaml" | "yml")) {
+            return false;
+        }
+        let what = if path.to_string_lossy().ends_with(crate::snapshot::SPEC_SUFFIX) {
+            Some("a snapshot spec (unolab snapshot runs it)")
+        } else if is_layer(path) {
+            Some("a variant or house rule (unolab check checks it)")
+        } else {
+            None
+        };
+        if let Some(what) = what {
+            skipped.push(format!("skipped {}: {what}", path.display()));
+        }
+        what.is_none()
+    })?;
+    Ok((files, skipped))
+}
+
+/// Is the file at `path` a variant or a house rule rather than a scenario:
+/// a map with a `description`, `deck` or `hooks` and no `steps`? A file
+/// that cannot be read or parsed is not: it is run, and its error told.
+fn is_layer(path: &Path) -> bool {
+    let Ok(file) = crate::source::SourceFile::read(&crate::loader::Disk, path) else { return false };
+    let Ok(yaml) = crate::yaml::from_file::<crate::yaml::Yaml>(&file) else { return false };
+    yaml.as_mapping().is_some()
+        && yaml.get("steps").is_none()
+        && ["description", "deck", "hooks"].iter().any(|key| yaml.get(key).is_some())
 }
 
 /// The files given, and the files under the folders given that `wanted`
 /// picks, in name order.
-pub fn collect_where(paths: &[PathBuf], wanted: impl Fn(&Path) -> bool) -> Result<Vec<PathBuf>, String> {
+pub fn collect_where(paths: &[PathBuf], mut wanted: impl FnMut(&Path) -> bool) -> Result<Vec<PathBuf>, String> {
     let mut files = Vec::new();
     for path in paths {
         if path.is_dir() {
-            walk(path, &wanted, &mut files).map_err(|e| format!("{}: {e}", path.display()))?;
+            walk(path, &mut wanted, &mut files).map_err(|e| format!("{}: {e}", path.display()))?;
         } else if path.exists() {
             files.push(path.clone());
         } else {
@@ -29,7 +61,7 @@ pub fn collect_where(paths: &[PathBuf], wanted: impl Fn(&Path) -> bool) -> Resul
     Ok(files)
 }
 
-fn walk(dir: &Path, wanted: &dyn Fn(&Path) -> bool, files: &mut Vec<PathBuf>) -> std::io::Result<()> {
+fn walk(dir: &Path, wanted: &mut dyn FnMut(&Path) -> bool, files: &mut Vec<PathBuf>) -> std::io::Result<()> {
     let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)?.map(|e| e.map(|e| e.path())).collect::<Result<_, _>>()?;
     entries.sort();
     for path in entries {

@@ -405,6 +405,14 @@ fn new_scaffolds_files_that_check_and_pass_as_written() {
         assert_eq!(checked.status.code(), Some(0), "{}", text(&checked));
         let passed = run(&["scenario", scenario]);
         assert_eq!(passed.status.code(), Some(0), "{}", text(&passed));
+        // The whole folder: its own YAML and snapshot spec are named and
+        // left to `check` and `snapshot`; its scenarios run.
+        let folder = yaml.split('/').next().unwrap();
+        let whole = run(&["scenario", folder]);
+        assert_eq!(whole.status.code(), Some(0), "{}", text(&whole));
+        assert!(text(&whole).contains(&format!("skipped {yaml}: a variant or house rule")), "{}", text(&whole));
+        assert!(text(&whole).contains(&format!("skipped {folder}/snapshots/{folder}.snapshots.yaml: a snapshot spec")));
+        assert_eq!(text(&whole).matches("PASS").count(), text(&passed).matches("PASS").count());
         // The snapshot workflow: new transcripts are pending (exit 1) until
         // accepted; then they stand, and a change shows as a diff.
         let snapshots = format!("{}/snapshots/", yaml.split('/').next().unwrap());
@@ -448,6 +456,11 @@ fn new_scaffolds_files_that_check_and_pass_as_written() {
     assert_eq!(again.status.code(), Some(2));
     assert!(text(&again).contains("exists already; nothing was written"));
     assert_eq!(run(&["new", "rule", "../escape"]).status.code(), Some(2));
+    // A folder without a scenario passes nothing: bad usage, not a pass.
+    std::fs::create_dir(dir.join("empty")).unwrap();
+    let nothing = run(&["scenario", "empty"]);
+    assert_eq!(nothing.status.code(), Some(2), "{}", text(&nothing));
+    assert!(text(&nothing).contains("no scenario file"), "{}", text(&nothing));
 }
 
 #[test]
