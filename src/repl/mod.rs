@@ -534,14 +534,36 @@ impl<'a> Session<'a> {
                 }
             }
         }
-        let result = self
-            .game
-            .resolve(&command, HUMAN, Sight::Seat)
-            .and_then(|action| self.game.apply(action).map_err(|e| e.to_string()));
-        if let Err(e) = result {
-            self.say(out, &e)?;
+        let action = self.game.resolve(&command, HUMAN, Sight::Seat);
+        // A challenged player shows the challenger their hand (rules.md
+        // 1.4): as it was when challenged, after the challenge's events.
+        let shown = match action {
+            Ok(Action::Challenge(_)) => self.challenged_hand(),
+            _ => None,
+        };
+        match action.and_then(|action| self.game.apply(action).map_err(|e| e.to_string())) {
+            Err(e) => self.say(out, &e)?,
+            Ok(()) => {
+                if let Some((seat, hand)) = shown {
+                    self.show_events(out)?;
+                    writeln!(out, "  p{seat}'s hand, shown to you when challenged:")?;
+                    writeln!(out, "{}", render::wrap(&hand, 4, self.style))?;
+                }
+            }
         }
         Ok(())
+    }
+
+    /// The seat a challenge now would challenge, and its hand as shown.
+    fn challenged_hand(&self) -> Option<(usize, Vec<render::Painted>)> {
+        let Phase::Answer(penalty) = &self.game.table().phase else { return None };
+        penalty.challenge.as_ref()?;
+        let (names, side) = (&self.game.variant.names, self.game.table().side);
+        let hand = self.game.table().hands[penalty.by]
+            .iter()
+            .map(|&card| render::face(names, self.game.variant.face(card, side), self.style))
+            .collect();
+        Some((penalty.by, hand))
     }
 
     /// A bot decides for seat 0: its turn, or whether to take a chance
