@@ -67,8 +67,14 @@ pub fn load_named(
         settings: options.iter().map(|(k, v)| (k.clone(), v.to_string())).collect(),
     };
     let loaded = ruleset::load(&request, loader).map_err(|problems| {
+        // A problem with a setting is placed at it; any other at the
+        // reference it names.
+        let setting = options.iter().find(|(key, _)| problems.iter().any(|p| p.contains(&format!("option '{key}'"))));
         let references: Vec<&str> = std::iter::once(variant).chain(rules.iter().map(String::as_str)).collect();
-        let at = source.place_of_reference(&references, &problems);
+        let at = match setting {
+            Some((_, value)) => value.position(),
+            None => source.place_of_reference(&references, &problems),
+        };
         source.problem(at, format!("cannot load the variant:\n  {}", problems.join("\n  ")))
     })?;
     Ok(Arc::new(loaded))
@@ -96,7 +102,7 @@ impl Scenario {
         }
         let mut steps = Vec::new();
         for value in &raw.steps {
-            match parse_step(&variant, value) {
+            match parse_step(&variant, players, value) {
                 Ok(step) => steps.push((value.to_string(), step)),
                 Err(e) => problems.push(source.problem(value.position(), e)),
             }

@@ -12,8 +12,10 @@ use crate::game::Game;
 use crate::scenario::Scenario;
 use crate::scenario::schema::script_value;
 use crate::script::Runtime;
+use crate::source::Position;
 use crate::table::rng;
 use crate::turn::Landing;
+use crate::yaml::Yaml;
 
 /// The cards a setup names, taken out of the deck, and what is left.
 struct NamedCards {
@@ -24,24 +26,34 @@ struct NamedCards {
 }
 
 impl Scenario {
+    /// Where the setup names `seat`: its key in the map `field`
+    /// (`hands: {5: ...}`), or the field (`current: 7`).
+    fn seat_place(&self, field: &str, seat: Seat) -> Option<Position> {
+        let yaml: Yaml = crate::yaml::from_file(&self.source).ok()?;
+        let value = yaml.get("setup")?.get(field)?;
+        match value.as_mapping() {
+            Some(entries) => entries.iter().find(|(key, _)| key.as_u64() == Some(seat as u64))?.0.position(),
+            None => value.position(),
+        }
+    }
+
     /// Checks the setup's cards and seats without building anything.
     pub(crate) fn check_setup(&self) -> Vec<String> {
         let mut problems = Vec::new();
         let _ = self.take_named_cards(&mut problems);
         let s = &self.setup;
-        let seats = s
-            .hands
-            .keys()
-            .chain(s.power.keys())
-            .chain(s.scores.keys())
-            .chain(s.seat_state.keys())
-            .chain(s.current.iter())
-            .chain(s.dealer.iter());
-        for &seat in seats {
-            if seat >= self.players {
-                problems.push(
-                    self.source.problem(None, format!("player {seat} does not exist at a table of {}", self.players)),
-                );
+        let seats = [
+            ("hands", s.hands.keys().copied().collect::<Vec<_>>()),
+            ("power", s.power.keys().copied().collect()),
+            ("scores", s.scores.keys().copied().collect()),
+            ("seat_state", s.seat_state.keys().copied().collect()),
+            ("current", s.current.into_iter().collect()),
+            ("dealer", s.dealer.into_iter().collect()),
+        ];
+        for (field, seats) in seats {
+            for seat in seats.into_iter().filter(|&seat| seat >= self.players) {
+                let text = format!("there is no player {seat} at a table of {}", self.players);
+                problems.push(self.source.problem(self.seat_place(field, seat), text));
             }
         }
         if let Some(d) = &s.direction

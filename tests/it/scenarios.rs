@@ -33,6 +33,10 @@ fn bad_scenario_files_name_file_line_and_problem() {
         ("expect-error-around-a-check.yaml", "expect-error-around-a-check.yaml:7:5: expect_error: takes an action"),
         ("duplicate-key.yaml", "duplicate-key.yaml:5:3: duplicate mapping key: discard (each key once)"),
         ("empty-discard.yaml", "empty-discard.yaml:5:3: discard: [] names no card"),
+        ("missing-seats.yaml", "missing-seats.yaml:7:5: there is no player 5 at a table of 3"),
+        ("missing-seats.yaml", "missing-seats.yaml:8:12: there is no player 7 at a table of 3"),
+        ("missing-seats.yaml", "missing-seats.yaml:10:5: there is no player 9 at a table of 3"),
+        ("unknown-option.yaml", "unknown-option.yaml:3:23: cannot load the variant"),
     ];
     for (file, expected) in cases {
         let message = rejection(file);
