@@ -102,8 +102,12 @@ pub fn check_calls(variant: &Arc<Variant>) -> (Vec<String>, Vec<String>) {
                         problems.push(script.problem(
                             place,
                             format!(
-                                "no function '{name}': no script of '{}' defines it and the host has none",
-                                layer.name
+                                "no function '{name}': no script of '{}' defines it and the host has none{}",
+                                layer.name,
+                                crate::source::did_you_mean(
+                                    name,
+                                    defined.iter().map(String::as_str).chain(host.iter().map(|h| h.as_ref()))
+                                )
                             ),
                         ));
                     } else if let Some(takes) = arities.get(name)

@@ -371,11 +371,12 @@ impl Runtime {
             let at = e.take_position();
             match (self.defining_script(f), at.line(), at.position()) {
                 (Some((script, _)), Some(line), column) => ScriptFailure(format!(
-                    "script error in {} ({} hook {}): {script}:{line}:{}: {e}{}",
+                    "script error in {} ({} hook {}): {script}:{line}:{}: {}{}",
                     self.variant.layers[f.layer].name,
                     f.kind.name(),
                     f.function,
                     column.unwrap_or(1),
+                    call_in_words(&e).unwrap_or_else(|| e.to_string()),
                     card_property_hint(&e)
                 )),
                 _ => {
@@ -512,6 +513,30 @@ pub fn kind_of(value: &Dynamic) -> String {
 
 /// For a property a card does not have (`card.colour`), the properties it
 /// has, and the one meant where it looks like a misspelling of one.
+/// A call no function takes, in a script author's words: `draw() does
+/// not take (number, text)` for Rhai's `Function not found: draw (i64,
+/// &str | ImmutableString | String)`.
+fn call_in_words(e: &rhai::EvalAltResult) -> Option<String> {
+    let rhai::EvalAltResult::ErrorFunctionNotFound(signature, _) = e else { return None };
+    let (name, types) = signature.split_once(" (")?;
+    let types = types.strip_suffix(')')?;
+    let words: Vec<&str> = types
+        .split(", ")
+        .filter(|t| !t.is_empty())
+        .map(|t| match t {
+            "i64" => "number",
+            "bool" => "true/false",
+            "()" => "nothing",
+            "array" => "list",
+            "map" => "map",
+            t if t.contains("ImmutableString") => "text",
+            t if t.ends_with("Card") => "card",
+            t => t,
+        })
+        .collect();
+    Some(format!("{name}() does not take ({}): see the authoring guide for what it takes", words.join(", ")))
+}
+
 fn card_property_hint(e: &rhai::EvalAltResult) -> String {
     let rhai::EvalAltResult::ErrorDotExpr(message, _) = e else { return String::new() };
     let Some(name) = message.strip_prefix("Unknown property '").and_then(|rest| rest.split_once('\'')).map(|(n, _)| n)

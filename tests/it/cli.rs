@@ -647,3 +647,23 @@ fn check_tells_a_variant_with_an_empty_deck_from_a_rule() {
         "{out}"
     );
 }
+
+/// A call to a function that does not exist is told with the one it looks
+/// like; a call with arguments its function does not take is told in a
+/// script author's words, not Rhai's types.
+#[test]
+fn a_call_no_function_takes_is_told_in_an_authors_words() {
+    let scratch = tempfile::tempdir().unwrap();
+    let dir = scratch.path();
+    let rule = dir.join("calls.yaml");
+    std::fs::write(&rule, "name: calls\ndescription: Calls.\nscripts: [calls.rhai]\nhooks:\n  on_play:\n    - {match: \"5\", call: bad}\n").unwrap();
+    let rule = rule.display().to_string();
+    std::fs::write(dir.join("calls.rhai"), "fn bad(card) {\n    drawx(me(), 2);\n}\n").unwrap();
+    let misspelt = text(&unolab(&["check", "classic", "-r", &rule]));
+    assert!(misspelt.contains("calls.rhai:2:5: no function 'drawx'"), "{misspelt}");
+    assert!(misspelt.contains("did you mean 'draw'?"), "{misspelt}");
+    std::fs::write(dir.join("calls.rhai"), "fn bad(card) {\n    draw(me(), \"lots\");\n}\n").unwrap();
+    let mistyped = text(&unolab(&["check", "classic", "-r", &rule]));
+    assert!(mistyped.contains("calls.rhai:2:5: draw() does not take (number, text)"), "{mistyped}");
+    assert!(!mistyped.contains("ImmutableString"), "{mistyped}");
+}
