@@ -31,7 +31,33 @@ pub fn parse_spec(file: &SourceFile) -> Result<LayerSpec, String> {
     if file.text.trim().is_empty() {
         return Err(file.problem(None, "the file is empty"));
     }
-    crate::yaml::from_file(file)
+    crate::yaml::from_file(file).map_err(|problem| {
+        // A misspelt hook whose bindings are also wrong is told by its
+        // name, the likelier mistake, rather than by the shape of its value.
+        let unknown_hooks = crate::yaml::from_file::<crate::yaml::Yaml>(file)
+            .ok()
+            .and_then(|yaml| yaml.get("hooks").and_then(|hooks| hooks.as_mapping()).map(<[_]>::to_vec))
+            .unwrap_or_default()
+            .iter()
+            .filter_map(|(key, _)| {
+                key.as_str()
+                    .filter(|name| HookKind::parse(name).is_none())
+                    .map(|name| (name.to_string(), key.position()))
+            })
+            .map(|(name, at)| file.problem(at, unknown_hook(&name)))
+            .collect::<Vec<_>>();
+        if unknown_hooks.is_empty() { problem } else { unknown_hooks.join("\n") }
+    })
+}
+
+/// An unknown hook's name, with the known ones and the one it looks like.
+fn unknown_hook(name: &str) -> String {
+    let known: Vec<&str> = HookKind::ALL.iter().map(|k| k.name()).collect();
+    format!(
+        "unknown hook '{name}' (known: {}){}",
+        known.join(", "),
+        crate::source::did_you_mean(name, known.iter().copied())
+    )
 }
 
 /// The layer's name: `name:`, else the file's stem.
@@ -409,15 +435,7 @@ fn build_layer(input: &LayerInput, is_rule: bool, problems: &mut Vec<String>) ->
     let mut hooks = Vec::new();
     for (kind_name, bindings) in &spec.hooks {
         let Some(kind) = HookKind::parse(kind_name) else {
-            let known: Vec<&str> = HookKind::ALL.iter().map(|k| k.name()).collect();
-            problems.push(file.problem_at(
-                &format!("{kind_name}:"),
-                format!(
-                    "unknown hook '{kind_name}' (known: {}){}",
-                    known.join(", "),
-                    crate::source::did_you_mean(kind_name, known.iter().copied())
-                ),
-            ));
+            problems.push(file.problem_at(&format!("{kind_name}:"), unknown_hook(kind_name)));
             continue;
         };
         for binding in bindings {

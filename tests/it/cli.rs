@@ -667,3 +667,16 @@ fn a_call_no_function_takes_is_told_in_an_authors_words() {
     assert!(mistyped.contains("calls.rhai:2:5: draw() does not take (number, text)"), "{mistyped}");
     assert!(!mistyped.contains("ImmutableString"), "{mistyped}");
 }
+
+/// A misspelt hook is told by its name even where its value has the wrong
+/// shape too (a map, not a list of bindings).
+#[test]
+fn a_misspelt_hook_is_told_by_its_name_first() {
+    let scratch = tempfile::tempdir().unwrap();
+    let rule = scratch.path().join("hooked.yaml");
+    std::fs::write(&rule, "name: hooked\ndescription: Hooks.\nhooks:\n  on_ply: {call: x}\n").unwrap();
+    let out = text(&unolab(&["check", &rule.display().to_string()]));
+    assert!(out.contains("hooked.yaml:4:3: unknown hook 'on_ply'"), "{out}");
+    assert!(out.contains("did you mean 'on_play'?"), "{out}");
+    assert!(!out.contains("a list is needed"), "{out}");
+}
