@@ -1074,5 +1074,17 @@ fn scaffold(what: NewWhat) -> i32 {
         say!("created {}", file.path.display());
     }
     say!("{}", crate::scaffold::next_steps(&files, rule));
+    let (name, builtins) = match &what {
+        NewWhat::Rule { name, .. } => (name, builtin::rule_names()),
+        NewWhat::Variant { name, .. } => (name, builtin::variant_names()),
+    };
+    if builtins.contains(&name.as_str()) {
+        let what = if rule {
+            "house rule is also named '{name}': the two cannot be used together (layers are told apart by name; 'name:' in its YAML renames yours)"
+        } else {
+            "variant is also named '{name}': name yours by its path (a bare name is the built-in one)"
+        };
+        complain!("warning: a built-in {}", what.replace("{name}", name));
+    }
     SUCCESS
 }

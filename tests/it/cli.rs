@@ -680,3 +680,20 @@ fn a_misspelt_hook_is_told_by_its_name_first() {
     assert!(out.contains("did you mean 'on_play'?"), "{out}");
     assert!(!out.contains("a list is needed"), "{out}");
 }
+
+/// Two different rule files with one name are told as a clash of names,
+/// not as one rule given twice; `new` warns of a built-in's name.
+#[test]
+fn rules_that_share_a_name_are_told_apart_from_a_repeat() {
+    let scratch = tempfile::tempdir().unwrap();
+    let dir = scratch.path();
+    let made =
+        Command::new(env!("CARGO_BIN_EXE_unolab")).args(["new", "rule", "stacking"]).current_dir(dir).output().unwrap();
+    assert_eq!(made.status.code(), Some(0), "{}", text(&made));
+    assert!(text(&made).contains("warning: a built-in house rule is also named 'stacking'"), "{}", text(&made));
+    let mine = dir.join("stacking/stacking.yaml").display().to_string();
+    let clash = text(&unolab(&["sim", "classic", "-n", "1", "-r", "stacking", "-r", &mine]));
+    assert!(clash.contains("two layers are named 'stacking'"), "{clash}");
+    let repeat = text(&unolab(&["sim", "classic", "-n", "1", "-r", "stacking", "-r", "stacking"]));
+    assert!(repeat.contains("house rule 'stacking' is given twice"), "{repeat}");
+}
