@@ -830,7 +830,10 @@ impl Game {
             _ => {}
         }
         match (self.variant.target_need(card, self.table.side, play.as_flex), play.target) {
-            (TargetNeed::None, Some(_)) => Err(Refusal::TakesNoTarget { card }),
+            (TargetNeed::None, Some(_)) => Err(Refusal::TakesNoTarget {
+                card,
+                flex_hint: !play.as_flex && self.variant.target_need(card, self.table.side, true) != TargetNeed::None,
+            }),
             (TargetNeed::Required, None) => Err(Refusal::NeedsTarget { card }),
             (_, Some(target)) if target >= self.players() || target == seat || !self.table.playing(target) => {
                 Err(Refusal::BadTarget { target })

@@ -66,6 +66,8 @@ pub enum Refusal {
     },
     TakesNoTarget {
         card: CardId,
+        /// Its flex side takes one: the player may have meant it.
+        flex_hint: bool,
     },
     NeedsTarget {
         card: CardId,
@@ -163,7 +165,11 @@ impl Refusal {
             Refusal::RuleNamesColor { card: id } => {
                 format!("{} names no colour when played: the rules have someone name it", card(id))
             }
-            Refusal::TakesNoTarget { card: id } => format!("{} takes no target", card(id)),
+            Refusal::TakesNoTarget { card: id, flex_hint } => format!(
+                "{} takes no target{}",
+                card(id),
+                if *flex_hint { " (its flex side does: play it as flex)" } else { "" }
+            ),
             Refusal::NeedsTarget { card: id } => format!("{} needs a target player", card(id)),
             Refusal::BadTarget { target } => format!("target p{target} must be another player at the table"),
             Refusal::ByRule { reason: Some(Why { text, card: Some((id, side)) }), .. } => {
