@@ -205,10 +205,11 @@ pub fn text(config: &SimConfig, stats: &SimStats, arguments: &str) -> String {
             100.0 * stats.hands_with[kind] as f64 / games
         );
         if stats.amounts[kind] > 0 {
+            // The largest of a hand, averaged over the hands that had any.
             line += &format!(
-                "  mean size {:.2}, largest per hand {:.2}",
+                "  mean size {:.2}, largest of a hand {:.2} on average",
                 stats.amounts[kind] as f64 / stats.events[kind] as f64,
-                stats.peaks[kind] as f64 / games
+                stats.peaks[kind] as f64 / stats.hands_with[kind].max(1) as f64
             );
         }
         out += &line;
