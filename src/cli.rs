@@ -691,6 +691,13 @@ fn sim_config(args: &SimArgs, request: &LoadRequest, players: usize, bots: &[Bot
         complain!("error: {e}");
         return Err(BAD_INPUT);
     }
+    if bots.len() > players {
+        complain!(
+            "error: --bot names {} bots for a table of {players}: one kind for every seat, or one per seat",
+            bots.len()
+        );
+        return Err(BAD_INPUT);
+    }
     Ok(SimConfig {
         variant,
         players,
@@ -738,6 +745,14 @@ fn simulate(args: SimArgs) -> i32 {
     }
     if !(1..=limits::SIM_GAMES).contains(&args.games) {
         complain!("error: -n takes 1 to {} games, not {}", limits::SIM_GAMES, args.games);
+        return BAD_INPUT;
+    }
+    if let Some(index) = args.show.filter(|&index| index >= args.games) {
+        complain!("error: --show {index}: the run plays games 0 to {} (-n {})", args.games - 1, args.games);
+        return BAD_INPUT;
+    }
+    if let Some(twice) = args.players.iter().enumerate().find(|&(i, p)| args.players[..i].contains(p)).map(|(_, p)| p) {
+        complain!("error: -p lists {twice} twice");
         return BAD_INPUT;
     }
     let sweep = args.players.len() > 1 || args.ruleset.settings.iter().any(|(_, values)| values.contains(','));
@@ -948,9 +963,12 @@ fn progress_bar(games: u64) -> Option<indicatif::ProgressBar> {
     }
     let bar = indicatif::ProgressBar::new(games);
     let style = indicatif::ProgressStyle::with_template(
-        "{bar:40} {pos}/{len} hands, {per_sec}, ETA {eta} (Ctrl-C: stop and report)",
+        "{bar:40} {pos}/{len} hands, {rate}, ETA {eta} (Ctrl-C: stop and report)",
     )
-    .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar());
+    .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
+    .with_key("rate", |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+        let _ = write!(w, "{:.0} hands/s", state.per_sec());
+    });
     bar.set_style(style);
     Some(bar)
 }

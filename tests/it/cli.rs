@@ -697,3 +697,21 @@ fn rules_that_share_a_name_are_told_apart_from_a_repeat() {
     let repeat = text(&unolab(&["sim", "classic", "-n", "1", "-r", "stacking", "-r", "stacking"]));
     assert!(repeat.contains("house rule 'stacking' is given twice"), "{repeat}");
 }
+
+/// `sim` refuses what it would otherwise cut or repeat silently: a game
+/// the run does not play, more bots than seats, a player count twice.
+#[test]
+fn sim_refuses_arguments_it_would_ignore() {
+    for (args, said) in [
+        (vec!["sim", "classic", "-n", "10", "--show", "10"], "--show 10: the run plays games 0 to 9"),
+        (
+            vec!["sim", "classic", "-n", "10", "-p", "2", "--bot", "random,greedy,random"],
+            "--bot names 3 bots for a table of 2",
+        ),
+        (vec!["sim", "classic", "-n", "10", "-p", "4,4"], "-p lists 4 twice"),
+    ] {
+        let out = unolab(&args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", text(&out));
+        assert!(text(&out).contains(said), "{args:?}: {}", text(&out));
+    }
+}
