@@ -126,8 +126,10 @@ pub const COMMANDS: &[CommandInfo] = &[
         name: "new",
         short: &[],
         usage: "new [VARIANT] [OPTIONS]",
-        help: "Start a new match: by default with the same variant, rules and players, and a new seed. \
-               Options as for 'unolab play': -r RULE (repeat), --set K=V, -p N, --seed S, --bot KIND.",
+        help: "Start a new match, with a new seed. Options as for 'unolab play': -r RULE (repeat), --set K=V, \
+               -p N, --seed S, --bot KIND. What is not given stays as it was; a VARIANT starts without \
+               the old rules and settings, and -r gives the whole list of rules (new -r RULE: that rule \
+               alone).",
     },
     CommandInfo {
         name: "reload",
