@@ -103,6 +103,8 @@ impl<'a> Session<'a> {
     /// Plays until `quit` or the end of input.
     pub fn run(&mut self, input: &mut dyn LineSource, out: &mut dyn Write) -> std::io::Result<()> {
         self.opening(out)?;
+        // Ctrl-C clears the line; the first time, it says how to leave.
+        let mut told_how_to_quit = false;
         loop {
             if input.interactive() {
                 // The terminal may have been resized.
@@ -129,7 +131,12 @@ impl<'a> Session<'a> {
             }
             let line = match input.read_line(&format!("{prompt}> "))? {
                 Line::Text(text) => text,
-                Line::Cancelled => continue,
+                Line::Cancelled => {
+                    if !std::mem::replace(&mut told_how_to_quit, true) {
+                        writeln!(out, "(Ctrl-C clears the line; 'quit' or Ctrl-D ends the game)")?;
+                    }
+                    continue;
+                }
                 Line::Unreadable => {
                     writeln!(out, "that line is not text this game can read (UTF-8, at most 4096 bytes); ignored")?;
                     continue;
