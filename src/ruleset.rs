@@ -48,7 +48,11 @@ fn open(loader: &dyn Loader, reference: &str, dir: &str, what: &str, known: Vec<
     if loader.exists(path) || reference.contains('/') || reference.ends_with(".yaml") || reference.ends_with(".yml") {
         return SourceFile::read(loader, path);
     }
-    Err(format!("unknown {what} '{reference}' (built in: {}; or give a path to a YAML file)", known.join(", ")))
+    Err(format!(
+        "unknown {what} '{reference}' (built in: {}; or give a path to a YAML file){}",
+        known.join(", "),
+        crate::source::did_you_mean(reference, known.iter().copied())
+    ))
 }
 
 /// Parses a file and opens the scripts it names. A house rule's unknown

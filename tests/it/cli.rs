@@ -275,6 +275,11 @@ fn check_takes_house_rules_alone_or_with_a_variant() {
     let unknown = unolab(&["check", "classic", "-r", "nope"]);
     assert_eq!(unknown.status.code(), Some(2), "{}", text(&unknown));
     assert!(text(&unknown).contains("unknown house rule 'nope'"), "{}", text(&unknown));
+    let misspelt = unolab(&["check", "clasic", "-r", "stackin"]);
+    assert_eq!(misspelt.status.code(), Some(2), "{}", text(&misspelt));
+    assert!(
+        text(&misspelt).contains("did you mean 'classic'?") || text(&misspelt).contains("did you mean 'stacking'?")
+    );
     // So is a setting the files do not take; the check itself still runs
     // with the settings it does take (above).
     for setting in ["noSuchOption=1", "crossStack=maybe"] {
