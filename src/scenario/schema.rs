@@ -152,9 +152,25 @@ fn parse_pattern(variant: &Variant, value: &Yaml) -> Result<CardPattern, String>
     let pattern = variant.names.parse_pattern(&text)?;
     let exists = variant.designs.iter().any(|d| pattern.matches(d, Side::Light) || pattern.matches(d, Side::Dark));
     if !exists {
-        return Err(format!("the {} deck has no card '{text}'", variant.name));
+        return Err(no_card(variant, &text));
     }
     Ok(pattern)
+}
+
+/// That the deck of `variant` has no card `text`, with the one it looks
+/// like (`blue 1*`, a Flex card marked with the flip icon, for `blue 1`).
+pub fn no_card(variant: &Variant, text: &str) -> String {
+    let faces: Vec<String> = variant
+        .designs
+        .iter()
+        .flat_map(|d| std::iter::once(&d.light).chain(&d.dark))
+        .map(|face| variant.names.format_face(face))
+        .collect();
+    format!(
+        "the {} deck has no card '{text}'{}",
+        variant.name,
+        crate::source::did_you_mean(text, faces.iter().map(String::as_str))
+    )
 }
 
 /// `choose: VALUE` (the option with that value) or `choose: {option: N}`

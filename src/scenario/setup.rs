@@ -117,9 +117,7 @@ impl Scenario {
                     None
                 }
                 None => {
-                    problems.push(
-                        self.source.problem_at(text, format!("the {} deck has no card '{text}'", self.variant.name)),
-                    );
+                    problems.push(self.source.problem_at(text, crate::scenario::schema::no_card(&self.variant, text)));
                     None
                 }
             }

@@ -37,6 +37,7 @@ fn bad_scenario_files_name_file_line_and_problem() {
         ("missing-seats.yaml", "missing-seats.yaml:8:12: there is no player 7 at a table of 3"),
         ("missing-seats.yaml", "missing-seats.yaml:10:5: there is no player 9 at a table of 3"),
         ("unknown-option.yaml", "unknown-option.yaml:3:23: cannot load the variant"),
+        ("unmarked-card.yaml", "unmarked-card.yaml:5:15: the flex deck has no card 'blue 1'; did you mean 'blue 1*'?"),
     ];
     for (file, expected) in cases {
         let message = rejection(file);
