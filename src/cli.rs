@@ -782,7 +782,15 @@ fn simulate(args: SimArgs) -> i32 {
                 Some(vs)
             }
             Err(e) => {
-                complain!("error: --vs \"{spec}\": {}", e.to_string().trim_end());
+                // Clap's first line, without its "error: ", its tips and
+                // usage (written for a command line, not for --vs), and
+                // what --vs takes.
+                let e = e.to_string();
+                let e = e.strip_prefix("error: ").unwrap_or(&e);
+                let e = e.lines().next().unwrap_or(e).trim_end();
+                complain!(
+                    "error: --vs \"{spec}\": {e}\n  (--vs takes a variant, -r RULE, --set K=V, -p N and --bot KIND)"
+                );
                 return BAD_INPUT;
             }
         },
@@ -825,6 +833,7 @@ fn simulate(args: SimArgs) -> i32 {
                 let bots = if vs.bot.is_empty() { &args.bot } else { &vs.bot };
                 let Ok(other) = request_for(&vs.ruleset).and_then(|request| sim_config(&args, &request, players, bots))
                 else {
+                    complain!("  (in --vs \"{}\")", args.vs.as_deref().unwrap_or_default());
                     return BAD_INPUT;
                 };
                 Some(other)

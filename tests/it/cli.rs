@@ -581,6 +581,16 @@ fn vs_takes_quoted_paths() {
     let unclosed = unolab(&["sim", "classic", "-n", "20", "--vs", "-r 'unclosed"]);
     assert_eq!(unclosed.status.code(), Some(2));
     assert!(text(&unclosed).contains("missing closing quote"), "{}", text(&unclosed));
+    // What --vs does not take, and a rule it names that does not exist,
+    // are told as --vs's.
+    let json = text(&unolab(&["sim", "classic", "-n", "20", "--vs", "--json"]));
+    assert!(json.contains("error: --vs \"--json\": unexpected argument '--json' found\n  (--vs takes"), "{json}");
+    assert!(!json.contains("Usage:") && !json.contains("tip:"), "{json}");
+    let unknown = text(&unolab(&["sim", "classic", "-n", "20", "--vs", "-r nosuch"]));
+    assert!(
+        unknown.contains("unknown house rule 'nosuch'") && unknown.contains("(in --vs \"-r nosuch\")"),
+        "{unknown}"
+    );
 }
 
 /// An option may list the values it takes (`{default: V, values: [...]}`):
