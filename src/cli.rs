@@ -747,6 +747,10 @@ fn simulate(args: SimArgs) -> i32 {
         complain!("error: -n takes 1 to {} games, not {}", limits::SIM_GAMES, args.games);
         return BAD_INPUT;
     }
+    if args.show.is_some() && (args.json || args.vs.is_some()) {
+        complain!("error: --show prints one game's transcript: it does not combine with --json or --vs");
+        return BAD_INPUT;
+    }
     if let Some(index) = args.show.filter(|&index| index >= args.games) {
         complain!("error: --show {index}: the run plays games 0 to {} (-n {})", args.games - 1, args.games);
         return BAD_INPUT;

@@ -724,6 +724,7 @@ fn sim_refuses_arguments_it_would_ignore() {
             "--bot names 3 bots for a table of 2",
         ),
         (vec!["sim", "classic", "-n", "10", "-p", "4,4"], "-p lists 4 twice"),
+        (vec!["sim", "classic", "-n", "10", "--show", "1", "--json"], "--show prints one game's transcript"),
     ] {
         let out = unolab(&args);
         assert_eq!(out.status.code(), Some(2), "{args:?}: {}", text(&out));
