@@ -731,3 +731,16 @@ fn sim_refuses_arguments_it_would_ignore() {
         assert!(text(&out).contains(said), "{args:?}: {}", text(&out));
     }
 }
+
+/// A snapshot spec that lists a seed twice is refused, naming it, rather
+/// than playing and writing the same game twice.
+#[test]
+fn a_snapshot_spec_lists_each_game_once() {
+    let scratch = tempfile::tempdir().unwrap();
+    let spec = scratch.path().join("twice.snapshots.yaml");
+    std::fs::write(&spec, "variant: classic\nplayers: 3\nseeds: [1, 1]\n").unwrap();
+    let out = unolab(&["snapshot", &spec.display().to_string()]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert!(text(&out).contains("twice.snapshots.yaml:3:1: seeds lists 1 twice"), "{}", text(&out));
+    assert_eq!(std::fs::read_dir(scratch.path()).unwrap().count(), 1, "nothing was written");
+}
