@@ -96,6 +96,7 @@ enum Command {
     },
     /// Run scenario files and folders of them
     Scenario {
+        /// Scenario files, and folders searched for them (*.yaml, *.yml)
         #[arg(required = true, value_name = "PATH")]
         paths: Vec<PathBuf>,
         /// Show the game log of each failing scenario (script prints included)
@@ -117,6 +118,7 @@ enum Command {
     Sim(SimArgs),
     /// Add up the --json outputs of the shards of one run (sim --shard K/N)
     Merge {
+        /// The shards' outputs (each of `sim --shard K/N --json`)
         #[arg(required = true, value_name = "FILE")]
         files: Vec<PathBuf>,
         /// Print the merged statistics as one JSON object
