@@ -714,7 +714,7 @@ impl Variant {
         } else {
             format!("{} to {} players", self.min_players, self.max_players)
         };
-        Err(format!("{} is for {sizes}, not {players}", self.name))
+        Err(format!("{} is for {sizes}, not {players}", self.title()))
     }
 
     /// Total cards in the box: the deck plus Power Cards.

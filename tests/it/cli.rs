@@ -482,7 +482,7 @@ fn a_byte_order_mark_does_not_make_a_file_unreadable() {
 fn a_rule_can_require_a_multiple_of_players() {
     let odd = unolab(&["play", "-r", "partners", "-p", "3"]);
     assert_eq!(odd.status.code(), Some(2));
-    assert!(text(&odd).contains("classic is for 2 to 10 players, a multiple of 2, not 3"), "{}", text(&odd));
+    assert!(text(&odd).contains("classic + partners is for 2 to 10 players, a multiple of 2, not 3"), "{}", text(&odd));
     assert_eq!(unolab(&["sim", "classic", "-r", "partners", "-p", "5", "-n", "5"]).status.code(), Some(2));
     let even = unolab(&["sim", "classic", "-r", "partners", "-p", "4", "-n", "5"]);
     assert_eq!(even.status.code(), Some(0), "{}", text(&even));
