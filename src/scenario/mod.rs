@@ -102,7 +102,7 @@ impl Scenario {
         }
         let mut steps = Vec::new();
         for value in &raw.steps {
-            match parse_step(&variant, players, value) {
+            match parse_step(&variant, value) {
                 Ok(step) => steps.push((value.to_string(), step)),
                 Err(e) => problems.push(source.problem(value.position(), e)),
             }

@@ -107,6 +107,16 @@ fn check_expectations(game: &Game, checks: &[Expect]) -> Vec<String> {
         CardPattern::Face(f) => v.names.format_face(f),
         CardPattern::Card(c) => v.names.format_card(c),
     };
+    // A seat the table does not have, said where an expectation about it
+    // fails (one that holds of an empty seat, such as a hand size of 0,
+    // passes as it always has).
+    let absent = |seat: Seat| {
+        if seat < t.players() {
+            String::new()
+        } else {
+            format!(" (there is no player {seat} at a table of {})", t.players())
+        }
+    };
     let mut mismatches = Vec::new();
     for check in checks {
         let mismatch = match check {
@@ -127,7 +137,7 @@ fn check_expectations(game: &Game, checks: &[Expect]) -> Vec<String> {
             }
             Expect::HandSizes(sizes) => sizes.iter().find_map(|(&seat, &size)| {
                 let found = t.hands.get(seat).map_or(0, Vec::len);
-                (found != size).then(|| format!("p{seat}'s hand size: expected {size} / found {found}"))
+                (found != size).then(|| format!("p{seat}'s hand size: expected {size} / found {found}{}", absent(seat)))
             }),
             Expect::Hand(hands) => hands.iter().find_map(|(&seat, expected)| {
                 let mut held: Vec<CardId> = t.hands.get(seat).cloned().unwrap_or_default();
@@ -143,8 +153,9 @@ fn check_expectations(game: &Game, checks: &[Expect]) -> Vec<String> {
                 }
                 (!ok).then(|| {
                     format!(
-                        "p{seat}'s hand: expected [{}] / found [{all}]",
-                        expected.iter().map(pattern_name).collect::<Vec<_>>().join(", ")
+                        "p{seat}'s hand: expected [{}] / found [{all}]{}",
+                        expected.iter().map(pattern_name).collect::<Vec<_>>().join(", "),
+                        absent(seat)
                     )
                 })
             }),
@@ -161,8 +172,14 @@ fn check_expectations(game: &Game, checks: &[Expect]) -> Vec<String> {
                     Some(false) => "red",
                     None => "none",
                 };
-                (found != Some(green))
-                    .then(|| format!("p{seat}'s Power Card: expected {} / found {}", name(Some(green)), name(found)))
+                (found != Some(green)).then(|| {
+                    format!(
+                        "p{seat}'s Power Card: expected {} / found {}{}",
+                        name(Some(green)),
+                        name(found),
+                        absent(seat)
+                    )
+                })
             }),
             Expect::Winner(s) => (t.winner() != Some(*s)).then(|| {
                 format!("winner: expected {s} / found {}", t.winner().map_or("nobody".into(), |w| w.to_string()))
@@ -186,7 +203,7 @@ fn check_expectations(game: &Game, checks: &[Expect]) -> Vec<String> {
             }
             Expect::Scores(scores) => scores.iter().find_map(|(&seat, &score)| {
                 let found = t.scores.get(seat).copied().unwrap_or(0);
-                (found != score).then(|| format!("p{seat}'s score: expected {score} / found {found}"))
+                (found != score).then(|| format!("p{seat}'s score: expected {score} / found {found}{}", absent(seat)))
             }),
             Expect::State(values) => state_mismatch(&t.state, values, "state"),
             Expect::SeatState(seats) => seats.iter().find_map(|(&seat, values)| match t.seat_state.get(seat) {

@@ -121,21 +121,9 @@ fn as_seat(value: &Yaml) -> Result<Seat, String> {
     value.as_u64().map(|n| n as Seat).ok_or_else(|| format!("'{}' is not a player number", value))
 }
 
-/// A seat of a table of `players`: what an expectation is about. (An
-/// action may name any seat: its refusal may be what a scenario tests.)
-fn table_seat(value: &Yaml, players: usize) -> Result<Seat, String> {
-    let seat = as_seat(value)?;
-    if seat < players { Ok(seat) } else { Err(format!("there is no player {seat} at a table of {players}")) }
-}
-
-/// A map by seat of a table of `players`.
-fn seat_map<T>(
-    value: &Yaml,
-    players: usize,
-    mut f: impl FnMut(&Yaml) -> Result<T, String>,
-) -> Result<BTreeMap<Seat, T>, String> {
+fn seat_map<T>(value: &Yaml, mut f: impl FnMut(&Yaml) -> Result<T, String>) -> Result<BTreeMap<Seat, T>, String> {
     let map = value.as_mapping().ok_or_else(|| format!("'{}' must be a map of player -> value", value))?;
-    map.iter().map(|(k, v)| Ok((table_seat(k, players)?, f(v)?))).collect()
+    map.iter().map(|(k, v)| Ok((as_seat(k)?, f(v)?))).collect()
 }
 
 fn parse_color(variant: &Variant, value: &Yaml) -> Result<Color, String> {
@@ -251,7 +239,7 @@ fn parse_play(variant: &Variant, arg: &Yaml) -> Result<Command, String> {
     Ok(Command::Play(play))
 }
 
-pub fn parse_step(variant: &Variant, players: usize, value: &Yaml) -> Result<Step, String> {
+pub fn parse_step(variant: &Variant, value: &Yaml) -> Result<Step, String> {
     if let Some(word) = value.as_str() {
         return match word.trim() {
             "draw" => Ok(Step::Act(Command::Draw)),
@@ -274,26 +262,26 @@ pub fn parse_step(variant: &Variant, players: usize, value: &Yaml) -> Result<Ste
         "catch" => Ok(Step::Act(Command::Catch(as_seat(arg)?))),
         "color" => Ok(Step::Act(Command::Color(parse_color(variant, arg)?))),
         "choose" => Ok(Step::Act(Command::Choose(parse_choice(arg)?))),
-        "expect" => parse_expect(variant, players, arg).map(Step::Expect),
-        "expect_error" => match parse_step(variant, players, arg)? {
+        "expect" => parse_expect(variant, arg).map(Step::Expect),
+        "expect_error" => match parse_step(variant, arg)? {
             action @ Step::Act(_) => Ok(Step::ExpectError(Box::new(action))),
             _ => Err("expect_error: takes an action that must be refused (play, draw, pass...), not a check".into()),
         },
         "draw" | "pass" | "challenge" | "accept" if arg.is_null() => {
-            parse_step(variant, players, &Yaml::unplaced(YamlValue::Str(key.into())))
+            parse_step(variant, &Yaml::unplaced(YamlValue::Str(key.into())))
         }
         other => Err(unknown("step", other, STEPS)),
     }
 }
 
-fn parse_expect(variant: &Variant, players: usize, value: &Yaml) -> Result<Vec<Expect>, String> {
+fn parse_expect(variant: &Variant, value: &Yaml) -> Result<Vec<Expect>, String> {
     let map = value.as_mapping().ok_or("expect: takes a map of checks")?;
     let mut checks = Vec::new();
     for (k, v) in map {
         let key = k.as_str().unwrap_or_default();
         let count = |v: &Yaml| v.as_u64().map(|n| n as usize).ok_or_else(|| format!("{key}: '{}' is not a number", v));
         checks.push(match key {
-            "current" => Expect::Current(table_seat(v, players)?),
+            "current" => Expect::Current(as_seat(v)?),
             "direction" => Expect::Direction(
                 v.as_str().and_then(Direction::parse).ok_or("direction: clockwise or counterclockwise")?,
             ),
@@ -301,8 +289,8 @@ fn parse_expect(variant: &Variant, players: usize, value: &Yaml) -> Result<Vec<E
             "color" => Expect::Color(Some(parse_color(variant, v)?)),
             "top" => Expect::Top(parse_pattern(variant, v)?),
             "side" => Expect::Side(v.as_str().and_then(Side::parse).ok_or("side: light or dark")?),
-            "hand_sizes" => Expect::HandSizes(seat_map(v, players, count)?),
-            "hand" => Expect::Hand(seat_map(v, players, |cards| {
+            "hand_sizes" => Expect::HandSizes(seat_map(v, count)?),
+            "hand" => Expect::Hand(seat_map(v, |cards| {
                 cards
                     .as_sequence()
                     .ok_or("hand: a list of cards per player")?
@@ -312,30 +300,26 @@ fn parse_expect(variant: &Variant, players: usize, value: &Yaml) -> Result<Vec<E
             })?),
             "draw_size" => Expect::DrawSize(count(v)?),
             "discard_size" => Expect::DiscardSize(count(v)?),
-            "power" => {
-                Expect::Power(seat_map(v, players, |x| match x.as_str().map(str::to_ascii_lowercase).as_deref() {
-                    Some("green") => Ok(true),
-                    Some("red") => Ok(false),
-                    _ => Err(format!("power: '{}' must be green or red", x)),
-                })?)
-            }
-            "winner" => Expect::Winner(table_seat(v, players)?),
-            "match_winner" => match v.as_sequence() {
-                Some(seats) => {
-                    Expect::MatchWinners(seats.iter().map(|s| table_seat(s, players)).collect::<Result<_, _>>()?)
-                }
-                None => Expect::MatchWinner(table_seat(v, players)?),
-            },
-            "scores" => Expect::Scores(seat_map(v, players, |x| {
-                x.as_i64().ok_or_else(|| format!("scores: '{}' is not a number", x))
+            "power" => Expect::Power(seat_map(v, |x| match x.as_str().map(str::to_ascii_lowercase).as_deref() {
+                Some("green") => Ok(true),
+                Some("red") => Ok(false),
+                _ => Err(format!("power: '{}' must be green or red", x)),
             })?),
+            "winner" => Expect::Winner(as_seat(v)?),
+            "match_winner" => match v.as_sequence() {
+                Some(seats) => Expect::MatchWinners(seats.iter().map(as_seat).collect::<Result<_, _>>()?),
+                None => Expect::MatchWinner(as_seat(v)?),
+            },
+            "scores" => {
+                Expect::Scores(seat_map(v, |x| x.as_i64().ok_or_else(|| format!("scores: '{}' is not a number", x)))?)
+            }
             "state" => Expect::State(state_map(v)?),
-            "seat_state" => Expect::SeatState(seat_map(v, players, state_map)?),
+            "seat_state" => Expect::SeatState(seat_map(v, state_map)?),
             "playing" => Expect::Playing(
                 v.as_sequence()
                     .ok_or("playing: a list of the seats still in the hand")?
                     .iter()
-                    .map(|s| table_seat(s, players))
+                    .map(as_seat)
                     .collect::<Result<_, _>>()?,
             ),
             "aside_size" => Expect::AsideSize(count(v)?),

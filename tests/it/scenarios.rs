@@ -2,6 +2,7 @@
 //! `tests/bad-input/` must be rejected as bad input, naming file and place.
 
 use std::path::Path;
+use std::process::Command;
 
 use unolab::scenario::{Outcome, Scenario};
 
@@ -35,7 +36,6 @@ fn bad_scenario_files_name_file_line_and_problem() {
         ("empty-discard.yaml", "empty-discard.yaml:5:3: discard: [] names no card"),
         ("missing-seats.yaml", "missing-seats.yaml:7:5: there is no player 5 at a table of 3"),
         ("missing-seats.yaml", "missing-seats.yaml:8:12: there is no player 7 at a table of 3"),
-        ("missing-seats.yaml", "missing-seats.yaml:10:5: there is no player 9 at a table of 3"),
         ("unknown-option.yaml", "unknown-option.yaml:3:23: cannot load the variant"),
         ("unmarked-card.yaml", "unmarked-card.yaml:5:15: the flex deck has no card 'blue 1'; did you mean 'blue 1*'?"),
     ];
@@ -57,4 +57,22 @@ fn a_failing_step_is_reported_with_expected_and_found() {
     .unwrap();
     let outcome = Scenario::load(&file).unwrap().run();
     assert_eq!(outcome, Outcome::Fail("step 2 ({expect: {current: 3}}): current: expected 3 / found 1".into()));
+}
+
+/// An expectation about a seat the table does not have fails saying so;
+/// one that holds of an empty seat (a hand size of 0) passes, as it always
+/// has.
+#[test]
+fn an_expectation_about_a_missing_seat_says_so() {
+    let scratch = tempfile::tempdir().unwrap();
+    let file = scratch.path().join("seats.yaml");
+    let scenario = |expect: &str| format!("name: seats\nvariant: classic\nplayers: 3\nsteps:\n  - expect: {expect}\n");
+    std::fs::write(&file, scenario("{hand_sizes: {9: 1}}")).unwrap();
+    let run = || Command::new(env!("CARGO_BIN_EXE_unolab")).arg("scenario").arg(&file).output().unwrap();
+    let failed = run();
+    let out = String::from_utf8_lossy(&failed.stdout).to_string();
+    assert_eq!(failed.status.code(), Some(1), "{out}");
+    assert!(out.contains("p9's hand size: expected 1 / found 0 (there is no player 9 at a table of 3)"), "{out}");
+    std::fs::write(&file, scenario("{hand_sizes: {9: 0}}")).unwrap();
+    assert_eq!(run().status.code(), Some(0));
 }
