@@ -693,13 +693,6 @@ fn sim_config(args: &SimArgs, request: &LoadRequest, players: usize, bots: &[Bot
         complain!("error: {e}");
         return Err(BAD_INPUT);
     }
-    if bots.len() > players {
-        complain!(
-            "error: --bot names {} bots for a table of {players}: one kind for every seat, or one per seat",
-            bots.len()
-        );
-        return Err(BAD_INPUT);
-    }
     Ok(SimConfig {
         variant,
         players,
@@ -847,6 +840,20 @@ fn simulate(args: SimArgs) -> i32 {
             None => None,
         };
         plans.push((config, other));
+    }
+    // A list of bots repeats at a larger table; one longer than every
+    // table of the run would be cut everywhere.
+    let largest = |tables: &mut dyn Iterator<Item = usize>| tables.max().unwrap_or(0);
+    let main_seats = largest(&mut plans.iter().map(|(config, _)| config.players));
+    let vs_seats = largest(&mut plans.iter().filter_map(|(_, other)| other.as_ref().map(|o| o.players)));
+    let vs_bots = versus.as_ref().map_or(0, |vs| vs.bot.len());
+    for (bots, seats, whose) in [(args.bot.len(), main_seats, "--bot"), (vs_bots, vs_seats, "--vs's --bot")] {
+        if bots > seats.max(1) {
+            complain!(
+                "error: {whose} names {bots} bots, more than the {seats} seats of the largest table (a shorter list repeats)"
+            );
+            return BAD_INPUT;
+        }
     }
     if let Some(index) = args.show {
         return match sim::show(&plans[0].0, index) {

@@ -714,14 +714,18 @@ fn rules_that_share_a_name_are_told_apart_from_a_repeat() {
 }
 
 /// `sim` refuses what it would otherwise cut or repeat silently: a game
-/// the run does not play, more bots than seats, a player count twice.
+/// the run does not play, more bots than any table seats, a player count
+/// twice. A list of bots for the largest table of a sweep also serves the
+/// smaller ones.
 #[test]
 fn sim_refuses_arguments_it_would_ignore() {
+    let sweep = unolab(&["sim", "classic", "-n", "5", "-p", "2,4", "--bot", "greedy,random,random,random"]);
+    assert_eq!(sweep.status.code(), Some(0), "{}", text(&sweep));
     for (args, said) in [
         (vec!["sim", "classic", "-n", "10", "--show", "10"], "--show 10: the run plays games 0 to 9"),
         (
             vec!["sim", "classic", "-n", "10", "-p", "2", "--bot", "random,greedy,random"],
-            "--bot names 3 bots for a table of 2",
+            "--bot names 3 bots, more than the 2 seats",
         ),
         (vec!["sim", "classic", "-n", "10", "-p", "4,4"], "-p lists 4 twice"),
         (vec!["sim", "classic", "-n", "10", "--show", "1", "--json"], "--show prints one game's transcript"),
