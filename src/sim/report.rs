@@ -205,11 +205,10 @@ pub fn text(config: &SimConfig, stats: &SimStats, arguments: &str) -> String {
             100.0 * stats.hands_with[kind] as f64 / games
         );
         if stats.amounts[kind] > 0 {
-            // The largest of a hand, averaged over the hands that had any.
             line += &format!(
                 "  mean size {:.2}, largest of a hand {:.2} on average",
                 stats.amounts[kind] as f64 / stats.events[kind] as f64,
-                stats.peaks[kind] as f64 / stats.hands_with[kind].max(1) as f64
+                largest_of_a_hand(stats, kind)
             );
         }
         out += &line;
@@ -230,6 +229,13 @@ pub fn text(config: &SimConfig, stats: &SimStats, arguments: &str) -> String {
     }
     out += &format!("{:.2}s, {:.0} hands/s\n", stats.elapsed_s, stats.games_per_s());
     out
+}
+
+/// The largest size an event of `kind` had in a hand, averaged over the
+/// hands that had one (`largest_per_hand` in JSON averages over every
+/// hand).
+fn largest_of_a_hand(stats: &SimStats, kind: usize) -> f64 {
+    stats.peaks[kind] as f64 / stats.hands_with[kind].max(1) as f64
 }
 
 /// How many games did not finish and why, if any did not.
@@ -274,6 +280,7 @@ pub fn json(config: &SimConfig, stats: &SimStats) -> Value {
             if stats.amounts[kind] > 0 {
                 entry["mean_size"] = json!(stats.amounts[kind] as f64 / count as f64);
                 entry["largest_per_hand"] = json!(stats.peaks[kind] as f64 / games);
+                entry["largest_of_a_hand"] = json!(largest_of_a_hand(stats, kind));
             }
             (name.to_string(), entry)
         })
@@ -550,7 +557,7 @@ pub fn sweep_table(runs: &[(&str, &SimConfig, &SimStats)]) -> String {
         let first = stats.wins_by_position.first().copied().unwrap_or(0);
         let games = finished.max(1) as f64;
         let (penalties, largest) =
-            penalty.map_or((0.0, 0.0), |k| (stats.events[k] as f64 / games, stats.peaks[k] as f64 / games));
+            penalty.map_or((0.0, 0.0), |k| (stats.events[k] as f64 / games, largest_of_a_hand(stats, k)));
         out += &format!(
             "{name:<wide$} {:>7} {:>15} {:>6} {:>5} {:>14} {:>8.1} {:>9.2} {:>8.2}\n",
             finished,
