@@ -630,11 +630,14 @@ fn scenarios(paths: &[PathBuf], verbose: bool) -> i32 {
             return BAD_INPUT;
         }
     };
+    // Skipped files are said aside: the report is a line per scenario.
     for line in &skipped {
-        say!("{line}");
+        complain!("{line}");
     }
     if files.is_empty() {
-        complain!("error: no scenario file (*.yaml, *.yml) in the paths given");
+        let skipped =
+            if skipped.is_empty() { String::new() } else { format!(" ({} other YAML files skipped)", skipped.len()) };
+        complain!("error: no scenario file (*.yaml, *.yml) in the paths given{skipped}");
         return BAD_INPUT;
     }
     let report = scenario::run_files(&files, verbose);

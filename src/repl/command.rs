@@ -129,7 +129,7 @@ pub const COMMANDS: &[CommandInfo] = &[
         help: "Start a new match, with a new seed. Options as for 'unolab play': -r RULE (repeat), --set K=V, \
                -p N, --seed S, --bot KIND. What is not given stays as it was; a VARIANT starts without \
                the old rules and settings, and -r gives the whole list of rules (new -r RULE: that rule \
-               alone).",
+               alone) and clears the settings.",
     },
     CommandInfo {
         name: "reload",

@@ -376,7 +376,7 @@ impl Runtime {
                     f.kind.name(),
                     f.function,
                     column.unwrap_or(1),
-                    call_in_words(&e).unwrap_or_else(|| e.to_string()),
+                    call_in_words(&e, |name| self.function_exists(f, name)).unwrap_or_else(|| e.to_string()),
                     card_property_hint(&e)
                 )),
                 _ => {
@@ -385,6 +385,13 @@ impl Runtime {
                 }
             }
         })
+    }
+
+    /// Is there a function `name` a script of `f`'s layer may call: the
+    /// host's, the standard package's or one the layer's scripts define?
+    /// Only on the way to an error: it lists them all.
+    fn function_exists(&self, f: &FnRef, name: &str) -> bool {
+        self.layers[f.layer].iter_functions().any(|def| def.name == name) || self.function_names().contains(name)
     }
 
     /// The script that defines hook function `f`, and the line it starts
@@ -499,44 +506,44 @@ pub fn kind_of(value: &Dynamic) -> String {
     if value.is::<ScriptCard>() {
         return "a card".into();
     }
-    match value.type_name() {
+    type_in_words(value.type_name())
+}
+
+/// A Rhai type, by the name Rhai gives it, in the words the docs use.
+fn type_in_words(name: &str) -> String {
+    match name {
         "i64" => "a number".into(),
         "f64" => "a decimal number".into(),
         "bool" => "true/false".into(),
         "string" | "char" => "text".into(),
+        name if name.contains("ImmutableString") => "text".into(),
         "map" => "a map".into(),
         "array" => "an array".into(),
         "()" => "nothing".into(),
+        name if name.ends_with("ScriptCard") => "a card".into(),
         other => format!("a {}", other.rsplit("::").next().unwrap_or(other)),
     }
 }
 
-/// For a property a card does not have (`card.colour`), the properties it
-/// has, and the one meant where it looks like a misspelling of one.
 /// A call no function takes, in a script author's words: `draw() does
-/// not take (number, text)` for Rhai's `Function not found: draw (i64,
-/// &str | ImmutableString | String)`.
-fn call_in_words(e: &rhai::EvalAltResult) -> Option<String> {
+/// not take (a number, text)` for Rhai's `Function not found: draw (i64,
+/// &str | ImmutableString | String)`; where no function has the name
+/// (`exists` says), that there is none.
+fn call_in_words(e: &rhai::EvalAltResult, exists: impl Fn(&str) -> bool) -> Option<String> {
     let rhai::EvalAltResult::ErrorFunctionNotFound(signature, _) = e else { return None };
     let (name, types) = signature.split_once(" (")?;
     let types = types.strip_suffix(')')?;
-    let words: Vec<&str> = types
-        .split(", ")
-        .filter(|t| !t.is_empty())
-        .map(|t| match t {
-            "i64" => "number",
-            "bool" => "true/false",
-            "()" => "nothing",
-            "array" => "list",
-            "map" => "map",
-            t if t.contains("ImmutableString") => "text",
-            t if t.ends_with("Card") => "card",
-            t => t,
-        })
-        .collect();
-    Some(format!("{name}() does not take ({}): see the authoring guide for what it takes", words.join(", ")))
+    let words: Vec<String> = types.split(", ").filter(|t| !t.is_empty()).map(type_in_words).collect();
+    let given = words.join(", ");
+    Some(if exists(name) {
+        format!("{name}() does not take ({given}): see the authoring guide for what it takes")
+    } else {
+        format!("no function '{name}' (called with ({given}))")
+    })
 }
 
+/// For a property a card does not have (`card.colour`), the properties it
+/// has, and the one meant where it looks like a misspelling of one.
 fn card_property_hint(e: &rhai::EvalAltResult) -> String {
     let rhai::EvalAltResult::ErrorDotExpr(message, _) = e else { return String::new() };
     let Some(name) = message.strip_prefix("Unknown property '").and_then(|rest| rest.split_once('\'')).map(|(n, _)| n)

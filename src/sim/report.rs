@@ -427,6 +427,11 @@ pub fn rows(rows: &[GameRow], csv: bool) -> String {
     out
 }
 
+/// The games of two runs on the same seeds that both finished, paired.
+fn both_finished<'a>(a: &'a SimStats, b: &'a SimStats) -> impl Iterator<Item = (&'a GameRow, &'a GameRow)> {
+    a.rows.iter().zip(&b.rows).filter(|(x, y)| x.index == y.index && x.failed.is_none() && y.failed.is_none())
+}
+
 /// One figure of two runs played on the same seeds: each run's mean and
 /// the mean of the per-game differences (B - A) with its 95% interval.
 #[derive(Debug, Clone, PartialEq)]
@@ -449,12 +454,7 @@ impl Paired {
 /// nothing): turns and points per hand, wins by position, and every event
 /// kind and counter either run saw.
 pub fn paired(a: &SimStats, b: &SimStats) -> Vec<Paired> {
-    let pairs: Vec<(&GameRow, &GameRow)> = a
-        .rows
-        .iter()
-        .zip(&b.rows)
-        .filter(|(x, y)| x.index == y.index && x.failed.is_none() && y.failed.is_none())
-        .collect();
+    let pairs: Vec<(&GameRow, &GameRow)> = both_finished(a, b).collect();
     let figure = |name: String, value: &dyn Fn(&GameRow) -> Option<f64>| {
         let (mut xs, mut ys, mut ds) = (Vec::new(), Vec::new(), Vec::new());
         for (x, y) in &pairs {
@@ -509,7 +509,7 @@ pub fn compare_text(a: (&SimConfig, &SimStats), b: (&SimConfig, &SimStats)) -> S
         a.1.games.min(b.1.games),
         a.0.seed
     );
-    let both = a.1.rows.iter().zip(&b.1.rows).filter(|(x, y)| x.failed.is_none() && y.failed.is_none()).count();
+    let both = both_finished(a.1, b.1).count();
     for (which, stats) in [("A", a.1), ("B", b.1)] {
         if let (Some(unfinished), Some(first)) = (unfinished(stats), first_unfinished(stats)) {
             out += &format!("WARNING {which}: {unfinished}; first: {first}\n");

@@ -33,7 +33,8 @@ pub fn parse_spec(file: &SourceFile) -> Result<LayerSpec, String> {
     }
     crate::yaml::from_file(file).map_err(|problem| {
         // A misspelt hook whose bindings are also wrong is told by its
-        // name, the likelier mistake, rather than by the shape of its value.
+        // name first, the likelier mistake, not only by the shape of its
+        // value.
         let unknown_hooks = crate::yaml::from_file::<crate::yaml::Yaml>(file)
             .ok()
             .and_then(|yaml| yaml.get("hooks").and_then(|hooks| hooks.as_mapping()).map(<[_]>::to_vec))
@@ -46,7 +47,8 @@ pub fn parse_spec(file: &SourceFile) -> Result<LayerSpec, String> {
             })
             .map(|(name, at)| file.problem(at, unknown_hook(&name)))
             .collect::<Vec<_>>();
-        if unknown_hooks.is_empty() { problem } else { unknown_hooks.join("\n") }
+        // The parser's own problem follows: it may be elsewhere.
+        if unknown_hooks.is_empty() { problem } else { format!("{}\n{problem}", unknown_hooks.join("\n")) }
     })
 }
 
@@ -484,7 +486,9 @@ fn build_layer(input: &LayerInput, is_rule: bool, problems: &mut Vec<String>) ->
 fn check_conflicts(layers: &[Layer], problems: &mut Vec<String>) {
     for (i, a) in layers.iter().enumerate() {
         for b in &layers[i + 1..] {
-            if a.name == b.name && a.source.name == b.source.name {
+            // One file named twice, however its path is spelt, has the same
+            // text.
+            if a.name == b.name && (a.source.name == b.source.name || a.source.text == b.source.text) {
                 problems.push(format!("house rule '{}' is given twice", a.name));
             } else if a.name == b.name {
                 problems.push(format!(

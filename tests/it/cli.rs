@@ -275,11 +275,11 @@ fn check_takes_house_rules_alone_or_with_a_variant() {
     let unknown = unolab(&["check", "classic", "-r", "nope"]);
     assert_eq!(unknown.status.code(), Some(2), "{}", text(&unknown));
     assert!(text(&unknown).contains("unknown house rule 'nope'"), "{}", text(&unknown));
-    let misspelt = unolab(&["check", "clasic", "-r", "stackin"]);
-    assert_eq!(misspelt.status.code(), Some(2), "{}", text(&misspelt));
-    assert!(
-        text(&misspelt).contains("did you mean 'classic'?") || text(&misspelt).contains("did you mean 'stacking'?")
-    );
+    for (args, meant) in [(vec!["check", "clasic"], "classic"), (vec!["sim", "classic", "-r", "stackin"], "stacking")] {
+        let misspelt = unolab(&args);
+        assert_eq!(misspelt.status.code(), Some(2), "{}", text(&misspelt));
+        assert!(text(&misspelt).contains(&format!("did you mean '{meant}'?")), "{}", text(&misspelt));
+    }
     // So is a setting the files do not take; the check itself still runs
     // with the settings it does take (above).
     for setting in ["noSuchOption=1", "crossStack=maybe"] {
@@ -679,12 +679,15 @@ fn a_call_no_function_takes_is_told_in_an_authors_words() {
     assert!(misspelt.contains("did you mean 'draw'?"), "{misspelt}");
     std::fs::write(dir.join("calls.rhai"), "fn bad(card) {\n    draw(me(), \"lots\");\n}\n").unwrap();
     let mistyped = text(&unolab(&["check", "classic", "-r", &rule]));
-    assert!(mistyped.contains("calls.rhai:2:5: draw() does not take (number, text)"), "{mistyped}");
+    assert!(mistyped.contains("calls.rhai:2:5: draw() does not take (a number, text)"), "{mistyped}");
     assert!(!mistyped.contains("ImmutableString"), "{mistyped}");
+    std::fs::write(dir.join("calls.rhai"), "fn bad(card) {\n    let g = Fn(\"nope\"); g.call(1);\n}\n").unwrap();
+    let missing = text(&unolab(&["check", "classic", "-r", &rule]));
+    assert!(missing.contains("no function 'nope' (called with (a number))"), "{missing}");
 }
 
-/// A misspelt hook is told by its name even where its value has the wrong
-/// shape too (a map, not a list of bindings).
+/// A misspelt hook is told by its name first even where its value has the
+/// wrong shape too (a map, not a list of bindings).
 #[test]
 fn a_misspelt_hook_is_told_by_its_name_first() {
     let scratch = tempfile::tempdir().unwrap();
@@ -693,7 +696,9 @@ fn a_misspelt_hook_is_told_by_its_name_first() {
     let out = text(&unolab(&["check", &rule.display().to_string()]));
     assert!(out.contains("hooked.yaml:4:3: unknown hook 'on_ply'"), "{out}");
     assert!(out.contains("did you mean 'on_play'?"), "{out}");
-    assert!(!out.contains("a list is needed"), "{out}");
+    // The parser's own problem follows, as it may be elsewhere.
+    let (name, shape) = (out.find("unknown hook").unwrap(), out.find("a list is needed").unwrap());
+    assert!(name < shape, "{out}");
 }
 
 /// Two different rule files with one name are told as a clash of names,
