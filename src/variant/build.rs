@@ -340,8 +340,13 @@ fn build_designs(file: &SourceFile, spec: &LayerSpec, names: &Names, problems: &
 fn build_table(file: &SourceFile, spec: &LayerSpec, problems: &mut Vec<String>) -> Option<Variant> {
     let start = problems.len();
     let need = |present: bool, field: &str, problems: &mut Vec<String>| {
-        if !present {
-            problems.push(file.problem(None, format!("a variant needs '{field}'")));
+        if present {
+            return;
+        }
+        // A list given empty is told where it stands.
+        match file.locate(&format!("{field}:")) {
+            Some(at) => problems.push(file.problem(Some(at), format!("'{field}' is empty: a variant needs it"))),
+            None => problems.push(file.problem(None, format!("a variant needs '{field}'"))),
         }
     };
     need(!spec.colors.is_empty(), "colors", problems);

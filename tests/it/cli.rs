@@ -650,7 +650,7 @@ fn check_tells_a_variant_with_an_empty_deck_from_a_rule() {
     let variant = scratch.path().join("bare.yaml");
     std::fs::write(&variant, format!("{table}deck: []\n")).unwrap();
     let out = text(&unolab(&["check", &variant.display().to_string()]));
-    assert!(out.contains("bare.yaml: a variant needs 'deck'"), "{out}");
+    assert!(out.contains("bare.yaml:7:1: 'deck' is empty: a variant needs it"), "{out}");
     assert!(!out.contains("house rule"), "{out}");
     let rule = scratch.path().join("rule.yaml");
     std::fs::write(&rule, table).unwrap();
