@@ -541,22 +541,27 @@ impl<'a> Session<'a> {
                 }
             }
         }
-        let action = self.game.resolve(&command, HUMAN, Sight::Seat);
-        // A challenged player shows the challenger their hand (rules.md
-        // 1.4): as it was when challenged, after the challenge's events.
+        let result = self.game.resolve(&command, HUMAN, Sight::Seat);
+        if let Err(e) = result.and_then(|action| self.apply_shown(action, out)) {
+            self.say(out, &e)?;
+        }
+        Ok(())
+    }
+
+    /// Applies seat 0's `action`. A challenged player shows the challenger
+    /// their hand (rules.md 1.4): as it was when challenged, after the
+    /// challenge's events.
+    fn apply_shown(&mut self, action: Action, out: &mut dyn Write) -> Result<(), String> {
         let shown = match action {
-            Ok(Action::Challenge(_)) => self.challenged_hand(),
+            Action::Challenge(_) => self.challenged_hand(),
             _ => None,
         };
-        match action.and_then(|action| self.game.apply(action).map_err(|e| e.to_string())) {
-            Err(e) => self.say(out, &e)?,
-            Ok(()) => {
-                if let Some((seat, hand)) = shown {
-                    self.show_events(out)?;
-                    writeln!(out, "  p{seat}'s hand, shown to you when challenged:")?;
-                    writeln!(out, "{}", render::wrap(&hand, 4, self.style))?;
-                }
-            }
+        self.game.apply(action).map_err(|e| e.to_string())?;
+        if let Some((seat, hand)) = shown {
+            let io = |e: std::io::Error| e.to_string();
+            self.show_events(out).map_err(io)?;
+            writeln!(out, "  p{seat}'s hand, shown to you when challenged:").map_err(io)?;
+            writeln!(out, "{}", render::wrap(&hand, 4, self.style)).map_err(io)?;
         }
         Ok(())
     }
@@ -607,7 +612,7 @@ impl<'a> Session<'a> {
                 other => other,
             })
             .map_err(|e| e.to_string())
-            .and_then(|action| self.game.apply(action).map_err(|e| e.to_string()));
+            .and_then(|action| self.apply_shown(action, out));
         if let Err(e) = result {
             writeln!(out, "{e}")?;
         }
