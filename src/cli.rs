@@ -753,7 +753,7 @@ fn simulate(args: SimArgs) -> i32 {
         complain!("error: --show {index}: the run plays games 0 to {} (-n {})", args.games - 1, args.games);
         return BAD_INPUT;
     }
-    if let Some(twice) = args.players.iter().enumerate().find(|&(i, p)| args.players[..i].contains(p)).map(|(_, p)| p) {
+    if let Some(twice) = crate::source::first_repeat(&args.players) {
         complain!("error: -p lists {twice} twice");
         return BAD_INPUT;
     }
@@ -846,9 +846,8 @@ fn simulate(args: SimArgs) -> i32 {
     }
     // A list of bots repeats at a larger table; one longer than every
     // table of the run would be cut everywhere.
-    let largest = |tables: &mut dyn Iterator<Item = usize>| tables.max().unwrap_or(0);
-    let main_seats = largest(&mut plans.iter().map(|(config, _)| config.players));
-    let vs_seats = largest(&mut plans.iter().filter_map(|(_, other)| other.as_ref().map(|o| o.players)));
+    let main_seats = plans.iter().map(|(config, _)| config.players).max().unwrap_or(0);
+    let vs_seats = plans.iter().filter_map(|(_, other)| other.as_ref().map(|o| o.players)).max().unwrap_or(0);
     let vs_bots = versus.as_ref().map_or(0, |vs| vs.bot.len());
     for (bots, seats, whose) in [(args.bot.len(), main_seats, "--bot"), (vs_bots, vs_seats, "--vs's --bot")] {
         if bots > seats.max(1) {
@@ -1121,13 +1120,14 @@ fn scaffold(what: NewWhat) -> i32 {
         NewWhat::Rule { name, .. } => (name, builtin::rule_names()),
         NewWhat::Variant { name, .. } => (name, builtin::variant_names()),
     };
-    if builtins.contains(&name.as_str()) {
-        let what = if rule {
-            "house rule is also named '{name}': the two cannot be used together (layers are told apart by name; 'name:' in its YAML renames yours)"
-        } else {
-            "variant is also named '{name}': name yours by its path (a bare name is the built-in one)"
-        };
-        complain!("warning: a built-in {}", what.replace("{name}", name));
+    if builtins.contains(&name.as_str()) && rule {
+        complain!(
+            "warning: a built-in house rule is also named '{name}': the two cannot be used together (layers are told apart by name; 'name:' in its YAML renames yours)"
+        );
+    } else if builtins.contains(&name.as_str()) {
+        complain!(
+            "warning: a built-in variant is also named '{name}': name yours by its path (a bare name is the built-in one)"
+        );
     }
     SUCCESS
 }

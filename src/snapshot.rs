@@ -117,10 +117,10 @@ pub fn run_spec(path: &Path, mode: Mode) -> Result<SpecResult, String> {
         return Err(source.problem_at("seeds:", "list at least one seed and one player count"));
     }
     // Each game is one snapshot: a repeat would play and write it again.
-    if let Some(seed) = raw.seeds.iter().enumerate().find(|&(i, s)| raw.seeds[..i].contains(s)).map(|(_, s)| s) {
+    if let Some(seed) = crate::source::first_repeat(&raw.seeds) {
         return Err(source.problem_at("seeds:", format!("seeds lists {seed} twice")));
     }
-    if let Some(n) = players.iter().enumerate().find(|&(i, n)| players[..i].contains(n)).map(|(_, n)| n) {
+    if let Some(n) = crate::source::first_repeat(&players) {
         return Err(source.problem_at("players:", format!("players lists {n} twice")));
     }
     let stem = spec_stem(path);

@@ -26,6 +26,11 @@ pub fn did_you_mean<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str
     closest(word, candidates).map_or_else(String::new, |name| format!("; did you mean '{name}'?"))
 }
 
+/// The first item of a list someone gave that repeats an earlier one.
+pub fn first_repeat<T: PartialEq>(items: &[T]) -> Option<&T> {
+    items.iter().enumerate().find(|&(i, item)| items[..i].contains(item)).map(|(_, item)| item)
+}
+
 /// Reads files for the core: variants, rules and their scripts.
 pub trait Loader {
     /// The text of the file at `path`.

@@ -541,29 +541,34 @@ impl<'a> Session<'a> {
                 }
             }
         }
-        let result = self.game.resolve(&command, HUMAN, Sight::Seat);
-        if let Err(e) = result.and_then(|action| self.apply_shown(action, out)) {
+        let result = match self.game.resolve(&command, HUMAN, Sight::Seat) {
+            Ok(action) => self.apply_shown(action, out)?,
+            Err(e) => Err(e),
+        };
+        if let Err(e) = result {
             self.say(out, &e)?;
         }
         Ok(())
     }
 
-    /// Applies seat 0's `action`. A challenged player shows the challenger
-    /// their hand (rules.md 1.4): as it was when challenged, after the
+    /// Applies seat 0's `action`, or says why not (the outer error: the
+    /// terminal failed). A challenged player shows the challenger their
+    /// hand (rules.md 1.4): as it was when challenged, after the
     /// challenge's events.
-    fn apply_shown(&mut self, action: Action, out: &mut dyn Write) -> Result<(), String> {
+    fn apply_shown(&mut self, action: Action, out: &mut dyn Write) -> std::io::Result<Result<(), String>> {
         let shown = match action {
             Action::Challenge(_) => self.challenged_hand(),
             _ => None,
         };
-        self.game.apply(action).map_err(|e| e.to_string())?;
-        if let Some((seat, hand)) = shown {
-            let io = |e: std::io::Error| e.to_string();
-            self.show_events(out).map_err(io)?;
-            writeln!(out, "  p{seat}'s hand, shown to you when challenged:").map_err(io)?;
-            writeln!(out, "{}", render::wrap(&hand, 4, self.style)).map_err(io)?;
+        if let Err(e) = self.game.apply(action) {
+            return Ok(Err(e.to_string()));
         }
-        Ok(())
+        if let Some((seat, hand)) = shown {
+            self.show_events(out)?;
+            writeln!(out, "  p{seat}'s hand, shown to you when challenged:")?;
+            writeln!(out, "{}", render::wrap(&hand, 4, self.style))?;
+        }
+        Ok(Ok(()))
     }
 
     /// The seat a challenge now would challenge, and its hand as shown.
@@ -605,14 +610,11 @@ impl<'a> Session<'a> {
         }
         // A bot playing for you never forgets to call UNO.
         let held = self.game.table().hands[HUMAN].len();
-        let result = bot
-            .choose(&mut self.game, HUMAN)
-            .map(|action| match action {
-                Action::Play(play) if held == 2 => Action::Play(Play { uno: true, ..play }),
-                other => other,
-            })
-            .map_err(|e| e.to_string())
-            .and_then(|action| self.apply_shown(action, out));
+        let result = match bot.choose(&mut self.game, HUMAN) {
+            Ok(Action::Play(play)) if held == 2 => self.apply_shown(Action::Play(Play { uno: true, ..play }), out)?,
+            Ok(action) => self.apply_shown(action, out)?,
+            Err(e) => Err(e.to_string()),
+        };
         if let Err(e) = result {
             writeln!(out, "{e}")?;
         }

@@ -251,10 +251,10 @@ fn unfinished(stats: &SimStats) -> Option<String> {
     })
 }
 
-/// The first game that did not finish, in a line.
-fn first_unfinished(stats: &SimStats) -> Option<String> {
+/// How many games did not finish, and the first of them, in a line.
+fn unfinished_warning(stats: &SimStats) -> Option<String> {
     let f = stats.failures.iter().chain(&stats.stuck).min_by_key(|f| f.index)?;
-    Some(format!("game {} (seed {:#x}): {}", f.index, f.seed, f.message))
+    Some(format!("{}; first: game {} (seed {:#x}): {}", unfinished(stats)?, f.index, f.seed, f.message))
 }
 
 /// Every figure as one JSON object (the cli.md fields among them).
@@ -509,14 +509,13 @@ pub fn compare_text(a: (&SimConfig, &SimStats), b: (&SimConfig, &SimStats)) -> S
         a.1.games.min(b.1.games),
         a.0.seed
     );
-    let both = both_finished(a.1, b.1).count();
-    for (which, stats) in [("A", a.1), ("B", b.1)] {
-        if let (Some(unfinished), Some(first)) = (unfinished(stats), first_unfinished(stats)) {
-            out += &format!("WARNING {which}: {unfinished}; first: {first}\n");
-        }
-    }
-    if unfinished(a.1).is_some() || unfinished(b.1).is_some() {
-        out += &format!("the figures compare the {both} games both finished\n");
+    let warnings: Vec<String> = [("A", a.1), ("B", b.1)]
+        .into_iter()
+        .filter_map(|(which, stats)| unfinished_warning(stats).map(|warning| format!("WARNING {which}: {warning}\n")))
+        .collect();
+    if !warnings.is_empty() {
+        out += &warnings.concat();
+        out += &format!("the figures compare the {} games both finished\n", both_finished(a.1, b.1).count());
     }
     out += &format!("{:<32} {:>9} {:>9} {:>9}  {}\n", "", "A", "B", "B - A", "95% interval");
     for p in paired(a.1, b.1) {
@@ -576,8 +575,8 @@ pub fn sweep_table(runs: &[(&str, &SimConfig, &SimStats)]) -> String {
         );
     }
     for ((_, _, stats), name) in runs.iter().zip(&names) {
-        if let (Some(unfinished), Some(first)) = (unfinished(stats), first_unfinished(stats)) {
-            out += &format!("WARNING {name}: {unfinished}; first: {first}\n");
+        if let Some(warning) = unfinished_warning(stats) {
+            out += &format!("WARNING {name}: {warning}\n");
         }
     }
     out

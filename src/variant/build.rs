@@ -34,21 +34,16 @@ pub fn parse_spec(file: &SourceFile) -> Result<LayerSpec, String> {
     crate::yaml::from_file(file).map_err(|problem| {
         // A misspelt hook whose bindings are also wrong is told by its
         // name first, the likelier mistake, not only by the shape of its
-        // value.
-        let unknown_hooks = crate::yaml::from_file::<crate::yaml::Yaml>(file)
-            .ok()
-            .and_then(|yaml| yaml.get("hooks").and_then(|hooks| hooks.as_mapping()).map(<[_]>::to_vec))
-            .unwrap_or_default()
+        // value; the parser's own problem follows, as it may be elsewhere.
+        let Ok(yaml) = crate::yaml::from_file::<crate::yaml::Yaml>(file) else { return problem };
+        let hooks = yaml.get("hooks").and_then(crate::yaml::Yaml::as_mapping).unwrap_or_default();
+        let mut told: Vec<String> = hooks
             .iter()
-            .filter_map(|(key, _)| {
-                key.as_str()
-                    .filter(|name| HookKind::parse(name).is_none())
-                    .map(|name| (name.to_string(), key.position()))
-            })
-            .map(|(name, at)| file.problem(at, unknown_hook(&name)))
-            .collect::<Vec<_>>();
-        // The parser's own problem follows: it may be elsewhere.
-        if unknown_hooks.is_empty() { problem } else { format!("{}\n{problem}", unknown_hooks.join("\n")) }
+            .filter_map(|(key, _)| key.as_str().filter(|name| HookKind::parse(name).is_none()).map(|name| (key, name)))
+            .map(|(key, name)| file.problem(key.position(), unknown_hook(name)))
+            .collect();
+        told.push(problem);
+        told.join("\n")
     })
 }
 

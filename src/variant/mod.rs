@@ -619,10 +619,7 @@ impl Variant {
     /// values it may take where its declaration lists them.
     pub fn options_in_words(&self) -> impl Iterator<Item = String> + '_ {
         self.options.iter().map(|(name, value)| match self.option_choices.get(name) {
-            Some(choices) => {
-                let choices: Vec<String> = choices.iter().map(OptionValue::to_string).collect();
-                format!("option {name} = {value} (of {})", choices.join(", "))
-            }
+            Some(choices) => format!("option {name} = {value} (of {})", options::listed(choices)),
             None => format!("option {name} = {value}"),
         })
     }

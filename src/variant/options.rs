@@ -102,7 +102,7 @@ fn declaration(key: &str, value: &Yaml, file: &SourceFile) -> Result<(OptionValu
 }
 
 /// Values, as a list in words.
-fn listed(values: &[OptionValue]) -> String {
+pub fn listed(values: &[OptionValue]) -> String {
     values.iter().map(OptionValue::to_string).collect::<Vec<_>>().join(", ")
 }
 
