@@ -83,7 +83,7 @@ enum Node {
     /// The call asks `read` next; where it goes depends on the answer.
     /// `known`: while the table is frozen, the frozen stretch (`Memo::epoch`)
     /// in which this read of the table led to a child, and the child.
-    Read { read: Read, how: How, children: Children, known: Cell<(u32, u32)> },
+    Read { read: Box<Read>, how: How, children: Children, known: Cell<(u32, u32)> },
     /// The call makes this change next.
     Op { op: Op, next: Option<u32> },
     /// The call returns this value.
@@ -101,7 +101,7 @@ enum Children {
     Answers(Vec<(Answer, u32)>),
     /// Many answers of another read (a list of cards, a kept value), found
     /// by their hash: such a read may gather thousands.
-    Hashed(FxHashMap<Answer, u32>),
+    Hashed(Box<FxHashMap<Answer, u32>>),
 }
 
 /// How many answers of a read that is not quick are compared one by one
@@ -148,7 +148,7 @@ impl Children {
             (Children::Answers(answers), answer) => {
                 let mut hashed: FxHashMap<Answer, u32> = answers.drain(..).collect();
                 hashed.insert(answer, child);
-                *self = Children::Hashed(hashed);
+                *self = Children::Hashed(Box::new(hashed));
             }
             (Children::Hashed(answers), answer) => {
                 answers.insert(answer, child);
@@ -624,7 +624,7 @@ impl Memo {
                         Step::Read(read, _) => {
                             let how = How::of(read);
                             Node::Read {
-                                read: read.clone(),
+                                read: Box::new(read.clone()),
                                 how,
                                 children: Children::of(how),
                                 known: Cell::new((0, 0)),
@@ -637,7 +637,7 @@ impl Memo {
                 }
             };
             match (&self.nodes[id as usize], step) {
-                (Node::Read { read, children, .. }, Step::Read(asked, answer)) if read == asked => {
+                (Node::Read { read, children, .. }, Step::Read(asked, answer)) if **read == *asked => {
                     at = children.find(answer);
                     parent = Parent::Child(id, answer.clone());
                 }

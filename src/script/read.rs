@@ -408,20 +408,20 @@ pub enum Quick {
     TopIsFresh,
     Current,
     /// The seat this many after the one the call is about.
-    NextPlayer(usize),
+    NextPlayer(u16),
     Color,
     Side,
     Direction,
-    HandSize(Seat),
-    Power(Seat),
-    Playing(Seat),
+    HandSize(u16),
+    Power(u16),
+    Playing(u16),
     /// Is there a top card, a drawn card?
     HasTop,
     HasDrawn,
     DrawSize,
     LastPlayer,
-    Score(Seat),
-    Points(Seat),
+    Score(u16),
+    Points(u16),
     /// A question about a card of a list, or a list's size, answered from
     /// the read (`Read::list_word`), where the list, place and property
     /// are kept: kept here too, they would make every recorded read larger.
@@ -459,19 +459,25 @@ impl Quick {
             Quick::GoingOut => u64::from(call.going_out),
             Quick::PrevColor => some_word(call.prev_color),
             Quick::Current => table.to_act() as u64,
-            Quick::NextPlayer(steps) => table.seat_after(call.me, steps) as u64,
+            Quick::NextPlayer(steps) => table.seat_after(call.me, usize::from(steps)) as u64,
             Quick::Color => some_word(table.color),
             Quick::Side => u64::from(table.side == Side::Dark),
             Quick::Direction => u64::from(table.direction == Direction::Counterclockwise),
-            Quick::HandSize(seat) => table.hands.get(seat)?.len() as u64,
-            Quick::Power(seat) => u64::from(*table.power.get(seat)?),
-            Quick::Playing(seat) => u64::from(table.playing((seat < table.players()).then_some(seat)?)),
+            Quick::HandSize(seat) => table.hands.get(usize::from(seat))?.len() as u64,
+            Quick::Power(seat) => u64::from(*table.power.get(usize::from(seat))?),
+            Quick::Playing(seat) => {
+                let seat = usize::from(seat);
+                u64::from(table.playing((seat < table.players()).then_some(seat)?))
+            }
             Quick::HasTop => u64::from(!table.discard.is_empty()),
             Quick::HasDrawn => u64::from(matches!(table.phase, Phase::Drawn(_))),
             Quick::DrawSize => table.draw.len() as u64,
             Quick::LastPlayer => seat_word(table.landing.player()),
-            Quick::Score(seat) => *table.scores.get(seat)? as u64,
-            Quick::Points(seat) => table.hand_points(variant, (seat < table.players()).then_some(seat)?) as u64,
+            Quick::Score(seat) => *table.scores.get(usize::from(seat))? as u64,
+            Quick::Points(seat) => {
+                let seat = usize::from(seat);
+                table.hand_points(variant, (seat < table.players()).then_some(seat)?) as u64
+            }
             Quick::ArgProp(_) | Quick::TopProp(_) | Quick::Me | Quick::AsFlex | Quick::TopIsFresh => {
                 unreachable!("answered inline")
             }
@@ -598,19 +604,19 @@ impl Read {
             Read::PrevColor => Quick::PrevColor,
             Read::TopIsFresh => Quick::TopIsFresh,
             Read::Current => Quick::Current,
-            Read::NextPlayer { steps } => Quick::NextPlayer(steps),
+            Read::NextPlayer { steps } => Quick::NextPlayer(u16::try_from(steps).ok()?),
             Read::Color => Quick::Color,
             Read::Side => Quick::Side,
             Read::Direction => Quick::Direction,
-            Read::HandSize(seat) => Quick::HandSize(seat),
-            Read::Power(seat) => Quick::Power(seat),
-            Read::Playing(seat) => Quick::Playing(seat),
+            Read::HandSize(seat) => Quick::HandSize(u16::try_from(seat).ok()?),
+            Read::Power(seat) => Quick::Power(u16::try_from(seat).ok()?),
+            Read::Playing(seat) => Quick::Playing(u16::try_from(seat).ok()?),
             Read::Cards(CardList::Top) => Quick::HasTop,
             Read::Cards(CardList::Drawn) => Quick::HasDrawn,
             Read::DrawSize => Quick::DrawSize,
             Read::LastPlayer => Quick::LastPlayer,
-            Read::Score(seat) => Quick::Score(seat),
-            Read::Points(seat) => Quick::Points(seat),
+            Read::Score(seat) => Quick::Score(u16::try_from(seat).ok()?),
+            Read::Points(seat) => Quick::Points(u16::try_from(seat).ok()?),
             Read::Cards(_) | Read::Prop { .. } | Read::Playable(_) | Read::MatchesTop(_) => Quick::OfList,
             _ => return None,
         })
