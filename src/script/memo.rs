@@ -42,7 +42,7 @@ use smallvec::SmallVec;
 use crate::card::{CardId, Side};
 use crate::event::{Log, LogMark, Seat};
 use crate::script::CallInfo;
-use crate::script::read::{Answer, CardWords, PlayFact, Quick, Read};
+use crate::script::read::{Answer, CardWords, NOTHING, PlayFact, Quick, Read};
 use crate::table::Table;
 use crate::turn::{ChoiceOption, Op, Penalty, TurnPlan};
 use crate::variant::Variant;
@@ -95,6 +95,10 @@ enum Node {
 /// Where the answers of a recorded read led.
 #[derive(Debug)]
 enum Children {
+    /// The answers of a quick read (`Read::quick`) while each is a small
+    /// word or nothing, as most are (seats, colours, numbers, yes or no):
+    /// where each leads (`NONE`: not met), found at a look.
+    Dense { by_word: Vec<u32>, nothing: u32 },
     /// The answers of a quick read (`Read::quick`): words, kept in order.
     Words(Vec<(u64, u32)>),
     /// The answers of any other read, compared whole while they are few.
@@ -108,21 +112,36 @@ enum Children {
 /// before they are hashed.
 const FEW_ANSWERS: usize = 8;
 
+/// The words below this are found at a look (`Children::Dense`).
+const DENSE_WORDS: u64 = 64;
+
 impl Children {
     /// No answers yet, of a read checked as `how` says.
     fn of(how: How) -> Children {
         match how.quick {
-            Some(_) => Children::Words(Vec::new()),
+            Some(_) => Children::Dense { by_word: Vec::new(), nothing: NONE },
             None => Children::Answers(Vec::new()),
         }
+    }
+
+    /// Where a quick read's answer `word` leads, if it was met before.
+    #[inline(always)]
+    fn find_word(&self, word: u64) -> Option<u32> {
+        let child = match self {
+            Children::Dense { nothing, .. } if word == NOTHING => *nothing,
+            Children::Dense { by_word, .. } => *by_word.get(usize::try_from(word).ok()?)?,
+            Children::Words(words) => return find_word(words, word),
+            Children::Answers(_) | Children::Hashed(_) => return None,
+        };
+        (child != NONE).then_some(child)
     }
 
     /// Where `answer` leads, if it was met before.
     #[inline(always)]
     fn find(&self, answer: &Answer) -> Option<u32> {
         match (self, answer) {
-            (Children::Words(words), &Answer::Word(word)) => find_word(words, word),
-            (Children::Words(_), _) => None,
+            (Children::Dense { .. } | Children::Words(_), &Answer::Word(word)) => self.find_word(word),
+            (Children::Dense { .. } | Children::Words(_), _) => None,
             (Children::Answers(answers), _) => {
                 answers.iter().find(|(known, _)| known == answer).map(|&(_, child)| child)
             }
@@ -133,6 +152,25 @@ impl Children {
     /// Adds where `answer` leads.
     fn insert(&mut self, answer: Answer, child: u32) {
         match (&mut *self, answer) {
+            (Children::Dense { nothing, .. }, Answer::Word(NOTHING)) => *nothing = child,
+            (Children::Dense { by_word, .. }, Answer::Word(word)) if word < DENSE_WORDS => {
+                let at = word as usize;
+                if by_word.len() <= at {
+                    by_word.resize(at + 1, NONE);
+                }
+                by_word[at] = child;
+            }
+            (Children::Dense { by_word, nothing }, answer) => {
+                // A larger word, or an answer that is not one: the answers
+                // are kept in order from now on.
+                let met = |(word, &child): (usize, &u32)| (child != NONE).then_some((word as u64, child));
+                let mut words: Vec<_> = by_word.iter().enumerate().filter_map(met).collect();
+                if *nothing != NONE {
+                    words.push((NOTHING, *nothing));
+                }
+                *self = Children::Words(words);
+                self.insert(answer, child);
+            }
             (Children::Words(words), Answer::Word(word)) => {
                 let at = words.partition_point(|&(known, _)| known < word);
                 words.insert(at, (word, child));
@@ -547,7 +585,7 @@ impl Memo {
             return Some(child);
         }
         let child = match (how.quick, children) {
-            (Some(quick), Children::Words(words)) => {
+            (Some(quick), Children::Dense { .. } | Children::Words(_)) => {
                 let word = match quick {
                     Quick::ArgProp(prop) => call.card.map(|(id, side)| self.words.word(prop, id, side)),
                     Quick::TopProp(prop) => table.discard.last().map(|&id| self.words.word(prop, id, table.side)),
@@ -555,7 +593,7 @@ impl Memo {
                     _ => quick.word(table, call, variant),
                 };
                 debug_assert_eq!(word.map(Answer::Word), read.answer(table, call, variant).ok());
-                find_word(words, word?)?
+                children.find_word(word?)?
             }
             _ => children.find(&read.answer(table, call, variant).ok()?)?,
         };
@@ -739,6 +777,32 @@ mod tests {
         assert_eq!(children.find(&Answer::Value(None)), Some(3));
         assert!((0..2 * FEW_ANSWERS as u16).all(|n| children.find(&ids(n)) == Some(10 + u32::from(n))));
         assert_eq!(children.find(&ids(99)), None);
+    }
+
+    /// A quick read's small answers and nothing are found at a look; a
+    /// larger word keeps them in order from then on, an answer that is not
+    /// a word compares them whole, and none is lost on the way.
+    #[test]
+    fn small_words_are_found_at_a_look() {
+        let mut children = Children::of(How::of(&Read::Me));
+        for (word, child) in [(3, 0), (0, 1), (NOTHING, 2), (DENSE_WORDS - 1, 3)] {
+            children.insert(Answer::Word(word), child);
+        }
+        assert!(matches!(&children, Children::Dense { .. }));
+        let found =
+            |children: &Children, words: &[u64]| words.iter().map(|&w| children.find_word(w)).collect::<Vec<_>>();
+        let met = [3, 0, NOTHING, DENSE_WORDS - 1];
+        assert_eq!(found(&children, &met), [Some(0), Some(1), Some(2), Some(3)]);
+        assert_eq!(found(&children, &[1, 2, DENSE_WORDS, NOTHING - 1]), [None; 4]);
+        children.insert(Answer::Word(DENSE_WORDS), 4);
+        assert!(matches!(&children, Children::Words(words) if words.is_sorted() && words.len() == 5));
+        assert_eq!(found(&children, &met), [Some(0), Some(1), Some(2), Some(3)]);
+        assert_eq!(children.find(&Answer::Word(DENSE_WORDS)), Some(4));
+        let mut children = Children::of(How::of(&Read::Me));
+        children.insert(Answer::Word(5), 0);
+        children.insert(Answer::Value(None), 1);
+        assert!(matches!(&children, Children::Answers(_)));
+        assert_eq!([Answer::Word(5), Answer::Value(None)].map(|a| children.find(&a)), [Some(0), Some(1)]);
     }
 
     /// A question about the card a call is about names it by its place:

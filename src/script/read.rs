@@ -315,7 +315,7 @@ pub enum Answer {
 
 /// The word of "nothing" (`()` to the script) where a question may have no
 /// answer.
-const NOTHING: u64 = u64::MAX;
+pub const NOTHING: u64 = u64::MAX;
 
 impl Answer {
     pub const fn bool(yes: bool) -> Answer {
