@@ -130,7 +130,7 @@ impl Children {
         let child = match self {
             Children::Dense { nothing, .. } if word == NOTHING => *nothing,
             Children::Dense { by_word, .. } => *by_word.get(usize::try_from(word).ok()?)?,
-            Children::Words(words) => return find_word(words, word),
+            Children::Words(words) => return find_in_order(words, word),
             Children::Answers(_) | Children::Hashed(_) => return None,
         };
         (child != NONE).then_some(child)
@@ -195,10 +195,10 @@ impl Children {
     }
 }
 
-/// Where a word leads among a quick read's answers (in order), if it was
-/// met before.
+/// Where a word leads among a quick read's answers kept in order
+/// (`Children::Words`), if it was met before.
 #[inline(always)]
-fn find_word(words: &[(u64, u32)], word: u64) -> Option<u32> {
+fn find_in_order(words: &[(u64, u32)], word: u64) -> Option<u32> {
     if words.len() > 16 {
         let at = words.partition_point(|&(known, _)| known < word);
         return words.get(at).filter(|&&(known, _)| known == word).map(|&(_, child)| child);
