@@ -285,7 +285,7 @@ fn state_words(state: &[(rhai::ImmutableString, crate::turn::ScriptValue)]) -> S
 /// Event lines made easier to follow: a line repeated at once is shown once
 /// with a count (`p1 draws a card (x4)`), and lines that differ only in
 /// whose it is become one: `p0's Power Card turns green`, `p1's ...` as
-/// `p0, p1 and p2's Power Card turns green`; `p1 is skipped`, `p2 is
+/// `p0's, p1's and p2's Power Cards turn green`; `p1 is skipped`, `p2 is
 /// skipped` as `p1 and p2 are skipped`. Lines keep their indentation and
 /// only lines of the same indentation are joined.
 pub fn condense(lines: Vec<String>) -> Vec<String> {
@@ -322,13 +322,15 @@ pub fn condense(lines: Vec<String>) -> Vec<String> {
                 seats.push(seat);
                 k += 1;
             }
-            if seats.len() > 1 {
-                let named: Vec<String> = seats.iter().map(|s| format!("p{s}")).collect();
+            let joined = match rest.strip_prefix(" is ") {
+                Some(what) => Some(("", format!(" are {what}"))),
+                None => rest.strip_prefix("'s ").and_then(plural).map(|rest| ("'s", format!(" {rest}"))),
+            };
+            if seats.len() > 1
+                && let Some((possessive, rest)) = joined
+            {
+                let named: Vec<String> = seats.iter().map(|s| format!("p{s}{possessive}")).collect();
                 let (last, first) = named.split_last().expect("two seats or more");
-                let rest = match rest.strip_prefix(" is ") {
-                    Some(what) => format!(" are {what}"),
-                    None => rest.to_string(),
-                };
                 out.push(format!("{indent}{} and {last}{rest}", first.join(", ")));
                 i = k;
                 continue;
@@ -338,4 +340,21 @@ pub fn condense(lines: Vec<String>) -> Vec<String> {
         i += 1;
     }
     out
+}
+
+/// What several seats' things do, from what one seat's does: `Power Card
+/// turns green` as `Power Cards turn green` (the subject before the first
+/// verb ending in `s`, one word or more). `None` where the line has no such
+/// shape.
+fn plural(one: &str) -> Option<String> {
+    let words: Vec<&str> = one.split(' ').collect();
+    let verb = words.iter().position(|w| w.len() > 1 && w.ends_with('s')).filter(|&at| at > 0)?;
+    let plural_verb = match words[verb] {
+        "is" => "are".to_string(),
+        "has" => "have".to_string(),
+        word => word[..word.len() - 1].to_string(),
+    };
+    let subject = words[..verb].join(" ");
+    let rest = words[verb + 1..].iter().map(|w| format!(" {w}")).collect::<String>();
+    Some(format!("{subject}s {plural_verb}{rest}"))
 }

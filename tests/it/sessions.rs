@@ -121,6 +121,8 @@ fn event_lines_are_condensed_where_they_repeat() {
         "  p2 is skipped",
         "p1 is dealt 7",
         "p2 is dealt 7",
+        "p1's turn",
+        "p2's turn",
     ];
     let condensed = condense(lines.iter().map(|l| l.to_string()).collect());
     assert_eq!(
@@ -128,7 +130,7 @@ fn event_lines_are_condensed_where_they_repeat() {
         [
             "p1 draws a card (x3)",
             "every Power Card is red: they all turn green",
-            "p0, p1 and p2's Power Card turns green",
+            "p0's, p1's and p2's Power Cards turn green",
             "p2's Power Card turns red",
             "",
             "",
@@ -136,6 +138,8 @@ fn event_lines_are_condensed_where_they_repeat() {
             "p0 plays red skip-everyone",
             "  p1 and p2 are skipped",
             "p1 and p2 are dealt 7",
+            "p1's turn",
+            "p2's turn",
         ]
     );
 }
