@@ -1120,14 +1120,16 @@ fn scaffold(what: NewWhat) -> i32 {
         NewWhat::Rule { name, .. } => (name, builtin::rule_names()),
         NewWhat::Variant { name, .. } => (name, builtin::variant_names()),
     };
-    if builtins.contains(&name.as_str()) && rule {
-        complain!(
-            "warning: a built-in house rule is also named '{name}': the two cannot be used together (layers are told apart by name; 'name:' in its YAML renames yours)"
-        );
-    } else if builtins.contains(&name.as_str()) {
-        complain!(
-            "warning: a built-in variant is also named '{name}': name yours by its path (a bare name is the built-in one)"
-        );
+    if builtins.contains(&name.as_str()) {
+        if rule {
+            complain!(
+                "warning: a built-in house rule is also named '{name}': the two cannot be used together (layers are told apart by name; 'name:' in its YAML renames yours)"
+            );
+        } else {
+            complain!(
+                "warning: a built-in variant is also named '{name}': name yours by its path (a bare name is the built-in one)"
+            );
+        }
     }
     SUCCESS
 }

@@ -486,15 +486,17 @@ fn build_layer(input: &LayerInput, is_rule: bool, problems: &mut Vec<String>) ->
 fn check_conflicts(layers: &[Layer], problems: &mut Vec<String>) {
     for (i, a) in layers.iter().enumerate() {
         for b in &layers[i + 1..] {
-            // One file named twice, however its path is spelt, has the same
-            // text.
-            if a.name == b.name && (a.source.name == b.source.name || a.source.text == b.source.text) {
-                problems.push(format!("house rule '{}' is given twice", a.name));
-            } else if a.name == b.name {
-                problems.push(format!(
-                    "two layers are named '{}' ({} and {}): layers are told apart by name, so give one another 'name:'",
-                    a.name, a.source.name, b.source.name
-                ));
+            if a.name == b.name {
+                // One file named twice, however its path is spelt, has the
+                // same text.
+                problems.push(if a.source.name == b.source.name || a.source.text == b.source.text {
+                    format!("house rule '{}' is given twice", a.name)
+                } else {
+                    format!(
+                        "two layers are named '{}' ({} and {}): layers are told apart by name, so give one another 'name:'",
+                        a.name, a.source.name, b.source.name
+                    )
+                });
             } else if a.conflicts.contains(&b.name) || b.conflicts.contains(&a.name) {
                 problems.push(format!("house rules '{}' and '{}' conflict and cannot be combined", a.name, b.name));
             }
