@@ -68,17 +68,18 @@ impl Bot {
     }
 
     /// An out-of-turn play `seat` makes now (where a rule allows them), if
-    /// any: a bot takes half the chances it gets. It decides whether to look
-    /// before it looks, so that half the time nobody works its chances out.
-    pub fn out_of_turn(&mut self, game: &mut Game, seat: Seat) -> Result<Option<Action>, ScriptFailure> {
-        if !self.rng.random_bool(0.5) {
-            return Ok(None);
-        }
-        if !game.may_play_out_of_turn(seat) {
+    /// any: a bot takes half the chances it gets. `chance` is the seat's
+    /// bit of `Game::out_of_turn_chances`, worked out once for every seat:
+    /// a bot without a chance tosses no coin.
+    pub fn out_of_turn(&mut self, game: &mut Game, seat: Seat, chance: bool) -> Result<Option<Action>, ScriptFailure> {
+        if !chance {
             #[cfg(debug_assertions)]
             if game.legal_moves(seat, &mut self.moves).is_ok() {
                 debug_assert!(self.moves.plays.is_empty(), "a seat that may not jump in has {:?}", self.moves.plays);
             }
+            return Ok(None);
+        }
+        if !self.rng.random_bool(0.5) {
             return Ok(None);
         }
         game.legal_moves(seat, &mut self.moves)?;
@@ -214,12 +215,15 @@ pub fn next_action(
         }
     }
     if game.variant.has_hook(HookKind::CanPlayOutOfTurn) {
+        let chances = game.out_of_turn_chances();
         for offset in 1..players {
             let seat = (to_act + offset) % players;
-            if Some(seat) == human {
-                continue;
-            }
-            if let Some(action) = bots[seat].out_of_turn(game, seat)? {
+            let chance = chances >> seat & 1 != 0;
+            // A bot without a chance does nothing (a debug build checks so).
+            if (chance || cfg!(debug_assertions))
+                && Some(seat) != human
+                && let Some(action) = bots[seat].out_of_turn(game, seat, chance)?
+            {
                 return Ok(Some((seat, action)));
             }
         }

@@ -3,7 +3,7 @@
 //! house rule is YAML data plus Rhai scripts layered on top.
 //!
 //! Layers, from the bottom: the model (`card`, `notation`, `variant`,
-//! `source`, `ruleset`), the state and its vocabulary (`turn`, `table`,
+//! `source`, `ruleset`), the state and its vocabulary (`turn`, `hands`, `table`,
 //! `event`), the rules engine (`script`, `game`, `view`, `bot`), and the
 //! front ends (`loader`, `scenario`, `snapshot`, `sim`, `repl`, `scaffold`, `cli`). Only the front
 //! ends touch files or the terminal.
@@ -16,6 +16,7 @@ pub mod diagnostic;
 pub mod event;
 pub mod fuzz;
 pub mod game;
+pub mod hands;
 pub mod limits;
 pub mod loader;
 pub mod notation;

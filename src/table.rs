@@ -12,6 +12,7 @@ use rhai::ImmutableString;
 
 use crate::card::{CardId, Color, Direction, Face, Side};
 use crate::event::{Event, Log, Seat};
+use crate::hands::Hands;
 use crate::turn::{Decision, DrawSpec, HandEnd, Landing, Op, Phase, Request, ScriptValue, TurnPlan};
 use crate::variant::Variant;
 
@@ -119,7 +120,7 @@ pub struct Table {
     pub state: State,
     pub seat_state: Vec<State>,
     // ----- the hand: built whole by `start_hand` -----------------------
-    pub hands: Vec<Vec<CardId>>,
+    pub hands: Hands,
     /// Draw pile; the top is the last element.
     pub draw: Vec<CardId>,
     /// Discard pile; the top is the last element.
@@ -249,7 +250,7 @@ impl Table {
             rng,
             state: State::new(),
             seat_state: vec![State::new(); players],
-            hands: vec![Vec::new(); players],
+            hands: Hands::new(players),
             draw: Vec::new(),
             discard: Vec::new(),
             aside: Vec::new(),
@@ -503,7 +504,7 @@ impl Table {
         if let Some(color) = spec.until {
             loop {
                 let Some(card) = self.take_top(log) else { return drawn };
-                self.hands[seat].push(card);
+                self.hands.push(seat, card);
                 drawn += 1;
                 log.push(Event::Drew { seat, card, side: self.side });
                 if variant.face(card, self.side).color == Some(color) {
@@ -513,7 +514,7 @@ impl Table {
         }
         for _ in 0..spec.count {
             let Some(card) = self.take_top(log) else { break };
-            self.hands[seat].push(card);
+            self.hands.push(seat, card);
             drawn += 1;
             log.push(Event::Drew { seat, card, side: self.side });
         }
@@ -554,8 +555,7 @@ impl Table {
     /// `seat` puts `card` from its hand under the top of the discard pile
     /// (the top card stays).
     pub fn discard_from_hand(&mut self, seat: Seat, card: CardId, log: &mut Log) {
-        if let Some(index) = self.hands[seat].iter().position(|&c| c == card) {
-            self.hands[seat].remove(index);
+        if self.hands.remove(seat, card) {
             let under = self.discard.len().saturating_sub(1);
             self.discard.insert(under, card);
             log.push(Event::Discarded { seat, card, side: self.side });
@@ -571,9 +571,8 @@ impl Table {
 
     /// `card` moves from one hand to another.
     pub fn give(&mut self, from: Seat, to: Seat, card: CardId, log: &mut Log) {
-        if let Some(index) = self.hands[from].iter().position(|&c| c == card) {
-            self.hands[from].remove(index);
-            self.hands[to].push(card);
+        if self.hands.remove(from, card) {
+            self.hands.push(to, card);
             log.push(Event::Given { from, to, card, side: self.side });
         }
     }
@@ -787,7 +786,7 @@ mod tests {
     #[test]
     fn hands_pass_in_the_direction_of_play() {
         let mut t = table(3);
-        t.hands = vec![vec![CardId(0)], vec![CardId(1)], vec![CardId(2)]];
+        t.hands = vec![vec![CardId(0)], vec![CardId(1)], vec![CardId(2)]].into();
         let mut log = Log::new(false);
         t.pass_hands(&mut log);
         assert_eq!(t.hands, vec![vec![CardId(2)], vec![CardId(0)], vec![CardId(1)]]);
@@ -816,7 +815,7 @@ mod tests {
     fn seats_that_left_are_passed_over() {
         let mut t = table(5);
         let mut log = Log::new(false);
-        t.hands = vec![vec![CardId(0)], vec![CardId(1)], vec![CardId(2)], vec![CardId(3)], vec![CardId(4)]];
+        t.hands = vec![vec![CardId(0)], vec![CardId(1)], vec![CardId(2)], vec![CardId(3)], vec![CardId(4)]].into();
         t.leave(1, false, &mut log);
         t.leave(3, true, &mut log);
         assert_eq!((t.seat_after(0, 1), t.seat_after(0, 2), t.seat_after(4, 1)), (2, 4, 0));
@@ -846,7 +845,7 @@ mod tests {
     #[test]
     fn a_swap_starts_the_uno_state_over() {
         let mut t = table(3);
-        t.hands = vec![vec![CardId(0)], vec![CardId(1), CardId(2)], vec![CardId(3)]];
+        t.hands = vec![vec![CardId(0)], vec![CardId(1), CardId(2)], vec![CardId(3)]].into();
         t.uno.set(0, Uno::Called);
         t.uno.set(2, Uno::Missed);
         let mut log = Log::new(false);

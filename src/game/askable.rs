@@ -5,8 +5,8 @@
 //! (`Game::may_be_allowed_any`). Whether a face has one depends on nothing
 //! but the variant, the hook and the discard pile (the colour in play and
 //! the top card), so the answer for every design is worked out once for
-//! each discard met, as a bit per design, and a hand is then checked a card
-//! at a look.
+//! each discard met, as a bit per design, and a hand is then checked a word
+//! of cards at a time (`Hands::holding_any`).
 
 use crate::card::{CardId, Color, Side};
 use crate::variant::{HookKind, TopNeed, Variant, slot};
@@ -82,10 +82,4 @@ pub(crate) fn may_ask(
     let need = variant.card_hook_needs(kind)[slot(card, side)];
     let (key, top) = (variant.face_key(card, side), top.map(|id| variant.face_key(id, side)));
     need != TopNeed::NEVER && key.picked(need, top) && key.may_match(color, top)
-}
-
-/// Is `card`'s bit set among `designs` (from `Askable::designs`)?
-#[inline(always)]
-pub(crate) fn has(designs: &[u64], card: CardId) -> bool {
-    designs[usize::from(card.0) / 64] >> (card.0 % 64) & 1 != 0
 }

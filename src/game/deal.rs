@@ -26,7 +26,7 @@ impl Game {
                 for offset in 1..=players {
                     let seat = (dealer + offset) % players;
                     if let Some(card) = game.table.draw.pop() {
-                        game.table.hands[seat].push(card);
+                        game.table.hands.push(seat, card);
                     }
                     if round + 1 == game.variant.hand_size {
                         game.log.push(Event::Dealt { seat, cards: game.table.hands[seat].len() });

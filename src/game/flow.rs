@@ -201,9 +201,8 @@ impl Game {
         };
         let out_of_turn = seat != self.table.current && answering.as_ref().is_none_or(|p| p.victim != seat);
         self.table.current = seat;
-        let hand = &mut self.table.hands[seat];
-        let index = hand.iter().position(|&c| c == play.card).expect("a legal play is held");
-        hand.remove(index);
+        let held = self.table.hands.remove(seat, play.card);
+        debug_assert!(held, "a legal play is held");
         self.table.discard.push(play.card);
         self.table.landing = Landing::PlayedBy(seat);
         let face = *self.variant.face(play.card, self.table.side);
@@ -464,7 +463,7 @@ impl Game {
     /// `seat` takes the top card of the draw pile (there is one to take).
     fn take_card(&mut self, seat: Seat) -> CardId {
         let card = self.table.take_top(&mut self.log).expect("drawing was found legal");
-        self.table.hands[seat].push(card);
+        self.table.hands.push(seat, card);
         self.log.push(Event::Drew { seat, card, side: self.table.side });
         card
     }

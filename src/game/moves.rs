@@ -277,27 +277,44 @@ impl Game {
         self.plays_by_card(seat, standing, moves)
     }
 
-    /// Might `seat` have a play out of turn now? False only where
-    /// `legal_moves` would list it no play, as known without asking a
-    /// rule: it stands out of turn (neither the player to play nor one
-    /// answering a penalty) and no card of its hand may match with a
-    /// `can_play_out_of_turn` function to ask about it. Most of the time
-    /// nobody may jump in, and this says so at a fraction of the cost.
-    pub fn may_play_out_of_turn(&mut self, seat: Seat) -> bool {
-        let t = &self.table;
-        let answering = matches!(&t.phase, Phase::Answer(p) if p.victim == seat);
-        let out_of_turn = seat < self.players() && seat != t.current && !answering && self.stopped.is_none();
-        !out_of_turn || self.may_be_allowed_any(seat, HookKind::CanPlayOutOfTurn)
+    /// The seats that might have a play out of turn now, a bit per seat. A
+    /// seat's bit is clear only where `legal_moves` would list it no play,
+    /// as known without asking a rule: it stands out of turn (neither the
+    /// player to play nor one answering a penalty) and no card of its hand
+    /// may match with a `can_play_out_of_turn` function to ask about it.
+    /// Most of the time nobody may jump in, and this says so for every seat
+    /// at once: the designs for the discard are looked up once, and each
+    /// hand is read a word of cards at a time (`Hands::holding_any`).
+    pub fn out_of_turn_chances(&mut self) -> u32 {
+        let t = &mut self.table;
+        let kind = HookKind::CanPlayOutOfTurn;
+        let designs = self.askable.designs(&self.variant, kind, t.side, t.top(), t.color);
+        let seats = t.hands.seats();
+        let in_turn = match &t.phase {
+            _ if self.stopped.is_some() => seats,
+            Phase::Answer(p) => 1 << t.current | 1 << p.victim,
+            _ => 1 << t.current,
+        };
+        let chances = (in_turn | t.hands.holding_any(seats & !in_turn, designs)) & seats;
+        debug_assert!(
+            seats_of(seats & !in_turn).all(|seat| {
+                let may_ask = |&card: &CardId| askable::may_ask(&self.variant, kind, card, t.side, t.top(), t.color);
+                (chances >> seat & 1 != 0) == t.hands[seat].iter().any(may_ask)
+            }),
+            "the designs worked out for the discard are those each card's check finds"
+        );
+        chances
     }
 
     /// Does any card of `seat`'s hand match the discard pile on some side,
     /// or may a hook grant it (`FaceKey::may_match`), with a function of
     /// the hook `kind` to ask about it now? Looked up card by card among
-    /// the designs worked out for the discard (`Askable`).
+    /// the designs worked out for the discard (`Askable`), against the bits
+    /// of the cards held (`Hands::holding_any`).
     fn may_be_allowed_any(&mut self, seat: Seat, kind: HookKind) -> bool {
-        let t = &self.table;
+        let t = &mut self.table;
         let designs = self.askable.designs(&self.variant, kind, t.side, t.top(), t.color);
-        let any = t.hands[seat].iter().any(|&card| askable::has(designs, card));
+        let any = t.hands.holding_any(1 << seat, designs) != 0;
         debug_assert_eq!(
             any,
             t.hands[seat].iter().any(|&card| askable::may_ask(&self.variant, kind, card, t.side, t.top(), t.color)),

@@ -595,7 +595,8 @@ impl<'a> Session<'a> {
             let taken = if self.moves.call_uno {
                 Ok(Some(crate::game::Action::CallUno(HUMAN)))
             } else {
-                bot.out_of_turn(&mut self.game, HUMAN).map_err(|e| e.to_string())
+                let chance = self.game.out_of_turn_chances() >> HUMAN & 1 != 0;
+                bot.out_of_turn(&mut self.game, HUMAN, chance).map_err(|e| e.to_string())
             };
             match taken {
                 Ok(Some(action)) => {

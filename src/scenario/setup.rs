@@ -176,7 +176,7 @@ impl Scenario {
         let color_named = s.color.as_deref().and_then(|c| variant.names.color(c));
         let landed = !discard.is_empty();
         game.place(|t| {
-            t.hands = hands;
+            t.hands = hands.into();
             t.draw = draw;
             t.discard = discard;
             t.side = side;

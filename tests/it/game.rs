@@ -182,7 +182,7 @@ fn drawing_until_a_colour_stops_when_both_piles_are_spent() {
         .collect();
     let mut g = game(2, 1);
     g.place(|t| {
-        t.hands = vec![Vec::new(), Vec::new()];
+        t.hands = vec![Vec::new(), Vec::new()].into();
         t.draw = blue.clone();
         t.discard = vec![blue[0]];
         let drawn = t.draw_cards(&variant, 1, DrawSpec { count: 2, until: red }, &mut Log::new(false));
