@@ -1,6 +1,6 @@
 //! The seats' hands, and for each a bit per card held, worked out again
 //! only after the hand changed. "Does this hand hold any of these cards?"
-//! (`Hands::holds_any`) is then a few word operations whatever the hand's
+//! (`Hands::holding_any`) is then a few word operations whatever the hand's
 //! length: the move generator asks it of every other seat after every
 //! action where a rule lets cards be played out of turn, while an action
 //! changes one hand or two. A hand is changed only through the methods

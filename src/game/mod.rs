@@ -89,6 +89,8 @@ pub struct Game {
     stamp: u64,
     /// Which designs a rule could be asked to let play, by discard.
     askable: askable::Askable,
+    /// `out_of_turn_chances` as worked out for the table version `stamp`.
+    chances: Option<(u64, u32)>,
 }
 
 impl Game {
@@ -114,6 +116,7 @@ impl Game {
             moments_running: 0,
             stamp: 0,
             askable: askable::Askable::default(),
+            chances: None,
         })
     }
 

@@ -263,7 +263,7 @@ impl Game {
         // a rule to ask about it, or every such rule has said no before
         // looking at the card, no card is asked about.
         if let Some(kind) = standing.asks()
-            && (!self.may_be_allowed_any(seat, kind) || self.refused_whatever_play(kind, seat))
+            && (!self.may_be_allowed(seat, kind) || self.refused_whatever_play(kind, seat))
         {
             #[cfg(debug_assertions)]
             {
@@ -286,6 +286,14 @@ impl Game {
     /// at once: the designs for the discard are looked up once, and each
     /// hand is read a word of cards at a time (`Hands::holding_any`).
     pub fn out_of_turn_chances(&mut self) -> u32 {
+        // Asked for every seat, then again for each seat with a chance; the
+        // table keeps its version `stamp` except while an action changes it.
+        if let Some((stamp, chances)) = self.chances
+            && stamp == self.stamp
+            && !self.changing
+        {
+            return chances;
+        }
         let t = &mut self.table;
         let kind = HookKind::CanPlayOutOfTurn;
         let designs = self.askable.designs(&self.variant, kind, t.side, t.top(), t.color);
@@ -303,7 +311,18 @@ impl Game {
             }),
             "the designs worked out for the discard are those each card's check finds"
         );
+        self.chances = (!self.changing).then_some((self.stamp, chances));
         chances
+    }
+
+    /// Might `seat`, standing so that a play needs a function of the hook
+    /// `kind` to say yes, have a play? Out of turn, its bit of the chances
+    /// worked out for every seat; answering, `may_be_allowed_any`.
+    fn may_be_allowed(&mut self, seat: Seat, kind: HookKind) -> bool {
+        match kind {
+            HookKind::CanPlayOutOfTurn => self.out_of_turn_chances() >> seat & 1 != 0,
+            _ => self.may_be_allowed_any(seat, kind),
+        }
     }
 
     /// Does any card of `seat`'s hand match the discard pile on some side,
