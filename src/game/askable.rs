@@ -2,11 +2,12 @@
 //! turn, or answering a penalty, a play needs a card hook's yes, and after
 //! most actions no card of any hand has a function to ask: the move
 //! generator checks every other seat's hand for one
-//! (`Game::may_be_allowed_any`). Whether a face has one depends on nothing
-//! but the variant, the hook and the discard pile (the colour in play and
-//! the top card), so the answer for every design is worked out once for
-//! each discard met, as a bit per design, and a hand is then checked a word
-//! of cards at a time (`Hands::holding_any`).
+//! (`Game::out_of_turn_chances`, `Game::may_be_allowed_any`). Whether a
+//! face has one depends on nothing but the variant, the hook and the
+//! discard pile (the colour in play and the top card), so the answer for
+//! every design is worked out once for each discard met, as a bit per
+//! design, and a hand is then checked a word of cards at a time
+//! (`Hands::holding_any`).
 
 use crate::card::{CardId, Color, Side};
 use crate::variant::{HookKind, TopNeed, Variant, slot};

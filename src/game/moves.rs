@@ -327,9 +327,9 @@ impl Game {
 
     /// Does any card of `seat`'s hand match the discard pile on some side,
     /// or may a hook grant it (`FaceKey::may_match`), with a function of
-    /// the hook `kind` to ask about it now? Looked up card by card among
-    /// the designs worked out for the discard (`Askable`), against the bits
-    /// of the cards held (`Hands::holding_any`).
+    /// the hook `kind` to ask about it now? Looked up among the designs
+    /// worked out for the discard (`Askable`), a word of the cards held at
+    /// a time (`Hands::holding_any`).
     fn may_be_allowed_any(&mut self, seat: Seat, kind: HookKind) -> bool {
         let t = &mut self.table;
         let designs = self.askable.designs(&self.variant, kind, t.side, t.top(), t.color);
