@@ -43,9 +43,7 @@ impl Askable {
         let designs = variant.designs.len();
         let colors = variant.names.colors.len() + 1;
         if self.table.is_empty() {
-            self.words = designs.div_ceil(64);
-            let entries = Self::KINDS.len() * 2 * (designs + 1) * colors;
-            self.table = vec![0; entries * (self.words + 1)];
+            self.make_room(designs, colors);
         }
         let kind_index = Self::KINDS.iter().position(|&k| k == kind);
         debug_assert!(kind_index.is_some(), "{} needs no rule's yes", kind.name());
@@ -56,14 +54,36 @@ impl Askable {
             + color_index;
         let at = entry * (self.words + 1);
         if self.table[at] == 0 {
-            self.table[at] = 1;
-            for id in (0..designs).map(|id| CardId(id as u16)) {
-                if may_ask(variant, kind, id, side, top, color) {
-                    self.table[at + 1 + usize::from(id.0) / 64] |= 1 << (id.0 % 64);
-                }
-            }
+            self.work_out(at, variant, kind, side, top, color);
         }
         &self.table[at + 1..at + 1 + self.words]
+    }
+
+    /// Room for every entry, none worked out.
+    #[cold]
+    fn make_room(&mut self, designs: usize, colors: usize) {
+        self.words = designs.div_ceil(64);
+        let entries = Self::KINDS.len() * 2 * (designs + 1) * colors;
+        self.table = vec![0; entries * (self.words + 1)];
+    }
+
+    /// Works out the entry at `at` (once per discard met).
+    #[cold]
+    fn work_out(
+        &mut self,
+        at: usize,
+        variant: &Variant,
+        kind: HookKind,
+        side: Side,
+        top: Option<CardId>,
+        color: Option<Color>,
+    ) {
+        self.table[at] = 1;
+        for id in (0..variant.designs.len()).map(|id| CardId(id as u16)) {
+            if may_ask(variant, kind, id, side, top, color) {
+                self.table[at + 1 + usize::from(id.0) / 64] |= 1 << (id.0 % 64);
+            }
+        }
     }
 }
 
