@@ -157,15 +157,6 @@ impl IndexMut<Seat> for Hands {
     }
 }
 
-impl<'a> IntoIterator for &'a Hands {
-    type Item = &'a Vec<CardId>;
-    type IntoIter = std::slice::Iter<'a, Vec<CardId>>;
-
-    fn into_iter(self) -> Self::IntoIter {
-        self.cards.iter()
-    }
-}
-
 impl From<Vec<Vec<CardId>>> for Hands {
     fn from(cards: Vec<Vec<CardId>>) -> Hands {
         let players = cards.len();
@@ -197,12 +188,6 @@ impl Clone for Hands {
 impl PartialEq for Hands {
     fn eq(&self, other: &Hands) -> bool {
         self.cards == other.cards
-    }
-}
-
-impl PartialEq<Vec<Vec<CardId>>> for Hands {
-    fn eq(&self, other: &Vec<Vec<CardId>>) -> bool {
-        self.cards == *other
     }
 }
 
@@ -270,7 +255,7 @@ mod tests {
         let copy = hands.clone();
         let mut reused = Hands::new(3);
         reused.clone_from(&copy);
-        assert_eq!(reused, vec![vec![CardId(5)]]);
+        assert_eq!(reused, Hands::from(vec![vec![CardId(5)]]));
         assert!(reused.holds_any(0, &wanted(&[5])));
         assert_eq!(hands, copy);
     }

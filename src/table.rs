@@ -789,10 +789,10 @@ mod tests {
         t.hands = vec![vec![CardId(0)], vec![CardId(1)], vec![CardId(2)]].into();
         let mut log = Log::new(false);
         t.pass_hands(&mut log);
-        assert_eq!(t.hands, vec![vec![CardId(2)], vec![CardId(0)], vec![CardId(1)]]);
+        assert_eq!(t.hands, Hands::from(vec![vec![CardId(2)], vec![CardId(0)], vec![CardId(1)]]));
         t.reverse(&mut log);
         t.pass_hands(&mut log);
-        assert_eq!(t.hands, vec![vec![CardId(0)], vec![CardId(1)], vec![CardId(2)]]);
+        assert_eq!(t.hands, Hands::from(vec![vec![CardId(0)], vec![CardId(1)], vec![CardId(2)]]));
     }
 
     #[test]
@@ -824,7 +824,7 @@ mod tests {
         t.reverse(&mut log);
         assert_eq!(t.seat_after(0, 1), 4);
         t.pass_hands(&mut log);
-        assert_eq!(t.hands, vec![vec![CardId(2)], vec![], vec![CardId(4)], vec![], vec![CardId(0)]]);
+        assert_eq!(t.hands, Hands::from(vec![vec![CardId(2)], vec![], vec![CardId(4)], vec![], vec![CardId(0)]]));
         assert_eq!((t.draw.clone(), t.aside.clone()), (vec![CardId(1)], vec![CardId(3)]));
     }
 
