@@ -485,7 +485,21 @@ impl Game {
                 out.push(self.plain_option(card, key));
             }
             if regular || key.flex_matches(color) {
-                self.plays_of(seat, standing, card, &[true], out)?;
+                match self.known_flex_side(seat, card) {
+                    Some(allowed) => {
+                        if allowed {
+                            let face = *self.face(card);
+                            out.push(PlayOption {
+                                card,
+                                face,
+                                as_flex: true,
+                                target: None,
+                                names_color: key.names_color,
+                            });
+                        }
+                    }
+                    None => self.plays_of(seat, standing, card, &[true], out)?,
+                }
             }
             #[cfg(debug_assertions)]
             {
