@@ -56,19 +56,26 @@ fn open(loader: &dyn Loader, reference: &str, dir: &str, what: &str, known: Vec<
 }
 
 /// Parses a file and opens the scripts it names. A house rule's unknown
-/// field is told the fields a rule may set, not the variant's.
+/// field at the top of the file is told the fields a rule may set, not the
+/// variant's (a field unknown deeper in is told the fields there).
 fn input(loader: &dyn Loader, file: SourceFile, rule: bool, problems: &mut Vec<String>) -> Option<LayerInput> {
     let spec = build::parse_spec(&file)
-        .map_err(|e| match crate::yaml::unknown_name(&e) {
-            Some((unknown, word)) if rule && e.contains("unknown field") => {
-                let fields = crate::variant::spec::RULE_FIELDS;
-                problems.push(format!(
-                    "{unknown}a house rule's fields are {}{}",
-                    fields.join(", "),
-                    crate::source::did_you_mean(word, fields.iter().copied())
-                ))
+        .map_err(|found| {
+            for e in found {
+                problems.push(match crate::yaml::unknown_field(&e) {
+                    Some((unknown, word, expected))
+                        if rule && crate::variant::spec::RULE_FIELDS.iter().all(|f| expected.contains(f)) =>
+                    {
+                        let fields = crate::variant::spec::RULE_FIELDS;
+                        format!(
+                            "{unknown}a house rule's fields are {}{}",
+                            fields.join(", "),
+                            crate::source::did_you_mean(word, fields.iter().copied())
+                        )
+                    }
+                    _ => e,
+                })
             }
-            _ => problems.push(e),
         })
         .ok()?;
     let mut scripts = Vec::new();

@@ -248,6 +248,18 @@ pub fn unknown_name(message: &str) -> Option<(&str, &str)> {
     Some((unknown, unknown.split('`').nth(1)?))
 }
 
+/// Of a message about an unknown field (`unknown field `x`, expected one
+/// of a, b`, perhaps with a suggestion after): the part before the names
+/// expected, the name written, and the names expected.
+pub fn unknown_field(message: &str) -> Option<(&str, &str, Vec<&str>)> {
+    let (unknown, word) = unknown_name(message)?;
+    if !unknown.contains("unknown field") {
+        return None;
+    }
+    let names = message[unknown.len() + EXPECTED.len()..].split(';').next().unwrap_or_default();
+    Some((unknown, word, names.split(", ").map(|name| name.trim().trim_matches('`')).collect()))
+}
+
 /// A message about an unknown field or value (`unknown_name`), with the
 /// name expected it looks like a misspelling of.
 fn with_suggestion(message: String) -> String {

@@ -26,16 +26,16 @@ pub struct LayerInput {
     pub scripts: Vec<SourceFile>,
 }
 
-/// Parses a variant or rule file's YAML.
-pub fn parse_spec(file: &SourceFile) -> Result<LayerSpec, String> {
+/// Parses a variant or rule file's YAML; on failure, each problem found.
+pub fn parse_spec(file: &SourceFile) -> Result<LayerSpec, Vec<String>> {
     if file.text.trim().is_empty() {
-        return Err(file.problem(None, "the file is empty"));
+        return Err(vec![file.problem(None, "the file is empty")]);
     }
     crate::yaml::from_file(file).map_err(|problem| {
         // A misspelt hook whose bindings are also wrong is told by its
         // name first, the likelier mistake, not only by the shape of its
         // value; the parser's own problem follows, as it may be elsewhere.
-        let Ok(yaml) = crate::yaml::from_file::<crate::yaml::Yaml>(file) else { return problem };
+        let Ok(yaml) = crate::yaml::from_file::<crate::yaml::Yaml>(file) else { return vec![problem] };
         let hooks = yaml.get("hooks").and_then(crate::yaml::Yaml::as_mapping).unwrap_or_default();
         let mut told: Vec<String> = hooks
             .iter()
@@ -43,7 +43,7 @@ pub fn parse_spec(file: &SourceFile) -> Result<LayerSpec, String> {
             .map(|(key, name)| file.problem(key.position(), unknown_hook(name)))
             .collect();
         told.push(problem);
-        told.join("\n")
+        told
     })
 }
 

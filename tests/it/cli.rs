@@ -701,6 +701,36 @@ fn a_misspelt_hook_is_told_by_its_name_first() {
     assert!(name < shape, "{out}");
 }
 
+/// A house rule's misspelt field is told the names there are where it is
+/// written: at the top, a rule's fields; in a hook's binding, a binding's,
+/// as in a variant. Each problem is told on its own, with its place.
+#[test]
+fn a_rule_s_misspelt_field_is_told_the_fields_where_it_is() {
+    let scratch = tempfile::tempdir().unwrap();
+    std::fs::write(scratch.path().join("s.rhai"), "fn f(card) { true }\n").unwrap();
+    let rule = scratch.path().join("typos.yaml");
+    std::fs::write(
+        &rule,
+        "name: typos\ndescription: Typos.\nscripts: [s.rhai]\nhooks:\n  on_play:\n    - {match: \"7\", cal: f}\n  on_plya:\n    - {call: f}\n",
+    )
+    .unwrap();
+    let checked = unolab(&["check", "classic", "-r", &rule.display().to_string()]);
+    let out = text(&checked);
+    assert!(out.contains("typos.yaml:7:3: unknown hook 'on_plya'"), "{out}");
+    assert!(
+        out.contains(
+            "typos.yaml:6:20: unknown field `cal`, expected one of call, match, grants, flex; did you mean 'call'?"
+        ),
+        "{out}"
+    );
+    assert!(!out.contains("a house rule's fields are"), "{out}");
+    assert_eq!(out.matches("error: ").count(), 2, "each problem on its own: {out}");
+    std::fs::write(&rule, "name: typos\ndescription: Typos.\nhoks: {}\n").unwrap();
+    let out = text(&unolab(&["check", "classic", "-r", &rule.display().to_string()]));
+    assert!(out.contains("typos.yaml:3:1: unknown field `hoks`, a house rule's fields are name, description"), "{out}");
+    assert!(out.contains("did you mean 'hooks'?"), "{out}");
+}
+
 /// Two different rule files with one name are told as a clash of names,
 /// not as one rule given twice; `new` warns of a built-in's name.
 #[test]
