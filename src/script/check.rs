@@ -32,16 +32,18 @@ pub fn compile_layer(engine: &Engine, layer: &Layer, problems: &mut Vec<String>)
 }
 
 /// Checks a layer's scripts: they compile, and every hook names a function
-/// they define, with the parameters the hook passes.
-pub fn check_layer(layer: &Layer) -> Vec<String> {
+/// they define, with the parameters the hook passes. Where a script it
+/// names is missing (`all_scripts` false: told where it is named), its
+/// hooks are not told that no script defines their functions.
+pub fn check_layer(layer: &Layer, all_scripts: bool) -> Vec<String> {
     let (engine, _) = super::engine::hardened_engine(|_| {});
     let mut problems = Vec::new();
     let ast = compile_layer(&engine, layer, &mut problems);
-    let compiled = problems.is_empty();
+    let complete = problems.is_empty() && all_scripts;
     for binding in &layer.hooks {
         let (kind, function) = (binding.kind, &binding.function);
         match ast.iter_functions().find(|f| f.name == function) {
-            None if compiled => problems.push(layer.source.problem_at(
+            None if complete => problems.push(layer.source.problem_at(
                 function,
                 format!("hook {} calls '{function}', which no script of '{}' defines", kind.name(), layer.name),
             )),

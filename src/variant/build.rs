@@ -67,14 +67,15 @@ pub fn layer_name(file: &SourceFile, spec: &LayerSpec) -> String {
 
 /// Builds the variant of `table` with `rules` layered on top and `settings`
 /// applied to their options; `check_scripts` checks each layer's scripts
-/// (whether or not the table is sound, so that every problem is found).
+/// (whether or not the table is sound, so that every problem is found),
+/// told whether every script the layer names was opened.
 /// Problems are added to `problems`; the variant is returned only when there
 /// are none.
 pub fn build(
     table: &LayerInput,
     rules: &[LayerInput],
     settings: &[(String, String)],
-    check_scripts: &dyn Fn(&Layer) -> Vec<String>,
+    check_scripts: &dyn Fn(&Layer, bool) -> Vec<String>,
     problems: &mut Vec<String>,
 ) -> Option<Variant> {
     let start = problems.len();
@@ -101,8 +102,8 @@ pub fn build(
         check_rule_has_no_table(&rule.file, &rule.spec, problems);
         layers.push(build_layer(rule, true, problems));
     }
-    for layer in &layers {
-        problems.extend(check_scripts(layer));
+    for (layer, input) in layers.iter().zip(std::iter::once(table).chain(rules)) {
+        problems.extend(check_scripts(layer, input.scripts.len() == input.spec.scripts.len()));
     }
     check_conflicts(&layers, problems);
     let all = std::iter::once(table).chain(rules).map(|input| (&input.spec, &input.file));

@@ -77,6 +77,9 @@ fn check_reports_every_problem_with_its_place() {
     ] {
         assert!(out.contains(problem), "missing '{problem}' in:\n{out}");
     }
+    // The missing script says it all: its hooks' functions are not told
+    // to be defined by no script.
+    assert!(!out.contains("which no script of 'broken' defines"), "{out}");
     let script = unolab(&["check", "tests/variants/bad-script.yaml"]);
     assert_eq!(script.status.code(), Some(1));
     assert!(text(&script).contains("bad-script.rhai:3:1"), "{}", text(&script));
