@@ -518,7 +518,8 @@ pub fn compare_text(a: (&SimConfig, &SimStats), b: (&SimConfig, &SimStats)) -> S
         out += &format!("the figures compare the {} games both finished\n", both_finished(a.1, b.1).count());
     }
     out += &format!("{:<32} {:>9} {:>9} {:>9}  {}\n", "", "A", "B", "B - A", "95% interval");
-    for p in paired(a.1, b.1) {
+    let pairs = paired(a.1, b.1);
+    for p in &pairs {
         out += &format!(
             "{:<32} {:>9.2} {:>9.2} {:>+9.2}  ({:+.2} to {:+.2}){}\n",
             p.name,
@@ -529,6 +530,11 @@ pub fn compare_text(a: (&SimConfig, &SimStats), b: (&SimConfig, &SimStats)) -> S
             p.difference.high,
             if p.significant() { " *" } else { "" }
         );
+    }
+    if pairs.iter().any(|p| p.name.starts_with("largest ")) {
+        // The plain report averages the largest over the hands that had
+        // one; pairing needs a figure for every game.
+        out += "largest X: the biggest X of a hand, as 0 in a hand without one (every game is paired)\n";
     }
     out
 }
