@@ -293,9 +293,16 @@ impl<'a> Session<'a> {
     }
 
     /// Seat 0 may do something now that is not a turn: play out of turn,
-    /// catch someone, or call UNO.
+    /// catch someone, or call UNO while it can be caught.
     fn has_chance(&self) -> bool {
-        !self.moves.plays.is_empty() || !self.moves.catch.is_empty() || self.moves.call_uno
+        !self.moves.plays.is_empty() || !self.moves.catch.is_empty() || self.uno_at_stake()
+    }
+
+    /// Seat 0 holds one card without having called UNO, and can be caught
+    /// until it does: once the window to catch it has closed, a call is
+    /// still allowed but changes nothing, and play does not stop for it.
+    fn uno_at_stake(&self) -> bool {
+        self.moves.call_uno && self.game.table().uno.get(HUMAN) == crate::table::Uno::Exposed
     }
 
     /// Seat 0 is not deciding a turn, but may be offered a chance.
@@ -407,7 +414,7 @@ impl<'a> Session<'a> {
             for seat in &self.moves.catch {
                 offers.push(format!("catch p{seat}"));
             }
-            if self.moves.call_uno {
+            if self.uno_at_stake() {
                 offers.push("call uno".into());
             }
             if offers.is_empty() {
