@@ -225,25 +225,26 @@ impl Game {
     }
 
     /// May `seat` play the flex side of `card` in turn, as far as the memo
-    /// knows? For a card whose flex side names no target and that no hook
-    /// may grant, where the side matches (`plays_of` checks the same, the
-    /// general way): every `can_play` function bound to the side must say
-    /// yes. `None` where this is not such a play, or the memo does not know
-    /// an answer. The commonest question about a Flex hand, asked without
-    /// the general checks.
+    /// knows, at every target the side may take (or none)? For a card that
+    /// no hook may grant, where the side matches (`plays_of` checks the
+    /// same, the general way): every `can_play` function bound to the side
+    /// must say yes, whatever seat it aims at. `None` where this is not
+    /// such a play, or the memo does not know an answer. The commonest
+    /// question about a Flex hand, asked without the general checks.
     #[inline(never)]
     pub(crate) fn known_flex_side(&self, seat: Seat, card: CardId) -> Option<bool> {
         let (side, kind) = (self.table.side, HookKind::CanPlay);
         let variant = &self.variant;
-        if variant.target_need(card, side, true) != TargetNeed::None
-            || variant.grants(card, side)
-            || !variant.names.has_flex_side(variant.face(card, side))
-        {
+        if variant.grants(card, side) || !variant.names.has_flex_side(variant.face(card, side)) {
             return None;
         }
+        let open = match variant.target_need(card, side, true) {
+            TargetNeed::None => Open::Nothing,
+            _ => Open::Aim { side: false, target: true },
+        };
         let call = CallInfo { card: Some((card, side)), as_flex: true, ..self.seat_call(kind, seat) };
         let fns = self.card_hook_asks(kind, card, true);
-        let verdict = self.known_verdict(fns, Open::Nothing, &call, Combine::Every { why: false })?;
+        let verdict = self.known_verdict(fns, open, &call, Combine::Every { why: false })?;
         Some(!matches!(verdict, Some(Verdict::No(_))))
     }
 

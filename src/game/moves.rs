@@ -486,18 +486,8 @@ impl Game {
             }
             if regular || key.flex_matches(color) {
                 match self.known_flex_side(seat, card) {
-                    Some(allowed) => {
-                        if allowed {
-                            let face = *self.face(card);
-                            out.push(PlayOption {
-                                card,
-                                face,
-                                as_flex: true,
-                                target: None,
-                                names_color: key.names_color,
-                            });
-                        }
-                    }
+                    Some(true) => self.flex_side_plays(seat, card, key, out),
+                    Some(false) => {}
                     None => self.plays_of(seat, standing, card, &[true], out)?,
                 }
             }
@@ -511,6 +501,20 @@ impl Game {
             Ok(())
         } else {
             self.plays_of(seat, standing, card, &[false, true], out)
+        }
+    }
+
+    /// Adds the plays of the flex side of `card` (keyed `key`) by `seat`, a
+    /// side its rules allow at every target it may take (`known_flex_side`):
+    /// one a target, in the order `plays_of` finds them.
+    fn flex_side_plays(&self, seat: Seat, card: CardId, key: FaceKey, out: &mut Vec<PlayOption>) {
+        let face = *self.face(card);
+        let need = self.variant.target_need(card, self.table.side, true);
+        let untargeted = (need != TargetNeed::Required).then_some(None);
+        let aimed =
+            (0..self.players()).filter(|&t| need != TargetNeed::None && t != seat && self.table.playing(t)).map(Some);
+        for target in untargeted.into_iter().chain(aimed) {
+            out.push(PlayOption { card, face, as_flex: true, target, names_color: key.names_color });
         }
     }
 
