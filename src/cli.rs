@@ -513,9 +513,7 @@ fn check(targets: &[String], rules: &[String], settings: &[(String, String)]) ->
         }
     }
     let mut code = SUCCESS;
-    // A problem of a file is told once, though a rule is checked on every
-    // variant.
-    let mut told = std::collections::HashSet::new();
+    let mut told = Told::default();
     for target in targets {
         if let Some(spec) = rule_target(target) {
             // A house rule: on every built-in variant (what it says cannot
@@ -541,15 +539,39 @@ fn check(targets: &[String], rules: &[String], settings: &[(String, String)]) ->
             std::iter::once(target.clone()).chain(rules.iter().map(|r| format!("+ {r}"))).collect::<Vec<_>>().join(" ");
         code = code.max(check_one(&request, &label, &mut told));
     }
+    for (error, also) in &told.script_errors {
+        if !also.is_empty() {
+            complain!("the same {error} also in: {}", also.join("; "));
+        }
+    }
     code
+}
+
+/// What `check` has told: a problem of a file once, though a rule is
+/// checked on every variant; a script error once (where in which script
+/// it happened, `script_error_place`), with the other checks and table
+/// sizes it also happened in, told once at the end.
+#[derive(Default)]
+struct Told {
+    problems: std::collections::HashSet<String>,
+    script_errors: Vec<(String, Vec<String>)>,
+}
+
+/// Where a failure's script error happened, in words that do not depend
+/// on the table (`script error in LAYER (HOOK FUNCTION): SCRIPT:LINE:COLUMN`),
+/// if it is one.
+fn script_error_place(message: &str) -> Option<String> {
+    let error = &message[message.find("script error in ")?..];
+    let mut parts = error.splitn(3, ": ");
+    Some(format!("{}: {}", parts.next()?, parts.next()?))
 }
 
 /// Checks one ruleset: it loads, its scripts compile, and seeded bot games
 /// at the smallest and largest table end. Every problem is printed, a
 /// failing game with the command that shows it.
-fn check_one(request: &LoadRequest, label: &str, told: &mut std::collections::HashSet<String>) -> i32 {
-    let tell_once = |problems: Vec<String>, told: &mut std::collections::HashSet<String>| {
-        let new: Vec<String> = problems.into_iter().filter(|p| told.insert(p.clone())).collect();
+fn check_one(request: &LoadRequest, label: &str, told: &mut Told) -> i32 {
+    let tell_once = |problems: Vec<String>, told: &mut Told| {
+        let new: Vec<String> = problems.into_iter().filter(|p| told.problems.insert(p.clone())).collect();
         print_problems(&new);
         FAILED
     };
@@ -568,7 +590,7 @@ fn check_one(request: &LoadRequest, label: &str, told: &mut std::collections::Ha
         Err(problems) => return tell_once(problems, told),
     };
     for warning in &variant.warnings {
-        if told.insert(warning.clone()) {
+        if told.problems.insert(warning.clone()) {
             complain!("warning: {warning}");
         }
     }
@@ -577,6 +599,8 @@ fn check_one(request: &LoadRequest, label: &str, told: &mut std::collections::Ha
     }
     let arguments = request.arguments();
     let mut failures = Vec::new();
+    // Script errors met in an earlier check, told at the end.
+    let mut told_later = 0;
     let sizes: Vec<usize> = variant.table_sizes().collect();
     let (smallest, largest) = (sizes.first().copied().unwrap_or(2), sizes.last().copied().unwrap_or(2));
     for players in if smallest == largest { vec![smallest] } else { vec![smallest, largest] } {
@@ -595,6 +619,17 @@ fn check_one(request: &LoadRequest, label: &str, told: &mut std::collections::Ha
                     }
                 }
                 for (_, f, more) in seen {
+                    // Met in an earlier check: said once, at the end.
+                    if let Some(place) = script_error_place(&f.message) {
+                        match told.script_errors.iter_mut().find(|(known, _)| *known == place) {
+                            Some((_, also)) => {
+                                also.push(format!("{label}, {players} players"));
+                                told_later += 1;
+                                continue;
+                            }
+                            None => told.script_errors.push((place, Vec::new())),
+                        }
+                    }
                     let also = if more > 0 { format!(" (and {more} more games)") } else { String::new() };
                     failures.push(format!(
                         "{players} players, game {} (seed {:#x}){also}: {}; see it: {}",
@@ -608,7 +643,7 @@ fn check_one(request: &LoadRequest, label: &str, told: &mut std::collections::Ha
             Err(e) => failures.push(e),
         }
     }
-    if failures.is_empty() {
+    if failures.is_empty() && told_later == 0 {
         say!(
             "ok {label}: {} cards, {} layer(s), {CHECK_GAMES} seeded games played to the end",
             variant.total_cards(),

@@ -704,6 +704,32 @@ fn a_misspelt_hook_is_told_by_its_name_first() {
     assert!(name < shape, "{out}");
 }
 
+/// A rule checked on every variant and table size that fails the same
+/// way in each is told the script error once, in full, and then where else
+/// it happened, in one line; no check it failed in says ok.
+#[test]
+fn a_script_error_met_in_every_check_is_told_once() {
+    let scratch = tempfile::tempdir().unwrap();
+    std::fs::write(scratch.path().join("e.rhai"), "fn f(card) { draw(42, 1); }\n").unwrap();
+    let rule = scratch.path().join("e.yaml");
+    std::fs::write(
+        &rule,
+        "name: e\ndescription: Errs.\nscripts: [e.rhai]\nhooks:\n  on_play:\n    - {match: \"7\", call: f}\n",
+    )
+    .unwrap();
+    let checked = unolab(&["check", &rule.display().to_string()]);
+    assert_eq!(checked.status.code(), Some(1));
+    let out = text(&checked);
+    assert_eq!(out.lines().filter(|l| l.starts_with("error: ")).count(), 1, "{out}");
+    assert_eq!(out.matches("no player 42").count(), 1, "{out}");
+    let also = out.lines().find(|l| {
+        l.starts_with("the same script error in e (on_play hook f): ") && l.contains("e.rhai:1:14 also in: ")
+    });
+    let also = also.unwrap_or_else(|| panic!("{out}"));
+    assert_eq!(also.matches(" players").count(), 7, "four variants, two table sizes each: {out}");
+    assert!(!out.lines().any(|l| l.starts_with("ok ")), "{out}");
+}
+
 /// A house rule's misspelt field is told the names there are where it is
 /// written: at the top, a rule's fields; in a hook's binding, a binding's,
 /// as in a variant. Each problem is told on its own, with its place.
