@@ -61,12 +61,10 @@ fn open(loader: &dyn Loader, reference: &str, dir: &str, what: &str, known: Vec<
 fn input(loader: &dyn Loader, file: SourceFile, rule: bool, problems: &mut Vec<String>) -> Option<LayerInput> {
     let spec = build::parse_spec(&file)
         .map_err(|found| {
+            let fields = crate::variant::spec::RULE_FIELDS;
             for e in found {
                 problems.push(match crate::yaml::unknown_field(&e) {
-                    Some((unknown, word, expected))
-                        if rule && crate::variant::spec::RULE_FIELDS.iter().all(|f| expected.contains(f)) =>
-                    {
-                        let fields = crate::variant::spec::RULE_FIELDS;
+                    Some((unknown, word, expected)) if rule && fields.iter().all(|f| expected.contains(f)) => {
                         format!(
                             "{unknown}a house rule's fields are {}{}",
                             fields.join(", "),
@@ -107,7 +105,8 @@ pub fn load(request: &LoadRequest, loader: &dyn Loader) -> Result<Variant, Vec<S
         return Err(without_repeats(problems));
     };
     let variant = Arc::new(variant);
-    let (calls, warnings) = crate::script::check::check_calls(&variant);
+    let all_scripts: Vec<bool> = std::iter::once(&table).chain(&rules).map(LayerInput::all_scripts).collect();
+    let (calls, warnings) = crate::script::check::check_calls(&variant, &all_scripts);
     problems.extend(calls);
     let mut variant = Arc::try_unwrap(variant).unwrap_or_else(|shared| (*shared).clone());
     variant.warnings.extend(warnings);

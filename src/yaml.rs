@@ -256,16 +256,22 @@ pub fn unknown_field(message: &str) -> Option<(&str, &str, Vec<&str>)> {
     if !unknown.contains("unknown field") {
         return None;
     }
+    Some((unknown, word, expected_names(message, unknown).collect()))
+}
+
+/// The names expected in a message about an unknown name, whose part
+/// before them is `unknown` (`unknown_name`); a suggestion after them
+/// (`; did you mean`) is left out.
+fn expected_names<'a>(message: &'a str, unknown: &str) -> impl Iterator<Item = &'a str> {
     let names = message[unknown.len() + EXPECTED.len()..].split(';').next().unwrap_or_default();
-    Some((unknown, word, names.split(", ").map(|name| name.trim().trim_matches('`')).collect()))
+    names.split(", ").map(|name| name.trim().trim_matches('`'))
 }
 
 /// A message about an unknown field or value (`unknown_name`), with the
 /// name expected it looks like a misspelling of.
 fn with_suggestion(message: String) -> String {
     let Some((unknown, word)) = unknown_name(&message) else { return message };
-    let expected = message[unknown.len() + EXPECTED.len()..].split(", ");
-    let suggestion = crate::source::did_you_mean(word, expected.map(|name| name.trim().trim_matches('`')));
+    let suggestion = crate::source::did_you_mean(word, expected_names(&message, unknown));
     format!("{message}{suggestion}")
 }
 

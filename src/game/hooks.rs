@@ -213,28 +213,19 @@ impl Game {
     /// without the target (no recorded path reads it), this spares asking
     /// about each target; `None` where it does not know.
     pub(crate) fn refused_whatever_target(&self, kind: HookKind, play: &Play) -> Option<bool> {
-        let side = self.table.side;
-        let fns = self.card_hook_asks(kind, play.card, play.as_flex);
-        if fns.is_empty() {
-            return Some(false);
-        }
-        let call = CallInfo { card: Some((play.card, side)), target: None, ..self.predicate_call(kind, play) };
-        let open = Open::Aim { side: false, target: true };
-        let verdict = self.known_verdict(fns, open, &call, Combine::Every { why: false })?;
-        Some(matches!(verdict, Some(Verdict::No(_))))
+        self.known_refusal(kind, play.seat, play.card, play.as_flex, Open::Aim { side: false, target: true })
     }
 
     /// May `seat` play the flex side of `card` in turn, as far as the memo
-    /// knows, at every target the side may take (or none)? For a card that
-    /// no hook may grant, where the side matches (`plays_of` checks the
-    /// same, the general way): every `can_play` function bound to the side
-    /// must say yes, whatever seat it aims at. `None` where this is not
-    /// such a play, or the memo does not know an answer. The commonest
+    /// knows, at every target the side may take (or none)? Every
+    /// `can_play` function bound to the side must say yes, whatever seat
+    /// it aims at. Asked of a side that matches (the caller's check, as
+    /// `plays_of` makes it) of a card no hook may grant; `None` for any
+    /// other, or where the memo does not know an answer. The commonest
     /// question about a Flex hand, asked without the general checks.
     #[inline(never)]
-    pub(crate) fn known_flex_side(&self, seat: Seat, card: CardId) -> Option<bool> {
-        let (side, kind) = (self.table.side, HookKind::CanPlay);
-        let variant = &self.variant;
+    pub(crate) fn flex_side_allowed(&self, seat: Seat, card: CardId) -> Option<bool> {
+        let (side, variant) = (self.table.side, &self.variant);
         if variant.grants(card, side) || !variant.names.has_flex_side(variant.face(card, side)) {
             return None;
         }
@@ -242,10 +233,19 @@ impl Game {
             TargetNeed::None => Open::Nothing,
             _ => Open::Aim { side: false, target: true },
         };
-        let call = CallInfo { card: Some((card, side)), as_flex: true, ..self.seat_call(kind, seat) };
-        let fns = self.card_hook_asks(kind, card, true);
+        self.known_refusal(HookKind::CanPlay, seat, card, true, open).map(|refused| !refused)
+    }
+
+    /// Do the functions of the card hook `kind` bound to `card` (its flex
+    /// side or not) refuse `seat` a play of it, as the memo knows their
+    /// answers, whatever the play leaves `open`? `None` where it does not
+    /// know.
+    #[inline(always)]
+    fn known_refusal(&self, kind: HookKind, seat: Seat, card: CardId, as_flex: bool, open: Open) -> Option<bool> {
+        let fns = self.card_hook_asks(kind, card, as_flex);
+        let call = CallInfo { card: Some((card, self.table.side)), as_flex, ..self.seat_call(kind, seat) };
         let verdict = self.known_verdict(fns, open, &call, Combine::Every { why: false })?;
-        Some(!matches!(verdict, Some(Verdict::No(_))))
+        Some(matches!(verdict, Some(Verdict::No(_))))
     }
 
     /// Asks the hooks of `kind` bound to the played card.

@@ -485,7 +485,7 @@ impl Game {
                 out.push(self.plain_option(card, key));
             }
             if regular || key.flex_matches(color) {
-                match self.known_flex_side(seat, card) {
+                match self.flex_side_allowed(seat, card) {
                     Some(true) => self.flex_side_plays(seat, card, key, out),
                     Some(false) => {}
                     None => self.plays_of(seat, standing, card, &[true], out)?,
@@ -505,15 +505,12 @@ impl Game {
     }
 
     /// Adds the plays of the flex side of `card` (keyed `key`) by `seat`, a
-    /// side its rules allow at every target it may take (`known_flex_side`):
-    /// one a target, in the order `plays_of` finds them.
+    /// side its rules allow at every target it may take
+    /// (`flex_side_allowed`): one a target, as `plays_of` adds them.
     fn flex_side_plays(&self, seat: Seat, card: CardId, key: FaceKey, out: &mut Vec<PlayOption>) {
         let face = *self.face(card);
         let need = self.variant.target_need(card, self.table.side, true);
-        let untargeted = (need != TargetNeed::Required).then_some(None);
-        let aimed =
-            (0..self.players()).filter(|&t| need != TargetNeed::None && t != seat && self.table.playing(t)).map(Some);
-        for target in untargeted.into_iter().chain(aimed) {
+        for target in targets(need, seat, self.players(), self.table.seats_out()) {
             out.push(PlayOption { card, face, as_flex: true, target, names_color: key.names_color });
         }
     }
@@ -543,11 +540,6 @@ impl Game {
                 continue;
             }
             let need = self.variant.target_need(card, side, as_flex);
-            let untargeted = (need != TargetNeed::Required).then_some(None);
-            let seats_out = self.table.seats_out();
-            let aimed = (0..players)
-                .filter(move |&t| need != TargetNeed::None && t != seat && seats_out & (1 << t) == 0)
-                .map(Some);
             let color = names_color.then_some(self.color_range().start);
             // Where the play may aim at several seats and the rules' answer
             // does not depend on which, the memo may know it once for all.
@@ -559,7 +551,7 @@ impl Game {
                     &Play { seat, card, color, as_flex, target: None, uno: false },
                 ),
             };
-            for target in untargeted.into_iter().chain(aimed) {
+            for target in targets(need, seat, players, self.table.seats_out()) {
                 let play = Play { seat, card, color, as_flex, target, uno: false };
                 debug_assert_eq!(self.check_shape(&play), Ok(()));
                 let checked = if grants {
@@ -895,6 +887,16 @@ impl Game {
             _ => Ok(()),
         }
     }
+}
+
+/// The targets a play by `seat` of a side that needs `need` may name, in
+/// order: none, where it may name none; then every other seat still in the
+/// hand (`seats_out`: a bit per seat out), at a table of `players`.
+fn targets(need: TargetNeed, seat: Seat, players: usize, seats_out: u32) -> impl Iterator<Item = Option<Seat>> {
+    let untargeted = (need != TargetNeed::Required).then_some(None);
+    let aimed =
+        (0..players).filter(move |&t| need != TargetNeed::None && t != seat && seats_out & (1 << t) == 0).map(Some);
+    untargeted.into_iter().chain(aimed)
 }
 
 fn refuse<T>(refusal: Refusal) -> Checked<T> {

@@ -299,10 +299,14 @@ impl<'a> Session<'a> {
     }
 
     /// Seat 0 holds one card without having called UNO, and can be caught
-    /// until it does: once the window to catch it has closed, a call is
-    /// still allowed but changes nothing, and play does not stop for it.
+    /// until it does, or a rule's `on_uno` hook may make something of a
+    /// call. Once the window to catch it has closed, a call is still
+    /// allowed, but without such a rule the host makes nothing of it, and
+    /// play does not stop for it.
     fn uno_at_stake(&self) -> bool {
-        self.moves.call_uno && self.game.table().uno.get(HUMAN) == crate::table::Uno::Exposed
+        self.moves.call_uno
+            && (self.game.table().uno.get(HUMAN) == crate::table::Uno::Exposed
+                || self.game.variant.has_hook(crate::variant::HookKind::OnUno))
     }
 
     /// Seat 0 is not deciding a turn, but may be offered a chance.
@@ -572,10 +576,12 @@ impl<'a> Session<'a> {
             return Ok(action);
         }
         self.refresh_moves();
-        let face = *self.game.variant.face(play.card, self.game.table().side);
-        let side_plays = |as_flex: bool| self.moves.plays.iter().any(|o| o.face == face && o.as_flex == as_flex);
+        let (variant, side) = (&self.game.variant, self.game.table().side);
+        let face = *variant.face(play.card, side);
+        let regular_plays = self.moves.plays.iter().any(|o| o.face == face && !o.as_flex);
         let flexed = Action::Play(Play { as_flex: true, ..play });
-        if side_plays(false) || !side_plays(true) || !self.game.is_legal(&flexed).unwrap_or(false) {
+        let face_of = |card: crate::card::CardId| variant.designs.get(usize::from(card.0)).map(|d| *d.face(side));
+        if regular_plays || !self.moves.contains(&flexed, face_of) {
             return Ok(action);
         }
         let card = self.game.variant.card_name(play.card);
@@ -624,7 +630,7 @@ impl<'a> Session<'a> {
         }
         let mut bot = self.bots().swap_remove(HUMAN);
         if self.in_window() {
-            let taken = if self.moves.call_uno {
+            let taken = if self.uno_at_stake() {
                 Ok(Some(crate::game::Action::CallUno(HUMAN)))
             } else {
                 let chance = self.game.out_of_turn_chances() >> HUMAN & 1 != 0;

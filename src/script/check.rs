@@ -68,13 +68,18 @@ const DEPRECATED: &[(&str, &str)] = &[("set_var", "set_state (and state() to rea
 /// Calls in the variant's scripts to functions that no script of the layer
 /// defines and the host does not provide (problems), and calls to
 /// deprecated host functions (warnings), each with its file, line and
-/// column.
-pub fn check_calls(variant: &Arc<Variant>) -> (Vec<String>, Vec<String>) {
+/// column. `all_scripts`: by layer, whether every script it names was
+/// opened; a layer missing one (told where it is named) is not checked, as
+/// its scripts may call what the missing one defines.
+pub fn check_calls(variant: &Arc<Variant>, all_scripts: &[bool]) -> (Vec<String>, Vec<String>) {
     let (mut problems, mut warnings) = (Vec::new(), Vec::new());
     let Ok(runtime) = Runtime::new(variant.clone()) else { return (problems, warnings) };
     let host = runtime.function_names();
     let arities = runtime.host_arities();
-    for layer in &variant.layers {
+    for (at, layer) in variant.layers.iter().enumerate() {
+        if !all_scripts.get(at).copied().unwrap_or(true) {
+            continue;
+        }
         let compiled: Vec<_> = layer
             .scripts
             .iter()

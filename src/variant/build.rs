@@ -26,6 +26,14 @@ pub struct LayerInput {
     pub scripts: Vec<SourceFile>,
 }
 
+impl LayerInput {
+    /// Was every script the file names opened (a missing one is told
+    /// where it is named)?
+    pub fn all_scripts(&self) -> bool {
+        self.scripts.len() == self.spec.scripts.len()
+    }
+}
+
 /// Parses a variant or rule file's YAML; on failure, each problem found.
 pub fn parse_spec(file: &SourceFile) -> Result<LayerSpec, Vec<String>> {
     if file.text.trim().is_empty() {
@@ -103,7 +111,7 @@ pub fn build(
         layers.push(build_layer(rule, true, problems));
     }
     for (layer, input) in layers.iter().zip(std::iter::once(table).chain(rules)) {
-        problems.extend(check_scripts(layer, input.scripts.len() == input.spec.scripts.len()));
+        problems.extend(check_scripts(layer, input.all_scripts()));
     }
     check_conflicts(&layers, problems);
     let all = std::iter::once(table).chain(rules).map(|input| (&input.spec, &input.file));

@@ -704,6 +704,26 @@ fn a_misspelt_hook_is_told_by_its_name_first() {
     assert!(name < shape, "{out}");
 }
 
+/// A rule missing one of its scripts is told so where the script is
+/// named, and nothing that follows from it: not that its hooks call
+/// functions no script defines, nor that the scripts it has call them.
+#[test]
+fn a_missing_script_is_told_alone() {
+    let scratch = tempfile::tempdir().unwrap();
+    std::fs::write(scratch.path().join("a.rhai"), "fn f(card) { helper(card) }\n").unwrap();
+    let rule = scratch.path().join("r.yaml");
+    std::fs::write(
+        &rule,
+        "name: r\ndescription: R.\nscripts: [a.rhai, missing.rhai]\nhooks:\n  can_play:\n    - {call: f}\n  on_play:\n    - {call: g}\n",
+    )
+    .unwrap();
+    let checked = unolab(&["check", "classic", "-r", &rule.display().to_string()]);
+    assert_eq!(checked.status.code(), Some(1));
+    let out = text(&checked);
+    assert!(out.contains("r.yaml:3:19: script not found"), "{out}");
+    assert_eq!(out.lines().filter(|l| l.starts_with("error: ")).count(), 1, "{out}");
+}
+
 /// A rule checked on every variant and table size that fails the same
 /// way in each is told the script error once, in full, and then where else
 /// it happened, in one line; no check it failed in says ok.
