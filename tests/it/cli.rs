@@ -4,6 +4,8 @@
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
+use super::scratch_files;
+
 fn unolab(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_unolab"))
         .args(args)
@@ -709,15 +711,14 @@ fn a_misspelt_hook_is_told_by_its_name_first() {
 /// functions no script defines, nor that the scripts it has call them.
 #[test]
 fn a_missing_script_is_told_alone() {
-    let scratch = tempfile::tempdir().unwrap();
-    std::fs::write(scratch.path().join("a.rhai"), "fn f(card) { helper(card) }\n").unwrap();
-    let rule = scratch.path().join("r.yaml");
-    std::fs::write(
-        &rule,
-        "name: r\ndescription: R.\nscripts: [a.rhai, missing.rhai]\nhooks:\n  can_play:\n    - {call: f}\n  on_play:\n    - {call: g}\n",
-    )
-    .unwrap();
-    let checked = unolab(&["check", "classic", "-r", &rule.display().to_string()]);
+    let (_scratch, paths) = scratch_files(&[
+        ("a.rhai", "fn f(card) { helper(card) }\n"),
+        (
+            "r.yaml",
+            "name: r\ndescription: R.\nscripts: [a.rhai, missing.rhai]\nhooks:\n  can_play:\n    - {call: f}\n  on_play:\n    - {call: g}\n",
+        ),
+    ]);
+    let checked = unolab(&["check", "classic", "-r", &paths[1]]);
     assert_eq!(checked.status.code(), Some(1));
     let out = text(&checked);
     assert!(out.contains("r.yaml:3:19: script not found"), "{out}");
@@ -729,15 +730,14 @@ fn a_missing_script_is_told_alone() {
 /// it happened, in one line; no check it failed in says ok.
 #[test]
 fn a_script_error_met_in_every_check_is_told_once() {
-    let scratch = tempfile::tempdir().unwrap();
-    std::fs::write(scratch.path().join("e.rhai"), "fn f(card) { draw(42, 1); }\n").unwrap();
-    let rule = scratch.path().join("e.yaml");
-    std::fs::write(
-        &rule,
-        "name: e\ndescription: Errs.\nscripts: [e.rhai]\nhooks:\n  on_play:\n    - {match: \"7\", call: f}\n",
-    )
-    .unwrap();
-    let checked = unolab(&["check", &rule.display().to_string()]);
+    let (_scratch, paths) = scratch_files(&[
+        ("e.rhai", "fn f(card) { draw(42, 1); }\n"),
+        (
+            "e.yaml",
+            "name: e\ndescription: Errs.\nscripts: [e.rhai]\nhooks:\n  on_play:\n    - {match: \"7\", call: f}\n",
+        ),
+    ]);
+    let checked = unolab(&["check", &paths[1]]);
     assert_eq!(checked.status.code(), Some(1));
     let out = text(&checked);
     assert_eq!(out.lines().filter(|l| l.starts_with("error: ")).count(), 1, "{out}");
@@ -755,15 +755,14 @@ fn a_script_error_met_in_every_check_is_told_once() {
 /// as in a variant. Each problem is told on its own, with its place.
 #[test]
 fn a_rule_s_misspelt_field_is_told_the_fields_where_it_is() {
-    let scratch = tempfile::tempdir().unwrap();
-    std::fs::write(scratch.path().join("s.rhai"), "fn f(card) { true }\n").unwrap();
-    let rule = scratch.path().join("typos.yaml");
-    std::fs::write(
-        &rule,
-        "name: typos\ndescription: Typos.\nscripts: [s.rhai]\nhooks:\n  on_play:\n    - {match: \"7\", cal: f}\n  on_plya:\n    - {call: f}\n",
-    )
-    .unwrap();
-    let checked = unolab(&["check", "classic", "-r", &rule.display().to_string()]);
+    let (_scratch, paths) = scratch_files(&[
+        ("s.rhai", "fn f(card) { true }\n"),
+        (
+            "typos.yaml",
+            "name: typos\ndescription: Typos.\nscripts: [s.rhai]\nhooks:\n  on_play:\n    - {match: \"7\", cal: f}\n  on_plya:\n    - {call: f}\n",
+        ),
+    ]);
+    let checked = unolab(&["check", "classic", "-r", &paths[1]]);
     let out = text(&checked);
     assert!(out.contains("typos.yaml:7:3: unknown hook 'on_plya'"), "{out}");
     assert!(
@@ -774,8 +773,8 @@ fn a_rule_s_misspelt_field_is_told_the_fields_where_it_is() {
     );
     assert!(!out.contains("a house rule's fields are"), "{out}");
     assert_eq!(out.matches("error: ").count(), 2, "each problem on its own: {out}");
-    std::fs::write(&rule, "name: typos\ndescription: Typos.\nhoks: {}\n").unwrap();
-    let out = text(&unolab(&["check", "classic", "-r", &rule.display().to_string()]));
+    std::fs::write(&paths[1], "name: typos\ndescription: Typos.\nhoks: {}\n").unwrap();
+    let out = text(&unolab(&["check", "classic", "-r", &paths[1]]));
     assert!(out.contains("typos.yaml:3:1: unknown field `hoks`, a house rule's fields are name, description"), "{out}");
     assert!(out.contains("did you mean 'hooks'?"), "{out}");
 }

@@ -17,3 +17,19 @@ mod sim;
 mod terminal;
 mod tidy;
 mod transcripts;
+
+/// Writes the files a test needs, `(name, text)`, into a fresh folder,
+/// removed when the returned guard is dropped; with the path of each, as a
+/// command line names it.
+pub fn scratch_files(files: &[(&str, &str)]) -> (tempfile::TempDir, Vec<String>) {
+    let scratch = tempfile::tempdir().unwrap();
+    let paths = files
+        .iter()
+        .map(|(name, text)| {
+            let path = scratch.path().join(name);
+            std::fs::write(&path, text).unwrap();
+            path.display().to_string()
+        })
+        .collect();
+    (scratch, paths)
+}

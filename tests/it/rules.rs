@@ -161,11 +161,14 @@ fn two_rules_answering_one_question_are_told() {
         assert!(alone.warnings.is_empty(), "{:?}", alone.warnings);
     }
     // One layer binding such a hook twice: the first is never asked.
-    let scratch = tempfile::tempdir().unwrap();
-    std::fs::write(scratch.path().join("s.rhai"), "fn a(p) { 1 }\nfn b(p) { 2 }\n").unwrap();
-    let rule = scratch.path().join("twice.yaml");
-    std::fs::write(&rule, "name: twice\ndescription: Two catch penalties.\nscripts: [s.rhai]\nhooks:\n  on_catch:\n    - {call: a}\n    - {call: b}\n").unwrap();
-    let twice = load(&LoadRequest { rules: vec![rule.display().to_string()], ..request.clone() }).unwrap();
+    let (_scratch, paths) = super::scratch_files(&[
+        ("s.rhai", "fn a(p) { 1 }\nfn b(p) { 2 }\n"),
+        (
+            "twice.yaml",
+            "name: twice\ndescription: Two catch penalties.\nscripts: [s.rhai]\nhooks:\n  on_catch:\n    - {call: a}\n    - {call: b}\n",
+        ),
+    ]);
+    let twice = load(&LoadRequest { rules: vec![paths[1].clone()], ..request.clone() }).unwrap();
     assert!(
         twice.warnings.iter().any(|w| w.starts_with("'twice' binds on_catch 2 times, but only the last, b, is asked")),
         "{:?}",
@@ -177,16 +180,14 @@ fn two_rules_answering_one_question_are_told() {
 /// hook or in `targets:`, in flow or block style.
 #[test]
 fn a_bad_selector_is_reported_where_it_is_written() {
-    let scratch = tempfile::tempdir().unwrap();
-    std::fs::write(scratch.path().join("s.rhai"), "fn f(card) { true }\n").unwrap();
-    let rule = scratch.path().join("r.yaml");
-    std::fs::write(
-        &rule,
-        "name: r\ndescription: Bad selectors.\nscripts: [s.rhai]\nhooks:\n  can_play:\n    - call: f\n      match: [red, \"blue + 55x\"]\ntargets:\n  - {match: sevn}\n",
-    )
-    .unwrap();
-    let request =
-        LoadRequest { variant: "classic".into(), rules: vec![rule.display().to_string()], ..LoadRequest::default() };
+    let (_scratch, paths) = super::scratch_files(&[
+        ("s.rhai", "fn f(card) { true }\n"),
+        (
+            "r.yaml",
+            "name: r\ndescription: Bad selectors.\nscripts: [s.rhai]\nhooks:\n  can_play:\n    - call: f\n      match: [red, \"blue + 55x\"]\ntargets:\n  - {match: sevn}\n",
+        ),
+    ]);
+    let request = LoadRequest { variant: "classic".into(), rules: vec![paths[1].clone()], ..LoadRequest::default() };
     let problems = load(&request).unwrap_err();
     let at = |place: &str| problems.iter().any(|p| p.contains(&format!("r.yaml:{place}: ")));
     assert!(at("7:21") && problems.iter().any(|p| p.contains("'55x' is not a selector")), "{problems:?}");
