@@ -193,12 +193,17 @@ impl Game {
     pub(crate) fn among_moves(&mut self, action: &Action) -> Result<bool, ScriptFailure> {
         let mut moves = std::mem::take(&mut self.scratch);
         let found = self.find_moves(action.seat(), &mut moves);
-        let side = self.table.side;
-        let variant = self.variant.clone();
-        let legal = found
-            .map(|()| moves.contains(action, |card| variant.designs.get(usize::from(card.0)).map(|d| *d.face(side))));
+        let legal = found.map(|()| self.lists(&moves, action));
         self.scratch = moves;
         legal
+    }
+
+    /// Is `action` one of `moves`, worked out for the table as it is
+    /// (`Moves::contains`, its cards' faces on the side in play)? A card id
+    /// that names no card of the deck is not.
+    pub fn lists(&self, moves: &Moves, action: &Action) -> bool {
+        let (variant, side) = (&self.variant, self.table.side);
+        moves.contains(action, |card| variant.designs.get(usize::from(card.0)).map(|d| *d.face(side)))
     }
 
     /// Runs `questions`, which only ask the rules (predicates run, the

@@ -570,18 +570,16 @@ impl<'a> Session<'a> {
     /// two-colour number, whose flex side plays only where its regular side
     /// does not match (rules.md 3.10). Any other action, as it is (a card
     /// whose regular side may be played is refused as asked, if it is).
-    fn on_the_side_that_plays(&mut self, action: Action, out: &mut dyn Write) -> std::io::Result<Action> {
+    /// Seat 0's moves are up to date when a command is read (`advance`).
+    fn on_the_side_that_plays(&self, action: Action, out: &mut dyn Write) -> std::io::Result<Action> {
         let Action::Play(play) = action else { return Ok(action) };
         if play.as_flex {
             return Ok(action);
         }
-        self.refresh_moves();
-        let (variant, side) = (&self.game.variant, self.game.table().side);
-        let face = *variant.face(play.card, side);
+        let face = *self.game.variant.face(play.card, self.game.table().side);
         let regular_plays = self.moves.plays.iter().any(|o| o.face == face && !o.as_flex);
         let flexed = Action::Play(Play { as_flex: true, ..play });
-        let face_of = |card: crate::card::CardId| variant.designs.get(usize::from(card.0)).map(|d| *d.face(side));
-        if regular_plays || !self.moves.contains(&flexed, face_of) {
+        if regular_plays || !self.game.lists(&self.moves, &flexed) {
             return Ok(action);
         }
         let card = self.game.variant.card_name(play.card);
