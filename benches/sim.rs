@@ -10,9 +10,10 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use unolab::bot::{Bot, BotKind};
 use unolab::game::{Game, OnFailure};
 use unolab::loader::load;
+use unolab::rng::game_seed;
 use unolab::ruleset::LoadRequest;
 use unolab::script::Runtime;
-use unolab::sim::{game_seed, play_hand};
+use unolab::sim::play_hand;
 
 const CONFIGS: &[(&str, &[&str])] = &[
     ("classic", &[]),

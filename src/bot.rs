@@ -9,12 +9,13 @@ use rand::RngExt;
 use rand::seq::IndexedRandom;
 
 use crate::card::{Color, Face};
-use crate::event::Seat;
 use crate::game::{Action, Game, Moves, PlayOption};
 use crate::limits;
 use crate::notation::Names;
+use crate::rng::{Rng, rng};
 use crate::script::ScriptFailure;
-use crate::table::{Rng, rng, seats_of};
+use crate::seat::Seat;
+use crate::seat::seats_of;
 use crate::variant::HookKind;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -58,7 +59,7 @@ impl Bot {
     }
 
     fn rng(seed: u64, stream: u64) -> Rng {
-        rng(crate::sim::game_seed(seed, stream.wrapping_add(1).wrapping_mul(0x5851_F42D_4C95_7F2D)))
+        rng(crate::rng::game_seed(seed, stream.wrapping_add(1).wrapping_mul(0x5851_F42D_4C95_7F2D)))
     }
 
     /// The action `seat` takes now (`seat` must be the seat to act).

@@ -26,18 +26,6 @@ fn names_in(dir: &str) -> Vec<&'static str> {
         .collect()
 }
 
-/// The raw spec of a built-in variant or rule (`variants/NAME.yaml`,
-/// `variants/rules/NAME.yaml`), read without validating it.
-pub fn spec(path: &str) -> Option<crate::variant::spec::LayerSpec> {
-    file(path).and_then(|text| crate::yaml::from_str(text).ok())
-}
-
-/// The built-in variant marked `default: true`, which `unolab` plays when
-/// no variant is named.
-pub fn default_variant() -> Option<&'static str> {
-    variant_names().into_iter().find(|name| spec(&format!("variants/{name}.yaml")).is_some_and(|spec| spec.default))
-}
-
 /// Resolves `relative` against the directory of the built-in file `base`.
 pub fn join(base: &str, relative: &str) -> String {
     let mut parts: Vec<&str> = base.split('/').collect();

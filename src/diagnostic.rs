@@ -139,7 +139,7 @@ mod tests {
                 false
             }
         }
-        let path = format!("variants/{}.yaml", crate::builtin::default_variant().unwrap());
+        let path = format!("variants/{}.yaml", crate::ruleset::default_variant().unwrap());
         let file = SourceFile::builtin(&path).unwrap();
         let (line, text) = file.text.lines().enumerate().find(|(_, l)| l.starts_with("hand_size:")).unwrap();
         let problem = format!("builtin:{path}:{}:12: too many", line + 1);

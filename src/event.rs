@@ -5,9 +5,8 @@
 use std::fmt::Write as _;
 
 use crate::card::{CardId, Color, Direction, Side};
+use crate::seat::Seat;
 use crate::variant::Variant;
-
-pub type Seat = usize;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Event {
@@ -455,7 +454,7 @@ fn describe_all(event: &Event, variant: &Variant) -> String {
         Event::Flipped { side } => write!(line, "everything flips: the {} side is up", side.name()),
         // A script's text reaches the terminal: control characters (an
         // escape sequence that clears the screen...) are shown, not obeyed.
-        Event::Script { text } => write!(line, "note: {}", without_controls(text)),
+        Event::Script { text } => write!(line, "note: {}", crate::source::without_controls(text)),
         Event::Discarded { seat, card, .. } => {
             write!(line, "p{seat} discards {} under the top card", variant.card_name(*card))
         }
@@ -480,16 +479,4 @@ fn describe_all(event: &Event, variant: &Variant) -> String {
         }
     };
     line
-}
-
-/// Text with its control characters shown as escapes (`\u{1b}`), so that
-/// what a file or a script says cannot drive the terminal.
-pub fn without_controls(text: &str) -> std::borrow::Cow<'_, str> {
-    if !text.contains(char::is_control) {
-        return std::borrow::Cow::Borrowed(text);
-    }
-    text.chars()
-        .map(|c| if c.is_control() { c.escape_unicode().to_string() } else { c.to_string() })
-        .collect::<String>()
-        .into()
 }

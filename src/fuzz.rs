@@ -70,7 +70,7 @@ fn builtins() -> &'static [Arc<Variant>] {
 }
 
 fn default_variant() -> String {
-    crate::builtin::default_variant().expect("a built-in variant is the default").to_string()
+    crate::ruleset::default_variant().expect("a built-in variant is the default").to_string()
 }
 
 /// A card name, in every built-in variant: what reads as a card or a face

@@ -12,7 +12,7 @@ use std::fmt;
 use std::ops::{Index, IndexMut};
 
 use crate::card::CardId;
-use crate::event::Seat;
+use crate::seat::Seat;
 
 #[derive(Default)]
 pub struct Hands {
@@ -108,7 +108,7 @@ impl Hands {
             holding |= u32::from(any) << seat;
         }
         #[cfg(debug_assertions)]
-        for seat in crate::table::seats_of(seats) {
+        for seat in crate::seat::seats_of(seats) {
             let any = self.cards[seat]
                 .iter()
                 .any(|&card| cards.get(usize::from(card.0) / 64).is_some_and(|&word| word & bit(card) != 0));

@@ -8,6 +8,7 @@
 //! front ends (`loader`, `scenario`, `snapshot`, `sim`, `repl`, `scaffold`, `cli`). Only the front
 //! ends touch files or the terminal.
 
+pub mod args;
 pub mod bot;
 pub mod builtin;
 pub mod card;
@@ -21,10 +22,12 @@ pub mod limits;
 pub mod loader;
 pub mod notation;
 pub mod repl;
+pub mod rng;
 pub mod ruleset;
 pub mod scaffold;
 pub mod scenario;
 pub mod script;
+pub mod seat;
 pub mod sim;
 pub mod snapshot;
 pub mod source;

@@ -31,6 +31,18 @@ pub fn first_repeat<T: PartialEq>(items: &[T]) -> Option<&T> {
     items.iter().enumerate().find(|&(i, item)| items[..i].contains(item)).map(|(_, item)| item)
 }
 
+/// Text with its control characters shown as escapes (`\u{1b}`), so that
+/// what a file or a script says cannot drive the terminal.
+pub fn without_controls(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.contains(char::is_control) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    text.chars()
+        .map(|c| if c.is_control() { c.escape_unicode().to_string() } else { c.to_string() })
+        .collect::<String>()
+        .into()
+}
+
 /// Reads files for the core: variants, rules and their scripts.
 pub trait Loader {
     /// The text of the file at `path`.

@@ -6,25 +6,16 @@
 
 use std::collections::{BTreeMap, VecDeque};
 
-use rand::SeedableRng;
 use rand::seq::SliceRandom;
 use rhai::ImmutableString;
 
 use crate::card::{CardId, Color, Direction, Face, Side};
-use crate::event::{Event, Log, Seat};
+use crate::event::{Event, Log};
 use crate::hands::Hands;
+use crate::rng::Rng;
+use crate::seat::Seat;
 use crate::turn::{Decision, DrawSpec, HandEnd, Landing, Op, Phase, Request, ScriptValue, TurnPlan};
 use crate::variant::Variant;
-
-/// The one random number generator of a table (and of each bot): every
-/// shuffle and bot choice comes from a generator seeded from the game's seed.
-/// Xoshiro256++ is fast and gives the same numbers on every platform.
-pub type Rng = rand_xoshiro::Xoshiro256PlusPlus;
-
-/// A generator seeded with `seed`.
-pub fn rng(seed: u64) -> Rng {
-    Rng::seed_from_u64(seed)
-}
 
 /// UNO-call state of one seat for the hand it holds now (rules.md 1.5).
 /// When a seat's hand is replaced (a swap, a pass), its state starts over.
@@ -152,15 +143,6 @@ pub struct Table {
     pub turn_of: Option<Seat>,
     /// Reshuffles this hand (the reshuffle hooks run when it moves).
     pub reshuffles: u32,
-}
-
-/// The seats of a mask (bit `n`: seat `n`), in order.
-pub fn seats_of(mut mask: u32) -> impl Iterator<Item = Seat> {
-    std::iter::from_fn(move || {
-        let seat = mask.trailing_zeros() as Seat;
-        mask &= mask.wrapping_sub(1);
-        (seat < 32).then_some(seat)
-    })
 }
 
 impl Clone for Table {
@@ -292,7 +274,7 @@ impl Table {
             mut uno,
             mut owed,
             ..
-        } = std::mem::replace(self, Table::new(0, false, self::rng(0)));
+        } = std::mem::replace(self, Table::new(0, false, crate::rng::rng(0)));
         // Containers keep their allocations, emptied; the literal below names
         // every field, so a field added to the table must be given its
         // start-of-hand value here.
@@ -746,6 +728,8 @@ impl Table {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rng::rng;
+    use crate::seat::seats_of;
 
     fn table(players: usize) -> Table {
         Table::new(players, false, rng(1))

@@ -6,7 +6,7 @@
 use rhai::ImmutableString;
 
 use crate::card::{CardId, Color, Side};
-use crate::event::Seat;
+use crate::seat::Seat;
 use crate::variant::Variant;
 
 /// How many cards a draw takes: `count` cards, or with `until` one at a time

@@ -5,8 +5,8 @@
 //! where the hand stands, without card ids (an id would tell a card's back).
 
 use crate::card::{CardId, Color, Direction, Face, Side};
-use crate::event::Seat;
 use crate::game::Game;
+use crate::seat::Seat;
 use rhai::ImmutableString;
 
 use crate::table::{State, Uno};

@@ -280,7 +280,7 @@ fn with_suggestion(message: String) -> String {
 /// to players, so its control characters are kept as escapes (`\u{1b}`).
 pub fn text_or_empty<'de, D: Deserializer<'de>>(deserializer: D) -> Result<String, D::Error> {
     let text = Option::<String>::deserialize(deserializer)?.unwrap_or_default();
-    Ok(crate::event::without_controls(&text).into_owned())
+    Ok(crate::source::without_controls(&text).into_owned())
 }
 
 /// The parser's words for what a value should have been, in the words of

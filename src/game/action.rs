@@ -2,7 +2,7 @@
 //! does it, and the history entries a game is replayed from.
 
 use crate::card::{CardId, Color};
-use crate::event::Seat;
+use crate::seat::Seat;
 use crate::variant::Variant;
 
 /// A card played by `seat`.

@@ -3,9 +3,9 @@
 //! it is resolved against the table into an `Action` of one seat.
 
 use crate::card::Color;
-use crate::event::Seat;
 use crate::game::{Action, Game, Play};
 use crate::notation::CardPattern;
+use crate::seat::Seat;
 use crate::turn::Phase;
 
 /// A card as a command names it.

@@ -1,9 +1,10 @@
 //! Dealing: a new hand built whole, the deck shuffled and dealt, and the
 //! first discard turned up under the variant's first-discard rule.
 
-use crate::event::{Event, Seat};
+use crate::event::Event;
 use crate::game::{ActionError, Game, Record};
 use crate::script::{CallInfo, ScriptFailure};
+use crate::seat::Seat;
 use crate::turn::{FirstDiscard, Landing};
 use crate::variant::HookKind;
 

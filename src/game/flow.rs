@@ -10,9 +10,10 @@
 use smallvec::SmallVec;
 
 use crate::card::CardId;
-use crate::event::{Event, Seat};
+use crate::event::Event;
 use crate::game::{Action, Game, Play};
 use crate::script::{CallInfo, HookArg, ScriptFailure};
+use crate::seat::Seat;
 use crate::table::Uno;
 use crate::turn::{Decision, DrawSpec, Landing, Penalty, Phase, Request, TurnPlan};
 use crate::variant::HookKind;

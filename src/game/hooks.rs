@@ -10,10 +10,10 @@
 use rhai::Dynamic;
 
 use crate::card::CardId;
-use crate::event::Seat;
 use crate::game::{Checked, Game, Play, Refusal, Stop};
 use crate::script::convert::{Reasons, Verdict};
 use crate::script::{CallInfo, HookArg, Lent, Open, Runtime, ScriptFailure};
+use crate::seat::Seat;
 use crate::table::Table;
 use crate::turn::{Penalty, TurnPlan};
 use crate::variant::{Asked, FnRef, HookKind, TargetNeed};

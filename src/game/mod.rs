@@ -19,9 +19,11 @@ mod score;
 
 use std::sync::Arc;
 
-use crate::event::{Event, Log, Seat};
+use crate::event::{Event, Log};
+use crate::rng::rng;
 use crate::script::{Runtime, ScriptFailure};
-use crate::table::{Table, rng};
+use crate::seat::Seat;
+use crate::table::Table;
 use crate::variant::{HookKind, TopNeed, Variant};
 
 pub use action::{Action, Play, Record};

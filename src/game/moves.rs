@@ -8,10 +8,11 @@
 use std::ops::Range;
 
 use crate::card::{CardId, Color, Face};
-use crate::event::Seat;
 use crate::game::{Action, Checked, Game, Play, Refusal, Stop, askable};
 use crate::script::ScriptFailure;
-use crate::table::{Uno, seats_of};
+use crate::seat::Seat;
+use crate::seat::seats_of;
+use crate::table::Uno;
 use crate::turn::Phase;
 use crate::variant::{FaceKey, HookKind, TargetNeed};
 

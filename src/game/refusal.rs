@@ -5,9 +5,9 @@
 use rhai::ImmutableString;
 
 use crate::card::{CardId, Color, Side};
-use crate::event::Seat;
 use crate::script::ScriptFailure;
 use crate::script::convert::CARD_SLOT;
+use crate::seat::Seat;
 use crate::table::Table;
 use crate::variant::Variant;
 

@@ -6,9 +6,10 @@
 use rhai::Dynamic;
 use smallvec::SmallVec;
 
-use crate::event::{Event, Seat};
+use crate::event::Event;
 use crate::game::Game;
 use crate::script::{HookArg, ScriptFailure};
+use crate::seat::Seat;
 use crate::turn::Phase;
 use crate::variant::HookKind;
 

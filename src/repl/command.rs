@@ -7,10 +7,10 @@
 use std::ops::Range;
 
 use crate::card::{Color, Face, Value};
-use crate::event::Seat;
 use crate::game::Game;
 use crate::game::command::{CardRef, ChoiceRef, Command, PlayCommand};
 use crate::notation::{CardPattern, Names};
+use crate::seat::Seat;
 
 /// What a line of input asks for.
 #[derive(Debug, Clone, PartialEq, Eq)]

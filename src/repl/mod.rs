@@ -9,6 +9,7 @@ pub mod command;
 pub mod input;
 pub mod record;
 pub mod render;
+pub mod setup;
 
 use std::io::Write;
 use std::path::Path;
@@ -288,7 +289,7 @@ impl<'a> Session<'a> {
     /// so an undone move made again meets the same answers, as a replayed or
     /// loaded game does.
     fn bots(&self) -> Vec<Bot> {
-        let seed = crate::sim::game_seed(self.setup.seed, self.game.history().len() as u64);
+        let seed = crate::rng::game_seed(self.setup.seed, self.game.history().len() as u64);
         (0..self.setup.players).map(|seat| Bot::new(self.setup.bot, seed, seat as u64)).collect()
     }
 
@@ -752,7 +753,7 @@ impl<'a> Session<'a> {
     }
 
     fn new_match(&mut self, args: &[String], out: &mut dyn Write) -> std::io::Result<()> {
-        let setup = match crate::cli::new_setup(&self.setup, args) {
+        let setup = match setup::new_setup(&self.setup, args) {
             Ok(setup) => setup,
             Err(e) => {
                 self.say(out, e.trim_end())?;

@@ -3,12 +3,12 @@
 //! refused and change nothing.
 
 use crate::card::{CardId, Color};
-use crate::event::Seat;
 use crate::game::command::{Command, Sight};
 use crate::game::{Action, Game};
 use crate::notation::CardPattern;
 use crate::scenario::schema::{Expect, Step};
 use crate::scenario::{Outcome, Scenario};
+use crate::seat::Seat;
 use crate::table::State;
 use crate::turn::ScriptValue;
 

@@ -7,9 +7,9 @@ use std::collections::BTreeMap;
 use serde::Deserialize;
 
 use crate::card::{Color, Direction, Side};
-use crate::event::Seat;
 use crate::game::command::{CardRef, ChoiceRef, Command, PlayCommand};
 use crate::notation::CardPattern;
+use crate::seat::Seat;
 use crate::turn::ScriptValue;
 use crate::variant::Variant;
 use crate::yaml::{Yaml, YamlValue};

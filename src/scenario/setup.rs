@@ -7,13 +7,13 @@ use std::collections::BTreeMap;
 use rand::seq::SliceRandom;
 
 use crate::card::{CardId, Direction, Side};
-use crate::event::Seat;
 use crate::game::Game;
+use crate::rng::rng;
 use crate::scenario::Scenario;
 use crate::scenario::schema::script_value;
 use crate::script::Runtime;
+use crate::seat::Seat;
 use crate::source::Position;
-use crate::table::rng;
 use crate::turn::Landing;
 use crate::yaml::Yaml;
 

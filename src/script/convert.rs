@@ -4,9 +4,9 @@
 use rhai::{Dynamic, EvalAltResult, ImmutableString, Map, Position};
 
 use crate::card::{Color, Side};
-use crate::event::Seat;
 use crate::game::Why;
 use crate::script::{CallInfo, ScriptCard, read};
+use crate::seat::Seat;
 use crate::table::Table;
 use crate::turn::{Challenge, DrawSpec, Penalty};
 use crate::variant::Variant;

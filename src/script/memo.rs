@@ -40,9 +40,10 @@ use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
 
 use crate::card::{CardId, Side};
-use crate::event::{Log, LogMark, Seat};
+use crate::event::{Log, LogMark};
 use crate::script::CallInfo;
 use crate::script::read::{Answer, CardWords, NOTHING, PlayFact, Quick, Read};
+use crate::seat::Seat;
 use crate::table::Table;
 use crate::turn::{ChoiceOption, Op, Penalty, TurnPlan};
 use crate::variant::Variant;
@@ -340,7 +341,7 @@ impl Memo {
             last_epoch: 0,
             last_stamp: None,
             aside: RefCell::new(Aside {
-                table: Table::new(2, false, crate::table::rng(0)),
+                table: Table::new(2, false, crate::rng::rng(0)),
                 plan: TurnPlan::default(),
                 log: LogMark::default(),
             }),
@@ -716,8 +717,8 @@ impl Memo {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rng::rng;
     use crate::ruleset::{LoadRequest, load};
-    use crate::table::rng;
     use crate::turn::ScriptValue;
     use crate::variant::HookKind;
 

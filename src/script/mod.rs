@@ -20,8 +20,10 @@ use std::sync::Arc;
 use rhai::{AST, CallFnOptions, Dynamic, Engine, FuncArgs, Scope};
 
 use crate::card::{CardId, Color, Side};
-use crate::event::{Log, Seat};
-use crate::table::{Table, rng};
+use crate::event::Log;
+use crate::rng::rng;
+use crate::seat::Seat;
+use crate::table::Table;
 use crate::turn::{ChoiceOption, Penalty, TurnPlan};
 use crate::variant::{FnRef, HookKind, Variant};
 

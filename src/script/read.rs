@@ -14,9 +14,9 @@ use std::rc::Rc;
 use rhai::{Array, Dynamic, ImmutableString};
 
 use crate::card::{CardId, Color, Direction, Face, Side, SymbolId, Value};
-use crate::event::Seat;
 use crate::notation::Names;
 use crate::script::{CallInfo, ScriptCard};
+use crate::seat::Seat;
 use crate::table::Table;
 use crate::turn::{Penalty, Phase, ScriptValue};
 use crate::variant::Variant;

@@ -13,6 +13,7 @@ use std::time::Instant;
 use crate::bot::{Bot, BotKind};
 use crate::event::EVENT_KINDS;
 use crate::game::{Game, OnFailure};
+use crate::rng::game_seed;
 use crate::script::Runtime;
 use crate::variant::Variant;
 
@@ -98,14 +99,6 @@ pub struct SimStats {
     pub matches: u64,
     pub match_wins: Vec<u64>,
     pub hands_per_match: Vec<u32>,
-}
-
-/// The seed of game `index`: SplitMix64 of the run's seed and the index.
-pub fn game_seed(seed: u64, index: u64) -> u64 {
-    let mut z = seed ^ index.wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
 }
 
 /// The result of one hand.

@@ -219,7 +219,7 @@ fn build_names(file: &SourceFile, spec: &LayerSpec, problems: &mut Vec<String>) 
             || lower.contains(char::is_control)
         {
             problems.push(
-                file.problem_at(color, format!("colour '{}' must be one word", crate::event::without_controls(color))),
+                file.problem_at(color, format!("colour '{}' must be one word", crate::source::without_controls(color))),
             );
         } else if seen.contains(&lower) {
             problems.push(file.problem_at(color, format!("colour '{color}' is listed twice")));
@@ -243,7 +243,7 @@ fn build_names(file: &SourceFile, spec: &LayerSpec, problems: &mut Vec<String>) 
                 || lower.contains("//")
                 || lower.bytes().all(|b| b.is_ascii_digit())
             {
-                let shown = crate::event::without_controls(word);
+                let shown = crate::source::without_controls(word);
                 problems
                     .push(file.problem_at(word, format!("symbol name '{shown}' must be one word and not a number")));
             } else if taken.contains(&lower) {

@@ -1,0 +1,200 @@
+//! The `unolab` command line (spec/cli.md): argument parsing with clap, one
+//! function per subcommand, and the mapping of outcomes to exit codes:
+//! 0 success, 1 a check, scenario or game that failed, 2 bad usage or input.
+//! Each command lives in a module of its own; the argument groups the
+//! REPL shares are in `crate::args`.
+
+use std::sync::Arc;
+
+use clap::{Parser, Subcommand};
+
+use crate::args::{PlayArgs, Ruleset};
+use crate::bot::BotKind;
+use crate::ruleset::LoadRequest;
+use crate::script::Runtime;
+use crate::variant::Variant;
+
+/// Prints a line to standard output; a closed pipe (`| head`) is not an error.
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout().lock(), $($arg)*);
+    }};
+}
+
+/// Prints a line to standard error; a closed pipe (`2>&1 | head`) is not
+/// an error either.
+macro_rules! complain {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr().lock(), $($arg)*);
+    }};
+}
+
+pub const SUCCESS: i32 = 0;
+pub const FAILED: i32 = 1;
+pub const BAD_INPUT: i32 = 2;
+
+mod check;
+mod info;
+mod merge;
+mod new;
+mod play;
+mod sim;
+mod tests;
+
+#[derive(Parser)]
+#[command(
+    name = "unolab",
+    version,
+    about = "A sandbox for the UNO family of card games: play, simulate and test variants and house rules."
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Play against bots: seat 0 is you (reads commands from stdin without a terminal)
+    Play(PlayArgs),
+    /// List the built-in variants and house rules
+    Variants,
+    /// Show a variant's deck: every card with count and points
+    Deck {
+        #[command(flatten)]
+        ruleset: Ruleset,
+        /// Print one JSON object
+        #[arg(long)]
+        json: bool,
+    },
+    /// Validate variants: schema, deck, scripts, and a few seeded bot games
+    Check {
+        /// Built-in names or paths to variant YAML files, or house rules
+        /// (names or files: checked on every built-in variant)
+        #[arg(required = true, value_name = "VARIANT|PATH|RULE.yaml")]
+        variants: Vec<String>,
+        /// A house rule to check the variants with (built-in name or path); repeat for more
+        #[arg(short = 'r', long = "rule", value_name = "RULE")]
+        rules: Vec<String>,
+        /// Set an option of the variant or a rule
+        #[arg(long = "set", value_name = "KEY=VALUE", value_parser = crate::args::parse_setting)]
+        settings: Vec<(String, String)>,
+    },
+    /// Start a new variant or house rule: working files to edit
+    New {
+        #[command(subcommand)]
+        what: new::NewWhat,
+    },
+    /// The rule sheet: what is in play, the table, and what each card does
+    Rules {
+        #[command(flatten)]
+        ruleset: Ruleset,
+    },
+    /// Run scenario files and folders of them
+    Scenario {
+        /// Scenario files, and folders searched for them (*.yaml, *.yml)
+        #[arg(required = true, value_name = "PATH")]
+        paths: Vec<std::path::PathBuf>,
+        /// Show the game log of each failing scenario (script prints included)
+        #[arg(short, long)]
+        verbose: bool,
+    },
+    /// Snapshot tests: play the seeded games that spec files
+    /// (NAME.snapshots.yaml) list and compare their transcripts with the
+    /// .snap files beside them
+    Snapshot {
+        /// Spec files, or folders to search for them
+        #[arg(required = true, value_name = "PATH")]
+        paths: Vec<std::path::PathBuf>,
+        /// Make the new and changed transcripts the .snap files
+        #[arg(long)]
+        accept: bool,
+    },
+    /// Bot-vs-bot hands with statistics
+    Sim(sim::SimArgs),
+    /// Add up the --json outputs of the shards of one run (sim --shard K/N)
+    Merge {
+        /// The shards' outputs (each of `sim --shard K/N --json`)
+        #[arg(required = true, value_name = "FILE")]
+        files: Vec<std::path::PathBuf>,
+        /// Print the merged statistics as one JSON object
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+/// Runs the command line; returns the exit code.
+pub fn main() -> i32 {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let code = if e.use_stderr() { BAD_INPUT } else { SUCCESS };
+            let _ = e.print();
+            return code;
+        }
+    };
+    let command = cli.command.unwrap_or(Command::Play(PlayArgs {
+        ruleset: Ruleset { variant: None, rules: Vec::new(), settings: Vec::new() },
+        players: 4,
+        seed: None,
+        bot: BotKind::Random,
+        glyphs: false,
+    }));
+    match command {
+        Command::Play(args) => play::play(args),
+        Command::Variants => info::variants(),
+        Command::Deck { ruleset, json } => info::deck(&ruleset, json),
+        Command::Check { variants, rules, settings } => check::check(&variants, &rules, &settings),
+        Command::New { what } => new::scaffold(what),
+        Command::Rules { ruleset } => info::rules(&ruleset),
+        Command::Scenario { paths, verbose } => tests::scenarios(&paths, verbose),
+        Command::Snapshot { paths, accept } => tests::snapshots(&paths, accept),
+        Command::Sim(args) => sim::simulate(args),
+        Command::Merge { files, json } => merge::merge(&files, json),
+    }
+}
+
+pub(crate) fn request_for(ruleset: &Ruleset) -> Result<LoadRequest, i32> {
+    let Some(name) = ruleset.variant.clone().or_else(|| crate::ruleset::default_variant().map(String::from)) else {
+        complain!("error: name a variant (no built-in variant is marked as the default)");
+        return Err(BAD_INPUT);
+    };
+    Ok(LoadRequest { variant: name, rules: ruleset.rules.clone(), settings: ruleset.settings.clone() })
+}
+
+pub(crate) fn load(ruleset: &Ruleset) -> Result<Arc<Variant>, i32> {
+    load_request(&request_for(ruleset)?)
+}
+
+/// Loads a ruleset, printing its warnings, or its problems.
+pub(crate) fn load_request(request: &LoadRequest) -> Result<Arc<Variant>, i32> {
+    match crate::loader::load(request) {
+        Ok(v) => {
+            for warning in &v.warnings {
+                complain!("warning: {warning}");
+            }
+            Ok(Arc::new(v))
+        }
+        Err(problems) => {
+            print_problems(&problems);
+            Err(BAD_INPUT)
+        }
+    }
+}
+
+/// Prints problems on stderr, each with the source line it points at.
+pub(crate) fn print_problems(problems: &[String]) {
+    use std::io::IsTerminal;
+    let color = std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none();
+    for p in problems {
+        complain!("error: {}", crate::diagnostic::render(p, &crate::loader::Disk, color));
+    }
+}
+
+pub(crate) fn runtime(variant: &Arc<Variant>) -> Result<Runtime, i32> {
+    Runtime::new(variant.clone()).map_err(|problems| {
+        print_problems(&problems);
+        BAD_INPUT
+    })
+}
