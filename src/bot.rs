@@ -13,7 +13,8 @@ use crate::game::{Action, Game, Moves, PlayOption};
 use crate::limits;
 use crate::notation::Names;
 use crate::rng::{Rng, rng};
-use crate::script::ScriptFailure;
+use crate::rules::RuleFailure;
+use crate::rules::Rules;
 use crate::seat::Seat;
 use crate::seat::seats_of;
 use crate::variant::HookKind;
@@ -63,7 +64,7 @@ impl Bot {
     }
 
     /// The action `seat` takes now (`seat` must be the seat to act).
-    pub fn choose(&mut self, game: &mut Game, seat: Seat) -> Result<Action, ScriptFailure> {
+    pub fn choose(&mut self, game: &mut Game<impl Rules>, seat: Seat) -> Result<Action, RuleFailure> {
         game.legal_moves(seat, &mut self.moves)?;
         Ok(self.decide(&game.variant.names, &|hand| game.hand_view_into(seat, hand)))
     }
@@ -72,7 +73,12 @@ impl Bot {
     /// any: a bot takes half the chances it gets. `chance` is the seat's
     /// bit of `Game::out_of_turn_chances`, worked out once for every seat:
     /// a bot without a chance tosses no coin.
-    pub fn out_of_turn(&mut self, game: &mut Game, seat: Seat, chance: bool) -> Result<Option<Action>, ScriptFailure> {
+    pub fn out_of_turn(
+        &mut self,
+        game: &mut Game<impl Rules>,
+        seat: Seat,
+        chance: bool,
+    ) -> Result<Option<Action>, RuleFailure> {
         if !chance {
             #[cfg(debug_assertions)]
             if game.legal_moves(seat, &mut self.moves).is_ok() {
@@ -199,10 +205,10 @@ impl Bot {
 /// them), else the bot whose turn it is. `human` is a seat no bot plays
 /// for. `None` when it is the human's turn.
 pub fn next_action(
-    game: &mut Game,
+    game: &mut Game<impl Rules>,
     bots: &mut [Bot],
     human: Option<Seat>,
-) -> Result<Option<(Seat, Action)>, ScriptFailure> {
+) -> Result<Option<(Seat, Action)>, RuleFailure> {
     let to_act = game.to_act();
     let players = game.players();
     // Someone left with one card and no UNO call can be caught until the

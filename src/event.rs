@@ -253,7 +253,7 @@ pub struct Log {
     /// The largest amount one event of each kind had (the biggest penalty).
     pub peaks: [u32; EVENT_KINDS.len()],
     /// Counters scripts add to, by name.
-    pub counters: Vec<(rhai::ImmutableString, u64)>,
+    pub counters: Vec<(crate::text::Text, u64)>,
     /// Penalties laid on one another since the last was answered (a stack
     /// chain).
     chain: u32,
@@ -267,7 +267,7 @@ pub struct LogMark {
     counts: [u32; EVENT_KINDS.len()],
     amounts: [u64; EVENT_KINDS.len()],
     peaks: [u32; EVENT_KINDS.len()],
-    counters: Vec<(rhai::ImmutableString, u64)>,
+    counters: Vec<(crate::text::Text, u64)>,
     chain: u32,
 }
 
@@ -319,7 +319,7 @@ impl Log {
     }
 
     /// Adds one to a script's counter.
-    pub fn count(&mut self, name: &rhai::ImmutableString) {
+    pub fn count(&mut self, name: &crate::text::Text) {
         match self.counters.iter_mut().find(|(n, _)| n == name) {
             Some((_, n)) => *n += 1,
             None => self.counters.push((name.clone(), 1)),

@@ -6,8 +6,8 @@
 
 use std::collections::{BTreeMap, VecDeque};
 
+use crate::text::Text;
 use rand::seq::SliceRandom;
-use rhai::ImmutableString;
 
 use crate::card::{CardId, Color, Direction, Face, Side};
 use crate::event::{Event, Log};
@@ -98,7 +98,7 @@ impl UnoStates {
 }
 
 /// Values a rule keeps by name (`set_state`).
-pub type State = BTreeMap<ImmutableString, ScriptValue>;
+pub type State = BTreeMap<Text, ScriptValue>;
 
 #[derive(Debug, PartialEq)]
 pub struct Table {

@@ -3,7 +3,7 @@
 //! (`Op`) that card effects make, gathered into a `TurnPlan` that the game
 //! resolves once the effects have run. Shared by the game and the scripts.
 
-use rhai::ImmutableString;
+use crate::text::Text;
 
 use crate::card::{CardId, Color, Side};
 use crate::seat::Seat;
@@ -36,7 +36,7 @@ pub struct Penalty {
     pub by: Seat,
     pub draw: DrawSpec,
     /// Which stacking group the card belongs to (house rules read it).
-    pub group: ImmutableString,
+    pub group: Text,
     pub challenge: Option<Challenge>,
     /// Wait for the victim's answer instead of drawing at once.
     pub pending: bool,
@@ -49,7 +49,7 @@ pub struct Penalty {
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum ScriptValue {
     Int(i64),
-    Text(ImmutableString),
+    Text(Text),
     Bool(bool),
 }
 
@@ -68,7 +68,7 @@ impl std::fmt::Display for ScriptValue {
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Choice {
     pub chooser: Seat,
-    pub tag: ImmutableString,
+    pub tag: Text,
     pub options: Vec<ChoiceOption>,
 }
 
@@ -206,7 +206,7 @@ pub enum Op {
     /// `None` forgets it.
     SetState {
         seat: Option<Seat>,
-        name: ImmutableString,
+        name: Text,
         value: Option<ScriptValue>,
     },
     /// `seat` puts `card` from its hand under the top of the discard pile.
@@ -238,9 +238,9 @@ pub enum Op {
     /// A seat is asked to choose.
     Choose(Choice),
     FirstDiscard(FirstDiscard),
-    Log(ImmutableString),
+    Log(Text),
     /// One more for a script's counter (simulation statistics).
-    Count(ImmutableString),
+    Count(Text),
 }
 
 /// A decision an effect asked for, in the order the effects asked.

@@ -6,8 +6,9 @@
 
 use crate::card::{CardId, Color, Direction, Face, Side};
 use crate::game::Game;
+use crate::rules::Rules;
 use crate::seat::Seat;
-use rhai::ImmutableString;
+use crate::text::Text;
 
 use crate::table::{State, Uno};
 use crate::turn::{ChoiceOption, DrawSpec, Phase, ScriptValue};
@@ -24,7 +25,7 @@ pub struct OpponentView {
     pub called_uno: bool,
     pub score: i64,
     /// The seat's state values that the rules declare public.
-    pub state: Vec<(ImmutableString, ScriptValue)>,
+    pub state: Vec<(Text, ScriptValue)>,
 }
 
 /// Where the hand stands, as everyone at the table sees it.
@@ -46,7 +47,7 @@ pub enum PhaseView {
     /// `chooser` picks one of `options` (numbered from 1 when chosen).
     Choose {
         chooser: Seat,
-        tag: ImmutableString,
+        tag: Text,
         options: Vec<OptionView>,
     },
     /// The hand is over: `ranking` holds every seat by place, the winner
@@ -88,19 +89,19 @@ pub struct SeatView {
     /// This seat called UNO for the card it holds.
     pub called_uno: bool,
     /// The rules' public state: of the table, and of this seat.
-    pub state: Vec<(ImmutableString, ScriptValue)>,
-    pub own_state: Vec<(ImmutableString, ScriptValue)>,
+    pub state: Vec<(Text, ScriptValue)>,
+    pub own_state: Vec<(Text, ScriptValue)>,
 }
 
 /// The values of `state` whose names the rules declare public.
-fn public(state: &State, names: &std::collections::BTreeSet<String>) -> Vec<(ImmutableString, ScriptValue)> {
+fn public(state: &State, names: &std::collections::BTreeSet<String>) -> Vec<(Text, ScriptValue)> {
     if names.is_empty() {
         return Vec::new();
     }
     state.iter().filter(|(k, _)| names.contains(k.as_str())).map(|(k, v)| (k.clone(), v.clone())).collect()
 }
 
-impl Game {
+impl<R: Rules> Game<R> {
     /// What `seat` sees. A seat that is not at the table sees an empty
     /// view.
     pub fn view(&self, seat: Seat) -> SeatView {

@@ -5,6 +5,7 @@
 use crate::card::Color;
 use crate::game::{Action, Game, Play};
 use crate::notation::CardPattern;
+use crate::rules::Rules;
 use crate::seat::Seat;
 use crate::turn::Phase;
 
@@ -67,7 +68,7 @@ pub enum Sight {
     Seat,
 }
 
-impl Game {
+impl<R: Rules> Game<R> {
     /// The action `command` asks `actor` to take. Cards are looked up in
     /// the hand; with `Sight::Seat` only by the faces the seat can see.
     pub fn resolve(&self, command: &Command, actor: Seat, sight: Sight) -> Result<Action, String> {

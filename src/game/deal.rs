@@ -3,12 +3,13 @@
 
 use crate::event::Event;
 use crate::game::{ActionError, Game, Record};
-use crate::script::{CallInfo, ScriptFailure};
+use crate::rules::Rules;
+use crate::rules::{CallInfo, RuleFailure};
 use crate::seat::Seat;
 use crate::turn::{FirstDiscard, Landing};
 use crate::variant::HookKind;
 
-impl Game {
+impl<R: Rules> Game<R> {
     /// Deals a new hand: the dealer is random for the first hand and moves
     /// one seat to the left for each later one (rules.md 1.2 DEFAULT). If a
     /// script fails, nothing has changed.
@@ -46,7 +47,7 @@ impl Game {
     /// Starts a hand with `dealer`: everything of the last hand is cleared;
     /// scores and the match carry on.
     pub fn setup_hand(&mut self, dealer: Seat) {
-        self.stamp += 1;
+        self.stamp = crate::rules::next_stamp();
         self.table.start_hand(dealer);
         self.log.push(Event::HandStarted { hand: self.table.hand_number, dealer });
     }
@@ -60,7 +61,7 @@ impl Game {
         })
     }
 
-    fn first_discard(&mut self) -> Result<(), ScriptFailure> {
+    fn first_discard(&mut self) -> Result<(), RuleFailure> {
         let dealer = self.table.dealer;
         self.table.current = self.table.seat_after(dealer, 1);
         for _ in 0..self.variant.deck.len() * 2 {

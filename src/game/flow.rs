@@ -12,16 +12,17 @@ use smallvec::SmallVec;
 use crate::card::CardId;
 use crate::event::Event;
 use crate::game::{Action, Game, Play};
-use crate::script::{CallInfo, HookArg, ScriptFailure};
+use crate::rules::Rules;
+use crate::rules::{CallInfo, HookArg, Reply, RuleFailure};
 use crate::seat::Seat;
 use crate::table::Uno;
 use crate::turn::{Decision, DrawSpec, Landing, Penalty, Phase, Request, TurnPlan};
 use crate::variant::HookKind;
 
-impl Game {
+impl<R: Rules> Game<R> {
     /// Carries out a legal action. A script may still fail midway; the
     /// caller restores the table then.
-    pub(crate) fn carry_out(&mut self, action: Action) -> Result<(), ScriptFailure> {
+    pub(crate) fn carry_out(&mut self, action: Action) -> Result<(), RuleFailure> {
         let reshuffles = self.table.reshuffles;
         if action.is_turn_action() {
             self.table.close_uno_windows(action.seat());
@@ -88,7 +89,7 @@ impl Game {
     /// decisions, hands a rule emptied), reshuffles and turn changes are
     /// announced to the rules.
     #[inline(always)]
-    pub(crate) fn after(&mut self, reshuffles: u32) -> Result<(), ScriptFailure> {
+    pub(crate) fn after(&mut self, reshuffles: u32) -> Result<(), RuleFailure> {
         if self.variant.has_moment_hooks() || self.table.seats_out() != 0 {
             return self.after_with_rules(reshuffles);
         }
@@ -99,7 +100,7 @@ impl Game {
         Ok(())
     }
 
-    fn after_with_rules(&mut self, reshuffles: u32) -> Result<(), ScriptFailure> {
+    fn after_with_rules(&mut self, reshuffles: u32) -> Result<(), RuleFailure> {
         self.settle();
         if !self.variant.has_moment_hooks() {
             return Ok(());
@@ -130,7 +131,7 @@ impl Game {
             }
             self.settle();
         }
-        Err(ScriptFailure("the turn hooks keep moving the turn on (on_turn_start, on_turn_end)".into()))
+        Err(RuleFailure("the turn hooks keep moving the turn on (on_turn_start, on_turn_end)".into()))
     }
 
     /// Puts the table in order: the turn passes over a seat that left,
@@ -181,15 +182,15 @@ impl Game {
 
     /// How many cards a caught player draws: the variant's `uno_penalty`,
     /// or what the last `on_catch` hook says.
-    fn catch_penalty(&mut self, caught: Seat) -> Result<u32, ScriptFailure> {
-        let expected = || "how many cards the caught player draws (0 or more)".to_string();
-        let count = self.last_global_answer(HookKind::OnCatch, caught, HookArg::Seat(caught), expected, |value| {
-            value.as_int().ok().and_then(|n| u32::try_from(n).ok())
+    fn catch_penalty(&mut self, caught: Seat) -> Result<u32, RuleFailure> {
+        let count = self.last_global_answer(HookKind::OnCatch, caught, HookArg::Seat(caught), |reply| match reply {
+            Reply::Count(count) => Some(*count),
+            _ => None,
         })?;
         Ok(count.unwrap_or(self.variant.uno_penalty))
     }
 
-    fn play(&mut self, play: Play) -> Result<(), ScriptFailure> {
+    fn play(&mut self, play: Play) -> Result<(), RuleFailure> {
         let seat = play.seat;
         let answering = match &mut self.table.phase {
             Phase::Answer(_) => Some(self.take_penalty()),
@@ -253,7 +254,7 @@ impl Game {
             && !self.hand_over()
             && !self.table.owed.iter().any(|d| matches!(d, Decision::NameColor { .. }))
         {
-            return Err(ScriptFailure(format!(
+            return Err(RuleFailure(format!(
                 "{} names no colour (names_color: false) and no rule named one: its on_play must call \
                  ask_color(p) or set_color(colour)",
                 self.variant.face_name(play.card, self.table.side)
@@ -279,7 +280,7 @@ impl Game {
         mut plan: TurnPlan,
         going_out: bool,
         answering: Option<Penalty>,
-    ) -> Result<(), ScriptFailure> {
+    ) -> Result<(), RuleFailure> {
         let players = self.players();
         let mut taken: SmallVec<[Seat; 2]> = SmallVec::new();
         for request in std::mem::take(&mut plan.requests) {
@@ -319,7 +320,7 @@ impl Game {
 
     /// The `on_penalty_taken` hooks about each victim of a penalty drawn at
     /// once, after the turn moved on.
-    fn penalties_taken(&mut self, victims: &[Seat]) -> Result<(), ScriptFailure> {
+    fn penalties_taken(&mut self, victims: &[Seat]) -> Result<(), RuleFailure> {
         for &victim in victims {
             self.moment(HookKind::OnPenaltyTaken, victim, HookArg::Seat(victim))?;
         }
@@ -333,7 +334,7 @@ impl Game {
         request: Request,
         me: Seat,
         answering: Option<Penalty>,
-    ) -> Result<Option<Penalty>, ScriptFailure> {
+    ) -> Result<Option<Penalty>, RuleFailure> {
         match request {
             Request::AskColor(chooser) => self.table.owed.push_back(Decision::NameColor { chooser }),
             Request::Choose(choice) => {
@@ -376,19 +377,19 @@ impl Game {
     /// `skip` move the turn from whoever has it; `end_hand` ends the hand.
     /// At the end of a hand only changes to the table count.
     #[inline]
-    pub(crate) fn moment(&mut self, kind: HookKind, me: Seat, arg: HookArg) -> Result<(), ScriptFailure> {
+    pub(crate) fn moment(&mut self, kind: HookKind, me: Seat, arg: HookArg) -> Result<(), RuleFailure> {
         if !self.variant.has_hook(kind) {
             return Ok(());
         }
         self.nested_moment(kind, me, arg)
     }
 
-    fn nested_moment(&mut self, kind: HookKind, me: Seat, arg: HookArg) -> Result<(), ScriptFailure> {
+    fn nested_moment(&mut self, kind: HookKind, me: Seat, arg: HookArg) -> Result<(), RuleFailure> {
         if self.hand_over() && kind != HookKind::OnHandEnd {
             return Ok(());
         }
         if self.moments_running >= crate::limits::NESTED_MOMENTS {
-            return Err(ScriptFailure(format!(
+            return Err(RuleFailure(format!(
                 "{} hooks keep setting off moments ({} deep): a rule triggers itself",
                 kind.name(),
                 crate::limits::NESTED_MOMENTS
@@ -400,10 +401,10 @@ impl Game {
         outcome
     }
 
-    fn run_moment(&mut self, kind: HookKind, me: Seat, arg: HookArg) -> Result<(), ScriptFailure> {
+    fn run_moment(&mut self, kind: HookKind, me: Seat, arg: HookArg) -> Result<(), RuleFailure> {
         let mut call = CallInfo::new(kind, me);
         let mut plan = TurnPlan::default();
-        self.run_each(kind, None, &arg, &mut call, &mut plan, |_, _, _| Ok(true))?;
+        self.run_each(kind, None, &arg, &mut call, &mut plan, |_, _| Ok(true))?;
         if self.hand_over() {
             return Ok(());
         }
@@ -428,7 +429,7 @@ impl Game {
         self.penalties_taken(&taken)
     }
 
-    fn draw(&mut self, seat: Seat) -> Result<(), ScriptFailure> {
+    fn draw(&mut self, seat: Seat) -> Result<(), RuleFailure> {
         let mut card = self.take_card(seat);
         // Whether `seat` could play `card`, where the `draw_again` hooks
         // were told and nothing has changed since.

@@ -1,20 +1,14 @@
-//! The game's side of the scripts: which hooks run for a card or a moment,
-//! what each call is told (`CallInfo`), and how their answers are read.
-//! Every call goes through `Runtime::run` (`Runtime::run_penalty` for
-//! `on_penalty`), which replays a recorded outcome when the call would read
-//! the same, with the call, table, log and plan lent to it (`Lent`); a
-//! predicate about a
-//! play is first looked up in the memo (`Runtime::known_answer`), which
-//! answers without a call where it knows.
-
-use rhai::Dynamic;
+//! The game's side of the rules: which hooks run for a card or a moment,
+//! what each call is told (`CallInfo`), and how their replies combine.
+//! Every call goes through `Rules::run`, with the call, table, log and
+//! plan lent to it (`Lent`); a predicate about a play is first asked of
+//! `Rules::known`, which answers without a call where the rules know (a
+//! memo does, for calls it has seen read the same).
 
 use crate::card::CardId;
 use crate::game::{Checked, Game, Play, Refusal, Stop};
-use crate::script::convert::{Reasons, Verdict};
-use crate::script::{CallInfo, HookArg, Lent, Open, Runtime, ScriptFailure};
+use crate::rules::{CallInfo, HookArg, Lent, Open, Reply, RuleFailure, Rules, Verdict};
 use crate::seat::Seat;
-use crate::table::Table;
 use crate::turn::{Penalty, TurnPlan};
 use crate::variant::{Asked, FnRef, HookKind, TargetNeed};
 
@@ -30,13 +24,9 @@ enum Combine {
 }
 
 impl Combine {
-    /// What becomes of a reason why not given as an answer.
-    fn reasons(self) -> Reasons {
-        match self {
-            Combine::Every { why: true } => Reasons::Kept,
-            Combine::Every { why: false } => Reasons::Dropped,
-            Combine::Any => Reasons::Refused,
-        }
+    /// Is a reason why not kept (to be put into words)?
+    fn keeps_reasons(self) -> bool {
+        matches!(self, Combine::Every { why: true })
     }
 }
 
@@ -46,13 +36,10 @@ fn debug_assert_backed_up(guarded: bool, changing: bool) {
     debug_assert!(guarded || !changing, "a script may fail while the game is half changed: no backup");
 }
 
-/// A verdict whose reason names the card as `call` sees it now (a
-/// recorded answer may have been given about another card at that place).
-fn settled(mut verdict: Option<Verdict>, table: &Table, call: &CallInfo) -> Option<Verdict> {
-    if let Some(Verdict::No(Some(reason))) = &mut verdict {
-        reason.settle(table, call);
-    }
-    verdict
+/// The error for rules that reply to a hook with a reply of another kind
+/// (a bug of the rules implementation, not of a rule).
+fn unexpected(f: &FnRef, reply: &Reply) -> RuleFailure {
+    RuleFailure(format!("the rules replied {reply:?} to the {} hook {}", f.kind.name(), f.function))
 }
 
 /// The answers of predicate hooks, combined as they come in layer order.
@@ -66,23 +53,36 @@ impl Verdicts {
         Verdicts { combine, verdict: None }
     }
 
-    /// Takes the next hook's answer: `None` if it is not one a predicate
-    /// may give, else whether the next hook is still asked.
+    /// Takes the next hook's reply: `None` if it is not a predicate's,
+    /// else whether the next hook is still asked.
     #[inline(always)]
-    fn take(&mut self, value: &Dynamic) -> Option<bool> {
-        let said = Verdict::read(value, self.combine.reasons())?;
+    fn take(&mut self, reply: &Reply) -> Option<bool> {
+        let Reply::Verdict(said) = reply else { return None };
         let stop = match self.combine {
             Combine::Every { .. } => !said.yes(),
             Combine::Any => said.yes(),
         };
         if stop || !matches!(self.verdict, Some(Verdict::Allow)) {
-            self.verdict = Some(said);
+            self.verdict = Some(match said {
+                // A reason is copied only where it is to be put into words.
+                Verdict::No(Some(_)) if !self.combine.keeps_reasons() => Verdict::No(None),
+                said => said.clone(),
+            });
         }
         Some(!stop)
     }
 }
 
-impl Game {
+/// A verdict whose reason names the card as `call` sees it now (a
+/// recorded reply may have been given about another card at that place).
+fn settled(mut verdict: Option<Verdict>, table: &crate::table::Table, call: &CallInfo) -> Option<Verdict> {
+    if let Some(Verdict::No(Some(reason))) = &mut verdict {
+        reason.settle(table, call);
+    }
+    verdict
+}
+
+impl<R: Rules> Game<R> {
     /// Runs the hook functions of `kind` (bound to `card`, or taking no
     /// card) in layer order on the game's table, giving each answer to
     /// `each` until it says stop. `each` may change the argument the next
@@ -94,18 +94,18 @@ impl Game {
         arg: &HookArg,
         call: &mut CallInfo,
         plan: &mut TurnPlan,
-        mut each: impl FnMut(&FnRef, &Dynamic, &Runtime) -> Result<bool, ScriptFailure>,
-    ) -> Result<(), ScriptFailure> {
+        mut each: impl FnMut(&FnRef, &Reply) -> Result<bool, RuleFailure>,
+    ) -> Result<(), RuleFailure> {
         // Field by field, so that the variant is borrowed, not cloned.
-        let Game { variant, runtime, table, log, guarded, changing, .. } = self;
+        let Game { variant, rules, table, log, guarded, changing, trace, .. } = self;
         let fns = match card {
             Some(card) => variant.card_hook(kind, card, table.side, call.as_flex, table.top()),
             None => Asked::all(variant, kind),
         };
-        let lent = &mut Lent { call, table, log, plan };
         for f in fns {
             debug_assert_backed_up(*guarded, *changing);
-            if !runtime.run(f, arg, lent, |answer, runtime| each(f, answer, runtime))?? {
+            let reply = rules.run(f, arg, &mut Lent::new(variant, call, table, log, plan, trace))?;
+            if !each(f, reply)? {
                 break;
             }
         }
@@ -122,17 +122,11 @@ impl Game {
         arg: HookArg,
         call: &mut CallInfo,
         combine: Combine,
-    ) -> Result<Option<Verdict>, ScriptFailure> {
+    ) -> Result<Option<Verdict>, RuleFailure> {
         let mut plan = TurnPlan::default();
         let mut verdicts = Verdicts::new(combine);
-        let expected = match (kind.can_grant(), combine.reasons() != Reasons::Refused) {
-            (true, true) => "true, false, \"allow\" or a reason why not",
-            (true, false) => "true, false or \"allow\"",
-            (false, true) => "true, false or a reason why not",
-            (false, false) => "true or false",
-        };
-        self.run_each(kind, card, &arg, call, &mut plan, |f, value, runtime| {
-            verdicts.take(value).ok_or_else(|| runtime.wrong_answer(f, value, expected))
+        self.run_each(kind, card, &arg, call, &mut plan, |f, reply| {
+            verdicts.take(reply).ok_or_else(|| unexpected(f, reply))
         })?;
         Ok(settled(verdicts.verdict, &self.table, call))
     }
@@ -143,7 +137,7 @@ impl Game {
     fn known_verdict(&self, fns: Asked, open: Open, call: &CallInfo, combine: Combine) -> Option<Option<Verdict>> {
         let mut verdicts = Verdicts::new(combine);
         for f in fns {
-            if !verdicts.take(self.runtime.known_answer(f, open, call, &self.table)?)? {
+            if !verdicts.take(self.rules.known(f, open, call, &self.table)?)? {
                 break;
             }
         }
@@ -170,8 +164,8 @@ impl Game {
 
     /// Does every function of the card hook `kind` refuse `seat` now,
     /// whatever it would play? True where the memo knows each answers no
-    /// before it looks at the play (`Runtime::known_answer` of a call that
-    /// names no card); false where it does not know.
+    /// before it looks at the play (`Rules::known` of a call that names no
+    /// card); false where it does not know.
     pub(crate) fn refused_whatever_play(&self, kind: HookKind, seat: Seat) -> bool {
         let call = self.seat_call(kind, seat);
         let fns = self.variant.card_hook_fns(kind);
@@ -254,7 +248,7 @@ impl Game {
         kind: HookKind,
         play: &Play,
         combine: Combine,
-    ) -> Result<Option<Verdict>, ScriptFailure> {
+    ) -> Result<Option<Verdict>, RuleFailure> {
         // Bound to none (`card_hook_bound`, cheaper to look up than which
         // are asked now): no answer. Bound to some that are not asked now:
         // no answer either, from `ask_about_card`.
@@ -275,7 +269,7 @@ impl Game {
         card: CardId,
         call: &mut CallInfo,
         combine: Combine,
-    ) -> Result<Option<Verdict>, ScriptFailure> {
+    ) -> Result<Option<Verdict>, RuleFailure> {
         let side = self.table.side;
         call.card = Some((card, side));
         let fns = self.card_hook_asks(kind, card, call.as_flex);
@@ -331,7 +325,7 @@ impl Game {
     /// After a voluntary draw of `card`: does any `draw_again` hook want
     /// another card? With it, whether `seat` could play the card now, as
     /// worked out for the hooks (`None`: no hook is bound, nothing was).
-    pub(crate) fn draw_again(&mut self, seat: Seat, card: CardId) -> Result<(bool, Option<bool>), ScriptFailure> {
+    pub(crate) fn draw_again(&mut self, seat: Seat, card: CardId) -> Result<(bool, Option<bool>), RuleFailure> {
         let kind = HookKind::DrawAgain;
         if self.card_hook_asks(kind, card, false).is_empty() {
             return Ok((false, None));
@@ -350,10 +344,10 @@ impl Game {
 
     /// Runs the effect hooks bound to the card (`call.hook`: `on_play` or
     /// `first_discard`) and returns the plan they leave.
-    pub(crate) fn run_effects(&mut self, card: CardId, mut call: CallInfo) -> Result<TurnPlan, ScriptFailure> {
+    pub(crate) fn run_effects(&mut self, card: CardId, mut call: CallInfo) -> Result<TurnPlan, RuleFailure> {
         let mut plan = TurnPlan::default();
         let arg = HookArg::Card(card, self.table.side);
-        self.run_each(call.hook, Some(card), &arg, &mut call, &mut plan, |_, _, _| Ok(true))?;
+        self.run_each(call.hook, Some(card), &arg, &mut call, &mut plan, |_, _| Ok(true))?;
         Ok(plan)
     }
 
@@ -363,36 +357,37 @@ impl Game {
         me: Seat,
         penalty: Penalty,
         answering: Option<Penalty>,
-    ) -> Result<Penalty, ScriptFailure> {
+    ) -> Result<Penalty, RuleFailure> {
         let mut penalty = penalty;
         let call = &mut CallInfo { answering, ..CallInfo::new(HookKind::OnPenalty, me) };
         // Field by field, so that the variant is borrowed, not cloned.
-        let Game { variant, runtime, table, log, guarded, changing, .. } = self;
-        let lent = &mut Lent { call, table, log, plan: &mut TurnPlan::default() };
+        let Game { variant, rules, table, log, guarded, changing, trace, .. } = self;
+        let plan = &mut TurnPlan::default();
         for f in variant.global_hook(HookKind::OnPenalty) {
             debug_assert_backed_up(*guarded, *changing);
-            penalty = runtime.run_penalty(f, &HookArg::Penalty(penalty), lent)?;
+            let lent = &mut Lent::new(variant, call, table, log, plan, trace);
+            penalty = match rules.run(f, &HookArg::Penalty(penalty), lent)? {
+                Reply::Penalty(penalty) => penalty.clone(),
+                reply => return Err(unexpected(f, reply)),
+            };
         }
         Ok(penalty)
     }
 
-    /// The answer of the last hook of `kind` taking no card, if any is bound.
+    /// The reply of the last hook of `kind` taking no card, read by `read`,
+    /// if any is bound.
     pub(crate) fn last_global_answer<T>(
         &mut self,
         kind: HookKind,
         me: Seat,
         arg: HookArg,
-        expected: impl FnOnce() -> String,
-        read: impl FnOnce(&Dynamic) -> Option<T>,
-    ) -> Result<Option<T>, ScriptFailure> {
+        read: impl FnOnce(&Reply) -> Option<T>,
+    ) -> Result<Option<T>, RuleFailure> {
         debug_assert!(kind.answered_once(), "{} is checked at load as answered once", kind.name());
-        let variant = self.variant.clone();
+        let Game { variant, rules, table, log, trace, .. } = self;
         let Some(f) = variant.global_hook(kind).last() else { return Ok(None) };
         let (call, plan) = (&mut CallInfo::new(kind, me), &mut TurnPlan::default());
-        let lent = &mut Lent { call, table: &mut self.table, log: &mut self.log, plan };
-        self.runtime.run(f, &arg, lent, |value, runtime| match read(value) {
-            Some(answer) => Ok(Some(answer)),
-            None => Err(runtime.wrong_answer(f, value, &expected())),
-        })?
+        let reply = rules.run(f, &arg, &mut Lent::new(variant, call, table, log, plan, trace))?;
+        read(reply).map(Some).ok_or_else(|| unexpected(f, reply))
     }
 }

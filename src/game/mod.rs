@@ -1,4 +1,4 @@
-//! The game: a table, the variant's compiled scripts, the event log and the
+//! The game: a table, the variant's rules (`Rules`), the event log and the
 //! history. `moves` says what is legal (one generator; validation is
 //! membership), `flow` carries actions out and resolves their effects,
 //! `deal` starts hands, `score` ends them, `hooks` calls the scripts, and
@@ -21,7 +21,7 @@ use std::sync::Arc;
 
 use crate::event::{Event, Log};
 use crate::rng::rng;
-use crate::script::{Runtime, ScriptFailure};
+use crate::rules::{RuleFailure, Rules, Step, next_stamp};
 use crate::seat::Seat;
 use crate::table::Table;
 use crate::variant::{HookKind, TopNeed, Variant};
@@ -34,11 +34,11 @@ pub use refusal::{ActionError, Refusal, Why};
 #[derive(Debug)]
 pub(crate) enum Stop {
     Refuse(Refusal),
-    Fail(ScriptFailure),
+    Fail(RuleFailure),
 }
 
-impl From<ScriptFailure> for Stop {
-    fn from(failure: ScriptFailure) -> Self {
+impl From<RuleFailure> for Stop {
+    fn from(failure: RuleFailure) -> Self {
         Stop::Fail(failure)
     }
 }
@@ -58,9 +58,9 @@ pub enum OnFailure {
     Stop,
 }
 
-pub struct Game {
+pub struct Game<R> {
     pub variant: Arc<Variant>,
-    runtime: Runtime,
+    rules: R,
     table: Table,
     /// The table before the action in progress, to restore if a script
     /// fails (`OnFailure::Restore`).
@@ -68,7 +68,7 @@ pub struct Game {
     on_failure: OnFailure,
     /// The script failure that stopped the game (`OnFailure::Stop`), until
     /// `restart`.
-    stopped: Option<ScriptFailure>,
+    stopped: Option<RuleFailure>,
     log: Log,
     /// Deals and accepted actions, in order (kept while logging is on).
     history: Vec<Record>,
@@ -86,20 +86,22 @@ pub struct Game {
     guarded: bool,
     /// Moment hooks running, one inside another (bounded).
     moments_running: u32,
-    /// The version of the table: changed whenever the table may have, so
-    /// that the memo answers a read of the same version once.
+    /// The version of the table: changed whenever the table may have
+    /// (`rules::next_stamp`), so that rules that know answers for one
+    /// version never take another for it.
     stamp: u64,
+    /// What a hook call read and changed, lent to each call in turn.
+    trace: Vec<Step>,
     /// Which designs a rule could be asked to let play, by discard.
     askable: askable::Askable,
     /// `out_of_turn_chances` as worked out for the table version `stamp`.
     chances: Option<(u64, u32)>,
 }
 
-impl Game {
+impl<R: Rules> Game<R> {
     /// A table of `players` seats with scores at zero; no hand dealt yet.
-    pub fn new(mut runtime: Runtime, players: usize, seed: u64) -> Result<Game, String> {
-        runtime.forget_stamp();
-        let variant = runtime.variant.clone();
+    pub fn new(rules: R, players: usize, seed: u64) -> Result<Game<R>, String> {
+        let variant = rules.variant().clone();
         variant.seats(players)?;
         let table = Table::new(players, variant.power_cards > 0, rng(seed));
         Ok(Game {
@@ -107,7 +109,7 @@ impl Game {
             on_failure: OnFailure::Restore,
             stopped: None,
             variant,
-            runtime,
+            rules,
             table,
             log: Log::new(true),
             history: Vec::new(),
@@ -116,7 +118,8 @@ impl Game {
             changing: false,
             guarded: false,
             moments_running: 0,
-            stamp: 0,
+            stamp: next_stamp(),
+            trace: Vec::new(),
             askable: askable::Askable::default(),
             chances: None,
         })
@@ -124,7 +127,7 @@ impl Game {
 
     /// Starts over with a new seed and zero scores, keeping the compiled scripts.
     pub fn restart(&mut self, seed: u64) {
-        self.stamp += 1;
+        self.stamp = next_stamp();
         self.table.restart(rng(seed));
         self.log.events.clear();
         self.log.output.clear();
@@ -141,17 +144,16 @@ impl Game {
 
     /// Fails with the script failure that stopped the game, if one did
     /// (`OnFailure::Stop`).
-    pub(crate) fn going_on(&self) -> Result<(), ScriptFailure> {
+    pub(crate) fn going_on(&self) -> Result<(), RuleFailure> {
         match &self.stopped {
             None => Ok(()),
-            Some(failure) => Err(ScriptFailure(format!("the game stopped at a script error: {failure}"))),
+            Some(failure) => Err(RuleFailure(format!("the game stopped at a script error: {failure}"))),
         }
     }
 
-    /// Switches the memo of script calls on or off (results are the same
-    /// either way; off, every script runs every time).
-    pub fn set_memo(&mut self, on: bool) {
-        self.runtime.set_memo(on);
+    /// The rules the game asks.
+    pub fn rules(&self) -> &R {
+        &self.rules
     }
 
     pub fn set_logging(&mut self, enabled: bool) {
@@ -198,7 +200,7 @@ impl Game {
     /// Places a position directly (scenario setup): the caller guarantees the
     /// piles and hands hold exactly the deck.
     pub fn place(&mut self, f: impl FnOnce(&mut Table)) {
-        self.stamp += 1;
+        self.stamp = next_stamp();
         f(&mut self.table);
         self.table.update_uno();
     }
@@ -210,8 +212,8 @@ impl Game {
 
     /// Plays a recorded history again from the same seed: the same game,
     /// event for event.
-    pub fn replay(runtime: Runtime, players: usize, seed: u64, history: &[Record]) -> Result<Game, String> {
-        let mut game = Game::new(runtime, players, seed)?;
+    pub fn replay(rules: R, players: usize, seed: u64, history: &[Record]) -> Result<Game<R>, String> {
+        let mut game = Game::new(rules, players, seed)?;
         for (index, record) in history.iter().enumerate() {
             let result = match record {
                 Record::Deal => game.deal(),
@@ -223,7 +225,7 @@ impl Game {
     }
 
     /// Is `action` legal now (one of `legal_moves` of its seat)?
-    pub fn is_legal(&mut self, action: &Action) -> Result<bool, ScriptFailure> {
+    pub fn is_legal(&mut self, action: &Action) -> Result<bool, RuleFailure> {
         self.asking(|game| game.among_moves(action))
     }
 
@@ -301,18 +303,18 @@ impl Game {
     fn transaction(
         &mut self,
         scripts: bool,
-        body: impl FnOnce(&mut Game) -> Result<(), ScriptFailure>,
+        body: impl FnOnce(&mut Game<R>) -> Result<(), RuleFailure>,
     ) -> Result<(), ActionError> {
         self.going_on()?;
-        self.stamp += 1;
+        self.stamp = next_stamp();
         if scripts && self.on_failure == OnFailure::Restore {
             self.backup.clone_from(&self.table);
         }
         let mark = self.log.events.len();
         (self.changing, self.guarded) = (true, scripts);
-        let action = self.runtime.start_action();
+        self.rules.begin_action();
         let result = body(self);
-        drop(action);
+        self.rules.end_action();
         self.changing = false;
         match result {
             Ok(()) => {

@@ -9,7 +9,8 @@ use std::ops::Range;
 
 use crate::card::{CardId, Color, Face};
 use crate::game::{Action, Checked, Game, Play, Refusal, Stop, askable};
-use crate::script::ScriptFailure;
+use crate::rules::RuleFailure;
+use crate::rules::Rules;
 use crate::seat::Seat;
 use crate::seat::seats_of;
 use crate::table::Uno;
@@ -173,7 +174,7 @@ impl Standing {
     }
 }
 
-impl Game {
+impl<R: Rules> Game<R> {
     /// The colours a wild may name now, as a range of colour indices.
     pub fn color_range(&self) -> Range<Color> {
         self.variant.colors_of(self.table.side)
@@ -181,7 +182,7 @@ impl Game {
 
     /// Fills `moves` with everything `seat` may do now. A script that fails
     /// while being asked is an error, not a refusal.
-    pub fn legal_moves(&mut self, seat: Seat, moves: &mut Moves) -> Result<(), ScriptFailure> {
+    pub fn legal_moves(&mut self, seat: Seat, moves: &mut Moves) -> Result<(), RuleFailure> {
         if !self.variant.has_predicates() {
             // No rule to ask: nothing to freeze the table for.
             return self.find_moves(seat, moves);
@@ -191,7 +192,7 @@ impl Game {
 
     /// Is `action` among the moves of its seat (the rules asked as in
     /// `asking`)?
-    pub(crate) fn among_moves(&mut self, action: &Action) -> Result<bool, ScriptFailure> {
+    pub(crate) fn among_moves(&mut self, action: &Action) -> Result<bool, RuleFailure> {
         let mut moves = std::mem::take(&mut self.scratch);
         let found = self.find_moves(action.seat(), &mut moves);
         let legal = found.map(|()| self.lists(&moves, action));
@@ -210,16 +211,16 @@ impl Game {
     /// Runs `questions`, which only ask the rules (predicates run, the
     /// table stays as it is): the table is frozen meanwhile, and the
     /// scripts asked share one action's time budget.
-    pub(crate) fn asking<T>(&mut self, questions: impl FnOnce(&mut Game) -> T) -> T {
-        self.runtime.freeze(self.stamp);
-        let action = self.runtime.start_action();
+    pub(crate) fn asking<T>(&mut self, questions: impl FnOnce(&mut Game<R>) -> T) -> T {
+        self.rules.freeze(self.stamp);
+        self.rules.begin_action();
         let answer = questions(self);
-        drop(action);
-        self.runtime.thaw();
+        self.rules.end_action();
+        self.rules.thaw();
         answer
     }
 
-    fn find_moves(&mut self, seat: Seat, moves: &mut Moves) -> Result<(), ScriptFailure> {
+    fn find_moves(&mut self, seat: Seat, moves: &mut Moves) -> Result<(), RuleFailure> {
         moves.reset(seat, self.color_range());
         self.going_on()?;
         if seat >= self.players() || self.table.winner().is_some() || !self.table.playing(seat) {
@@ -594,7 +595,7 @@ impl Game {
     }
 
     /// Could `seat` play `card` now (on either side, at some target)?
-    pub(crate) fn can_play_card(&mut self, seat: Seat, card: CardId) -> Result<bool, ScriptFailure> {
+    pub(crate) fn can_play_card(&mut self, seat: Seat, card: CardId) -> Result<bool, RuleFailure> {
         let mut plays = std::mem::take(&mut self.scratch.plays);
         plays.clear();
         let discard = self.discard_key();
@@ -911,7 +912,7 @@ fn refuse<T>(refusal: Refusal) -> Checked<T> {
 
 /// A check's outcome as a yes or no, keeping script failures.
 #[inline(always)]
-fn ok(result: Checked<()>) -> Result<bool, ScriptFailure> {
+fn ok(result: Checked<()>) -> Result<bool, RuleFailure> {
     match result {
         Ok(()) => Ok(true),
         Err(Stop::Refuse(_)) => Ok(false),

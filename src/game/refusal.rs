@@ -2,11 +2,11 @@
 //! when move generation probes a candidate, and put into words only when
 //! someone reads it (`Refusal::describe`, or `ActionError`'s `Display`).
 
-use rhai::ImmutableString;
+use crate::text::Text;
 
 use crate::card::{CardId, Color, Side};
-use crate::script::ScriptFailure;
-use crate::script::convert::CARD_SLOT;
+use crate::rules::CARD_SLOT;
+use crate::rules::RuleFailure;
 use crate::seat::Seat;
 use crate::table::Table;
 use crate::variant::Variant;
@@ -15,7 +15,7 @@ use crate::variant::Variant;
 /// the name of the card it names (shown on a side).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Why {
-    pub text: ImmutableString,
+    pub text: Text,
     pub card: Option<(CardId, Side)>,
 }
 
@@ -228,8 +228,8 @@ impl std::fmt::Display for ActionError {
     }
 }
 
-impl From<ScriptFailure> for ActionError {
-    fn from(failure: ScriptFailure) -> Self {
+impl From<RuleFailure> for ActionError {
+    fn from(failure: RuleFailure) -> Self {
         ActionError::Script(failure.0)
     }
 }

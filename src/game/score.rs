@@ -3,35 +3,16 @@
 //! hook may share points out differently), and the match is decided (by
 //! default the first to the target; a `match_winner` hook may decide).
 
-use rhai::Dynamic;
 use smallvec::SmallVec;
 
 use crate::event::Event;
 use crate::game::Game;
-use crate::script::{HookArg, ScriptFailure};
+use crate::rules::{HookArg, Reply, RuleFailure, Rules};
 use crate::seat::Seat;
 use crate::turn::Phase;
 use crate::variant::HookKind;
 
-/// A hook's list of numbers, one per seat.
-fn seat_numbers(value: &Dynamic, players: usize) -> Option<Vec<i64>> {
-    let list = value.clone().into_array().ok()?;
-    (list.len() == players).then(|| list.iter().map(|v| v.as_int().ok()).collect()).flatten()
-}
-
-/// The seats a `match_winner` hook named: one, a list, or none (`()`).
-fn named_seats(value: &Dynamic, players: usize) -> Option<Vec<Seat>> {
-    let seat = |v: &Dynamic| v.as_int().ok().and_then(|s| usize::try_from(s).ok()).filter(|&s| s < players);
-    if value.is_unit() {
-        Some(Vec::new())
-    } else if value.is_int() {
-        seat(value).map(|s| vec![s])
-    } else {
-        value.clone().into_array().ok()?.iter().map(seat).collect()
-    }
-}
-
-impl Game {
+impl<R: Rules> Game<R> {
     /// Every seat that won the match, in the order named (a team wins
     /// together); empty while nobody has. Read from the game log.
     pub fn match_winners(&self) -> Vec<Seat> {
@@ -70,7 +51,7 @@ impl Game {
     /// The hand is won (`went_out`: by emptying a hand, else a rule ended
     /// it), with the places `named` (at least the winner): it is over and
     /// scored.
-    pub(crate) fn end_hand(&mut self, named: Vec<Seat>, went_out: bool) -> Result<(), ScriptFailure> {
+    pub(crate) fn end_hand(&mut self, named: Vec<Seat>, went_out: bool) -> Result<(), RuleFailure> {
         let winner = named[0];
         if named.len() > 1 {
             self.log.push(Event::Ranked { seats: named.clone() });
@@ -79,21 +60,22 @@ impl Game {
         let points: SmallVec<[i64; 8]> = (0..players).map(|s| self.table.hand_points(&self.variant, s)).collect();
         self.table.phase = Phase::Over { ranking: self.ranking(named, &points) };
         self.table.owed.clear();
-        let expected = || format!("a list of one number per seat ({players} numbers)");
         let arg = HookArg::Seat(winner);
-        let gains =
-            match self.last_global_answer(HookKind::ScoreHand, winner, arg, expected, |v| seat_numbers(v, players))? {
-                Some(gains) => gains,
-                None => {
-                    let others: i64 = (0..players).filter(|&s| s != winner).map(|s| points[s]).sum();
-                    (0..players).map(|s| if s == winner { others } else { 0 }).collect()
-                }
-            };
+        let gains = match self.last_global_answer(HookKind::ScoreHand, winner, arg, |reply| match reply {
+            Reply::Points(points) if points.len() == players => Some(points.clone()),
+            _ => None,
+        })? {
+            Some(gains) => gains,
+            None => {
+                let others: i64 = (0..players).filter(|&s| s != winner).map(|s| points[s]).sum();
+                (0..players).map(|s| if s == winner { others } else { 0 }).collect()
+            }
+        };
         // Points are whole numbers a script may make huge: a score that
         // would overflow is an error, not a wrap to negative.
         let totals: Option<Vec<i64>> = self.table.scores.iter().zip(&gains).map(|(s, g)| s.checked_add(*g)).collect();
         let Some(totals) = totals else {
-            return Err(ScriptFailure(format!(
+            return Err(RuleFailure(format!(
                 "hand {}: a score would leave the range of scores ({} to {}); the hand's points: {gains:?}",
                 self.table.hand_number,
                 i64::MIN,
@@ -105,9 +87,10 @@ impl Game {
         if self.table.match_winner.is_some() {
             return self.moment(HookKind::OnHandEnd, winner, HookArg::Seat(winner));
         }
-        let expected = || format!("a seat (0 to {}), a list of seats, or () while nobody has won", players - 1);
-        let named = self
-            .last_global_answer(HookKind::MatchWinner, winner, HookArg::None, expected, |v| named_seats(v, players))?;
+        let named = self.last_global_answer(HookKind::MatchWinner, winner, HookArg::None, |reply| match reply {
+            Reply::Seats(seats) if seats.iter().all(|&seat| seat < players) => Some(seats.clone()),
+            _ => None,
+        })?;
         let winners = match named {
             Some(seats) => seats,
             None if self.table.scores[winner] >= self.variant.target_score => vec![winner],

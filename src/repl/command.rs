@@ -10,6 +10,7 @@ use crate::card::{Color, Face, Value};
 use crate::game::Game;
 use crate::game::command::{CardRef, ChoiceRef, Command, PlayCommand};
 use crate::notation::{CardPattern, Names};
+use crate::rules::Rules;
 use crate::seat::Seat;
 
 /// What a line of input asks for.
@@ -205,7 +206,7 @@ pub struct Context<'a> {
 
 /// Parses a line `seat` typed at `game`: its cards are named as the seat
 /// sees them, its colours are those of the side in play.
-pub fn parse_at(game: &Game, seat: Seat, line: &str) -> Result<Input, String> {
+pub fn parse_at(game: &Game<impl Rules>, seat: Seat, line: &str) -> Result<Input, String> {
     let (table, variant) = (game.table(), &game.variant);
     let hand: Vec<Face> = table.hands[seat].iter().map(|&c| *variant.face(c, table.side)).collect();
     parse(&Context { names: &variant.names, colors: variant.colors_of(table.side), hand: &hand }, line)

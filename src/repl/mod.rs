@@ -38,7 +38,7 @@ pub type LoadFn = dyn Fn(&crate::ruleset::LoadRequest) -> Result<Variant, Vec<St
 /// anew for each decision (see `bots`).
 pub struct Session<'a> {
     setup: Setup,
-    game: Game,
+    game: Game<Runtime>,
     /// Events printed so far.
     shown: usize,
     /// The history length at which seat 0 last let an out-of-turn chance
@@ -77,7 +77,7 @@ fn list_problems(out: &mut dyn Write, heading: &str, problems: &[String]) -> std
 }
 
 /// Starts a game of `setup`.
-fn start(setup: &Setup, load: &LoadFn) -> Result<(Arc<Variant>, Game), Vec<String>> {
+fn start(setup: &Setup, load: &LoadFn) -> Result<(Arc<Variant>, Game<Runtime>), Vec<String>> {
     let variant = Arc::new(load(&setup.request)?);
     let runtime = Runtime::new(variant.clone())?;
     let game = Game::new(runtime, setup.players, setup.seed).map_err(|e| vec![e])?;
@@ -85,7 +85,7 @@ fn start(setup: &Setup, load: &LoadFn) -> Result<(Arc<Variant>, Game), Vec<Strin
 }
 
 impl<'a> Session<'a> {
-    pub fn new(setup: Setup, game: Game, style: Style, load: &'a LoadFn) -> Session<'a> {
+    pub fn new(setup: Setup, game: Game<Runtime>, style: Style, load: &'a LoadFn) -> Session<'a> {
         let players = setup.players;
         Session {
             setup,
@@ -693,7 +693,7 @@ impl<'a> Session<'a> {
     }
 
     /// Puts `game` in play, and shows the table anew.
-    fn replace_game(&mut self, game: Game) {
+    fn replace_game(&mut self, game: Game<Runtime>) {
         self.game = game;
         self.shown = self.game.events().len();
         self.passed_at = None;
@@ -704,7 +704,7 @@ impl<'a> Session<'a> {
 
     /// Plays the lines of a history on a new game of `setup`; stops at the
     /// first line the rules refuse, keeping the game before it.
-    fn rebuild(&self, setup: &Setup, lines: &[String]) -> Result<(Game, Option<String>), Vec<String>> {
+    fn rebuild(&self, setup: &Setup, lines: &[String]) -> Result<(Game<Runtime>, Option<String>), Vec<String>> {
         let (_, mut game) = start(setup, self.load)?;
         for (index, line) in lines.iter().enumerate() {
             if let Err(e) = record::replay_line(&mut game, line) {

@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 use crate::bot::BotKind;
 use crate::game::command::{CardRef, ChoiceRef, Command, PlayCommand, Sight};
 use crate::game::{Action, Game, Record};
+use crate::rules::Rules;
 use crate::ruleset::LoadRequest;
 
 /// What a session was started with.
@@ -42,7 +43,7 @@ pub struct SavedGame {
 pub const SAVE_VERSION: u32 = 1;
 
 /// A move as a line of text.
-pub fn action_text(game: &Game, action: &Action) -> String {
+pub fn action_text(game: &Game<impl Rules>, action: &Action) -> String {
     let variant = &game.variant;
     let names = &variant.names;
     let seat = action.seat();
@@ -76,7 +77,7 @@ pub fn action_text(game: &Game, action: &Action) -> String {
 }
 
 /// The history of `game` as lines.
-pub fn history_text(game: &Game, history: &[Record]) -> Vec<String> {
+pub fn history_text(game: &Game<impl Rules>, history: &[Record]) -> Vec<String> {
     history
         .iter()
         .map(|record| match record {
@@ -88,7 +89,7 @@ pub fn history_text(game: &Game, history: &[Record]) -> Vec<String> {
 
 /// Carries out one line of a history on `game`: a deal, or a move resolved
 /// against the table (the card by its full notation, so the very card).
-pub fn replay_line(game: &mut Game, line: &str) -> Result<(), String> {
+pub fn replay_line(game: &mut Game<impl Rules>, line: &str) -> Result<(), String> {
     let line = line.trim();
     if line == "deal" {
         return game.deal().map_err(|e| e.to_string());
@@ -162,7 +163,7 @@ fn lasting(reference: &str) -> String {
 }
 
 impl SavedGame {
-    pub fn of(setup: &Setup, game: &Game) -> SavedGame {
+    pub fn of(setup: &Setup, game: &Game<impl Rules>) -> SavedGame {
         SavedGame {
             unolab_save: SAVE_VERSION,
             variant: lasting(&setup.request.variant),

@@ -278,7 +278,7 @@ pub fn table(
 }
 
 /// Rule state values as `name value` pairs.
-fn state_words(state: &[(rhai::ImmutableString, crate::turn::ScriptValue)]) -> String {
+fn state_words(state: &[(crate::text::Text, crate::turn::ScriptValue)]) -> String {
     state.iter().map(|(name, value)| format!("{name} {value}")).collect::<Vec<_>>().join(", ")
 }
 

@@ -6,6 +6,7 @@ use crate::card::{CardId, Color};
 use crate::game::command::{Command, Sight};
 use crate::game::{Action, Game};
 use crate::notation::CardPattern;
+use crate::rules::Rules;
 use crate::scenario::schema::{Expect, Step};
 use crate::scenario::{Outcome, Scenario};
 use crate::seat::Seat;
@@ -21,7 +22,8 @@ impl Scenario {
     /// Plays the scenario, and gives the game's log as far as it went: one
     /// line per event, then what scripts printed.
     pub fn run_logged(&self) -> (Outcome, Vec<String>) {
-        let mut game = match self.build() {
+        let game = crate::script::Runtime::new(self.variant.clone()).map_err(|p| p.join("\n"));
+        let mut game = match game.and_then(|rules| self.build(rules)) {
             Ok(g) => g,
             Err(e) => return (Outcome::Fail(format!("setup: {e}")), Vec::new()),
         };
@@ -31,7 +33,7 @@ impl Scenario {
         (outcome, log)
     }
 
-    fn play(&self, game: &mut Game) -> Outcome {
+    fn play(&self, game: &mut Game<impl Rules>) -> Outcome {
         let mut last_player: Option<Seat> = None;
         for (index, (text, step)) in self.steps.iter().enumerate() {
             let fail = |why: String| Outcome::Fail(format!("step {} ({text}): {why}", index + 1));
@@ -66,7 +68,7 @@ impl Scenario {
 
 /// Carries out a step that acts: the command is for the seat to act (an
 /// UNO call for the player who just played).
-fn perform(game: &mut Game, step: &Step, last_player: &mut Option<Seat>) -> Result<(), String> {
+fn perform(game: &mut Game<impl Rules>, step: &Step, last_player: &mut Option<Seat>) -> Result<(), String> {
     let Step::Act(command) = step else {
         return Err("an expectation is not an action".into());
     };
@@ -99,7 +101,7 @@ fn state_mismatch(state: &State, values: &[(String, Option<ScriptValue>)], what:
 }
 
 /// Every expectation that does not hold, as `what: expected X / found Y`.
-fn check_expectations(game: &Game, checks: &[Expect]) -> Vec<String> {
+fn check_expectations(game: &Game<impl Rules>, checks: &[Expect]) -> Vec<String> {
     let t = game.table();
     let v = &game.variant;
     let color_name = |c: Option<Color>| c.map(|c| v.names.color_name(c).to_string()).unwrap_or_else(|| "none".into());

@@ -9,9 +9,9 @@ use rand::seq::SliceRandom;
 use crate::card::{CardId, Direction, Side};
 use crate::game::Game;
 use crate::rng::rng;
+use crate::rules::Rules;
 use crate::scenario::Scenario;
 use crate::scenario::schema::script_value;
-use crate::script::Runtime;
 use crate::seat::Seat;
 use crate::source::Position;
 use crate::turn::Landing;
@@ -143,9 +143,8 @@ impl Scenario {
     /// Builds the table the setup describes. A setup with a discard is the
     /// moment right after its top card landed: the windows a landing opens
     /// (catching, Jump-In) are open.
-    pub(crate) fn build(&self) -> Result<Game, String> {
-        let runtime = Runtime::new(self.variant.clone()).map_err(|p| p.join("\n"))?;
-        let mut game = Game::new(runtime, self.players, self.seed)?;
+    pub(crate) fn build<R: Rules>(&self, rules: R) -> Result<Game<R>, String> {
+        let mut game = Game::new(rules, self.players, self.seed)?;
         let mut problems = Vec::new();
         let NamedCards { hands: named_hands, discard, draw: named_draw, mut left } =
             self.take_named_cards(&mut problems);

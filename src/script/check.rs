@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use rhai::{AST, ASTNode, Engine, Expr, Stmt};
 
-use crate::script::Runtime;
+use crate::script::Scripts;
 use crate::source::Position;
 use crate::variant::{Layer, Variant};
 
@@ -73,7 +73,7 @@ const DEPRECATED: &[(&str, &str)] = &[("set_var", "set_state (and state() to rea
 /// its scripts may call what the missing one defines.
 pub fn check_calls(variant: &Arc<Variant>, all_scripts: &[bool]) -> (Vec<String>, Vec<String>) {
     let (mut problems, mut warnings) = (Vec::new(), Vec::new());
-    let Ok(runtime) = Runtime::new(variant.clone()) else { return (problems, warnings) };
+    let Ok(runtime) = Scripts::new(variant.clone()) else { return (problems, warnings) };
     let host = runtime.function_names();
     let arities = runtime.host_arities();
     for (at, layer) in variant.layers.iter().enumerate() {

@@ -4,10 +4,10 @@
 use rhai::{Dynamic, EvalAltResult, ImmutableString, Map, Position};
 
 use crate::card::{Color, Side};
-use crate::game::Why;
-use crate::script::{CallInfo, ScriptCard, read};
+use crate::rules::desk::{color_named, seat_number as seat};
+use crate::rules::{Reason, Verdict};
 use crate::seat::Seat;
-use crate::table::Table;
+use crate::text::Text;
 use crate::turn::{Challenge, DrawSpec, Penalty};
 use crate::variant::Variant;
 
@@ -16,20 +16,6 @@ pub type HostResult<T> = Result<T, Box<EvalAltResult>>;
 /// An error raised by a host function, shown with the script's line.
 pub fn script_error(message: impl Into<String>) -> Box<EvalAltResult> {
     Box::new(EvalAltResult::ErrorRuntime(Dynamic::from(message.into()), Position::NONE))
-}
-
-/// A seat number from a script, checked against the table.
-pub fn seat(p: i64, players: usize) -> Result<Seat, String> {
-    usize::try_from(p).ok().filter(|&s| s < players).ok_or_else(|| format!("no player {p} at a table of {players}"))
-}
-
-/// A colour name of the side in play.
-pub fn color_arg(variant: &Variant, side: Side, name: &str) -> Result<Color, String> {
-    let color = variant.names.color(name).ok_or_else(|| format!("unknown colour '{name}'"))?;
-    if !variant.colors_of(side).contains(&color) {
-        return Err(format!("'{name}' is not a colour of the {} side", side.name()));
-    }
-    Ok(color)
 }
 
 fn color_value(variant: &Variant, color: Option<Color>) -> Dynamic {
@@ -51,7 +37,7 @@ pub fn penalty_to_map(variant: &Variant, p: &Penalty) -> Map {
     map.insert("by".into(), Dynamic::from(p.by as i64));
     map.insert("draw".into(), Dynamic::from(i64::from(p.draw.count)));
     map.insert("until_color".into(), color_value(variant, p.draw.until));
-    map.insert("group".into(), Dynamic::from(p.group.clone()));
+    map.insert("group".into(), super::values::text(&p.group));
     map.insert("pending".into(), Dynamic::from(p.pending));
     let challenge = match &p.challenge {
         Some(c) => {
@@ -81,7 +67,7 @@ fn draw_spec_from(variant: &Variant, side: Side, value: &Dynamic) -> Result<Draw
         None => 0,
     };
     let until = match map.get("until_color") {
-        Some(v) if !v.is_unit() => Some(color_arg(variant, side, &v.to_string())?),
+        Some(v) if !v.is_unit() => Some(color_named(variant, side, &v.to_string())?),
         _ => None,
     };
     Ok(DrawSpec { count, until })
@@ -95,7 +81,7 @@ pub fn penalty_from_map(
     players: usize,
     value: &Dynamic,
     by: Seat,
-    group: ImmutableString,
+    group: Text,
 ) -> Result<Penalty, String> {
     let Some(map) = value.read_lock::<Map>() else {
         return Err("a penalty is a map like #{victim: 1, draw: 2}".into());
@@ -134,10 +120,10 @@ pub fn penalty_from_map(
     if let Some(v) = fields.until_color
         && !v.is_unit()
     {
-        draw.until = Some(color_arg(variant, side, &v.to_string())?);
+        draw.until = Some(color_named(variant, side, &v.to_string())?);
     }
     let group = match fields.group {
-        Some(g) => g.clone().into_immutable_string().unwrap_or_else(|_| g.to_string().into()),
+        Some(g) => g.clone().into_immutable_string().map_or_else(|_| g.to_string().into(), |g| g.as_str().into()),
         None => group,
     };
     let pending = match fields.pending {
@@ -164,104 +150,53 @@ pub fn penalty_from_map(
     Ok(Penalty { victim, by, draw, group, challenge, pending })
 }
 
-/// What a predicate hook answered.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Verdict {
-    /// `true`: yes (for `can_play`: no objection).
-    Yes,
-    /// `"allow"`: yes, and for a play, even a card that does not match.
-    Allow,
-    /// `false`, or a reason why not (boxed: it is kept only where a refusal
-    /// is put into words).
-    No(Option<Box<Reason>>),
+/// Reads a predicate's answer: `true`, `false`, `"allow"`, and (where
+/// the hook `takes_reasons`) a reason why not, a text or a `Reason` naming
+/// a card. Anything else is `None`. The commonest answers, `true` and
+/// `false`, are read at once.
+#[inline(always)]
+pub fn verdict(value: &Dynamic, takes_reasons: bool) -> Option<Verdict> {
+    // `is_bool` first: `as_bool` of another value works out its type's
+    // name for an error that is not wanted here.
+    if !value.is_bool() {
+        return other_verdict(value, takes_reasons);
+    }
+    Some(if value.as_bool() == Ok(true) { Verdict::Yes } else { Verdict::No(None) })
 }
 
-/// What becomes of a reason why not a predicate gives.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Reasons {
-    /// It is not an answer the question takes.
-    Refused,
-    /// It means no; its words are not needed (move generation).
-    Dropped,
-    /// It means no, and is kept to be put into words.
-    Kept,
+/// `verdict` of an answer that is not `true` or `false`.
+#[inline(never)]
+fn other_verdict(value: &Dynamic, takes_reasons: bool) -> Option<Verdict> {
+    let text = value.read_lock::<ImmutableString>();
+    if text.as_deref().is_some_and(|text| text == "allow") {
+        return Some(Verdict::Allow);
+    }
+    // Anything else but a reason why not (a text, or a `Reason` naming a
+    // card) is no answer.
+    if !takes_reasons || (text.is_none() && !value.is::<Reason>()) {
+        return None;
+    }
+    let reason = match text {
+        Some(text) => Reason { text: text.as_str().into(), card: None },
+        None => value.read_lock::<Reason>()?.clone(),
+    };
+    Some(Verdict::No(Some(Box::new(reason))))
 }
 
-/// Why a predicate said no, in its words. A reason may name a card
-/// (`refusal(text, card)` in a script): `{card}` in the text stands for the
-/// card's name, put in only when the reason is shown. The script does not
-/// read the name, so calls that refuse alike about different cards share a
-/// recorded path; a card it asked for is the one at the same place now
-/// (`Reason::settle`).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Reason {
-    pub text: ImmutableString,
-    pub card: Option<ScriptCard>,
+/// A hook's list of numbers, one per seat (`score_hand`).
+pub fn seat_numbers(value: &Dynamic, players: usize) -> Option<Vec<i64>> {
+    let list = value.clone().into_array().ok()?;
+    (list.len() == players).then(|| list.iter().map(|v| v.as_int().ok()).collect()).flatten()
 }
 
-/// Where a reason's text says the card's name goes.
-pub const CARD_SLOT: &str = "{card}";
-
-impl Reason {
-    /// The card a reason names, as the call sees it now: a card the script
-    /// asked for is the one now at its place (a replayed call reads the
-    /// same, but may be about other cards).
-    pub fn settle(&mut self, table: &Table, call: &CallInfo) {
-        if let Some(card) = &mut self.card
-            && let Some(source) = card.source
-            && let Ok((id, side)) = read::card_now(source, table, call)
-        {
-            card.id = id;
-            card.side = side;
-        }
-    }
-
-    /// The reason as a refusal keeps it, its card settled.
-    pub fn why(self) -> Why {
-        Why { text: self.text, card: self.card.map(|card| (card.id, card.side)) }
-    }
-}
-
-impl Verdict {
-    /// Reads a predicate's answer: `true`, `false`, `"allow"`, and (unless
-    /// `reasons` refuses them) a reason why not. Anything else is `None`.
-    /// The commonest answers, `true` and `false`, are read at once.
-    #[inline(always)]
-    pub fn read(value: &Dynamic, reasons: Reasons) -> Option<Verdict> {
-        // `is_bool` first: `as_bool` of another value works out its type's
-        // name for an error that is not wanted here.
-        if !value.is_bool() {
-            return Verdict::read_other(value, reasons);
-        }
-        Some(if value.as_bool() == Ok(true) { Verdict::Yes } else { Verdict::No(None) })
-    }
-
-    /// `read` of an answer that is not `true` or `false`.
-    #[inline(never)]
-    fn read_other(value: &Dynamic, reasons: Reasons) -> Option<Verdict> {
-        let text = value.read_lock::<ImmutableString>();
-        if text.as_deref().is_some_and(|text| text == "allow") {
-            return Some(Verdict::Allow);
-        }
-        // Anything else but a reason why not (a text, or a `Reason` naming
-        // a card) is no answer.
-        if text.is_none() && !value.is::<Reason>() {
-            return None;
-        }
-        match reasons {
-            Reasons::Refused => None,
-            Reasons::Dropped => Some(Verdict::No(None)),
-            Reasons::Kept => {
-                let reason = match text {
-                    Some(text) => Reason { text: text.clone(), card: None },
-                    None => value.read_lock::<Reason>()?.clone(),
-                };
-                Some(Verdict::No(Some(Box::new(reason))))
-            }
-        }
-    }
-
-    pub fn yes(&self) -> bool {
-        !matches!(self, Verdict::No(_))
+/// The seats a `match_winner` hook named: one, a list, or none (`()`).
+pub fn named_seats(value: &Dynamic, players: usize) -> Option<Vec<Seat>> {
+    let seat = |v: &Dynamic| v.as_int().ok().and_then(|s| usize::try_from(s).ok()).filter(|&s| s < players);
+    if value.is_unit() {
+        Some(Vec::new())
+    } else if value.is_int() {
+        seat(value).map(|s| vec![s])
+    } else {
+        value.clone().into_array().ok()?.iter().map(seat).collect()
     }
 }

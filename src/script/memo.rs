@@ -1,4 +1,6 @@
-//! The memo: a script runs only when its answer can differ. Every hook call
+//! The memo: a rule runs only when its answer can differ. `Memoized<R>`
+//! is rules `R` with a memo in front: it implements `Rules` by replaying
+//! what `R` did where it can, and asking `R` otherwise. Every hook call
 //! is keyed by its function and its argument, except a card argument: what a
 //! call reads of its card is a read like the others, so calls about cards
 //! that look alike where it matters share a path. While a call runs, what it
@@ -6,23 +8,22 @@
 //! changed (`Op`) is recorded. A later call with the same key checks the
 //! recorded reads against the game, natively, in order; where they all give
 //! the same answers, it replays the recorded changes and returns the
-//! recorded value without running Rhai, and where one differs the script
+//! recorded reply without running the rule, and where one differs the rule
 //! runs and its new path is added. The recorded paths of a key form a tree
 //! branching on answers (a verifying trace, as salsa and build systems
 //! keep).
 //!
-//! Exactness rests on two facts: scripts have no state of their own (no
+//! Exactness rests on two facts: rules have no state of their own (no
 //! globals, no clock, no randomness), so a call is a function of its key and
-//! the answers it got; and every host function that depends on the game is
-//! a recorded read. Reads that come before a path's first change (and facts
+//! the answers it got; and a running rule reaches the game only through a
+//! `Desk`, which records every read and change (the types hold this, not
+//! each host function). Reads that come before a path's first change (and facts
 //! of the call itself, such as who plays, wherever they come: no change
 //! alters them) are checked before any change is made. A read of the table
 //! after a change is checked on the table as the call changed it: the
 //! replay keeps the table, plan and log aside, makes the changes so far and
 //! goes on, and puts them back if a read answers differently. Calls that
 //! print from a hook that may not log, or draw until a colour, always run.
-//! A draw is replayed only if the piles still hold what it drew, and values
-//! kept only while they stay within the bound on kept values.
 //!
 //! While the game asks questions without changing anything (working out
 //! seats' legal moves, `Memo::freeze`), a read of the table answers the same
@@ -34,33 +35,16 @@
 //! every time.
 
 use std::cell::{Cell, RefCell};
+use std::sync::Arc;
 
-use rhai::{Dynamic, ImmutableString};
 use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
 
-use crate::card::{CardId, Side};
-use crate::event::{Log, LogMark};
-use crate::script::CallInfo;
-use crate::script::read::{Answer, CardWords, NOTHING, PlayFact, Quick, Read};
-use crate::seat::Seat;
+use crate::rules::read::{Answer, CardWords, NOTHING, PlayFact, Quick, Read};
+use crate::rules::{Aside, CallInfo, HookArg, Lent, Open, Reply, RuleFailure, Rules, Step};
 use crate::table::Table;
-use crate::turn::{ChoiceOption, Op, Penalty, TurnPlan};
-use crate::variant::Variant;
-
-/// What a hook call is about, besides the game it reads.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub enum HookArg {
-    None,
-    Card(CardId, Side),
-    Seat(Seat),
-    Penalty(Penalty),
-    /// What a seat chose (`on_choice`).
-    Chosen {
-        tag: ImmutableString,
-        value: ChoiceOption,
-    },
-}
+use crate::turn::Op;
+use crate::variant::{FnRef, HookMode, Variant};
 
 /// What a call is about: the function and its argument. Everything else a
 /// call may depend on, it reads.
@@ -68,15 +52,6 @@ pub enum HookArg {
 pub struct Key<'a> {
     pub function: u32,
     pub arg: &'a HookArg,
-}
-
-/// One thing a running call did, in order.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Step {
-    Read(Read, Answer),
-    Op(Op),
-    /// Something that cannot be checked or replayed.
-    Opaque,
 }
 
 #[derive(Debug)]
@@ -87,8 +62,8 @@ enum Node {
     Read { read: Box<Read>, how: How, children: Children, known: Cell<(u32, u32)> },
     /// The call makes this change next.
     Op { op: Op, next: Option<u32> },
-    /// The call returns this value.
-    Return(Dynamic),
+    /// The call returns this reply.
+    Return(Reply),
     /// From here the call must run.
     Run,
 }
@@ -236,22 +211,12 @@ impl How {
     }
 }
 
-/// What of the play a question about a card leaves open (`Memo::known_answer`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Open {
-    /// Nothing: the call names the card, its side and its target.
-    Nothing,
-    /// Where the card has a choice of them, the play's side and target (the
-    /// call names the card): what the function answers for every play of
-    /// the card.
-    Aim { side: bool, target: bool },
-    /// The whole play (the call names no card): what the function answers
-    /// whatever the seat would play.
-    Play,
+/// The facts of the play a question leaves open, as `PlayFact` bits.
+trait OpenBits {
+    fn bits(self) -> u8;
 }
 
-impl Open {
-    /// The facts of the play left open, as `PlayFact` bits.
+impl OpenBits for Open {
     #[inline(always)]
     fn bits(self) -> u8 {
         match self {
@@ -261,29 +226,6 @@ impl Open {
             }
             Open::Play => u8::MAX,
         }
-    }
-}
-
-/// The table, plan and log as they stood before a replay made changes in
-/// order to check a later read, to put back if that read answers
-/// differently. Kept between replays, so that keeping allocates nothing.
-struct Aside {
-    table: Table,
-    plan: TurnPlan,
-    log: LogMark,
-}
-
-impl Aside {
-    fn keep(&mut self, table: &Table, plan: &TurnPlan, log: &Log) {
-        self.table.clone_from(table);
-        self.plan.clone_from(plan);
-        log.mark(&mut self.log);
-    }
-
-    fn put_back(&mut self, table: &mut Table, plan: &mut TurnPlan, log: &mut Log) {
-        std::mem::swap(table, &mut self.table);
-        std::mem::swap(plan, &mut self.plan);
-        log.rewind(&self.log);
     }
 }
 
@@ -316,9 +258,6 @@ pub struct Memo {
     last_stamp: Option<u64>,
     /// Where a replay keeps the table while it checks reads past changes.
     aside: RefCell<Aside>,
-    /// The penalties replayed `on_penalty` calls returned, read once
-    /// (`Memo::penalty`), by return node and side in play.
-    penalties: FxHashMap<(u32, Side), Penalty>,
     /// What each card shows, for checking reads of cards at a look.
     words: CardWords,
 }
@@ -340,12 +279,7 @@ impl Memo {
             epoch: 0,
             last_epoch: 0,
             last_stamp: None,
-            aside: RefCell::new(Aside {
-                table: Table::new(2, false, crate::rng::rng(0)),
-                plan: TurnPlan::default(),
-                log: LogMark::default(),
-            }),
-            penalties: FxHashMap::default(),
+            aside: RefCell::new(Aside::default()),
             words: CardWords::new(variant),
         }
     }
@@ -381,42 +315,18 @@ impl Memo {
         self.epoch != 0
     }
 
-    /// Forgets which version of a table the last stretch was of (the
-    /// runtime moves to another game, whose stamps count afresh).
-    pub fn forget_stamp(&mut self) {
-        self.last_stamp = None;
-    }
-
     pub fn clear(&mut self) {
         self.direct_roots.fill(NONE);
         self.roots.clear();
         self.nodes.clear();
-        self.penalties.clear();
     }
 
-    /// The value a replayed call returned.
-    pub fn value(&self, returned: Returned) -> &Dynamic {
+    /// The reply of a replayed call.
+    pub fn reply(&self, returned: Returned) -> &Reply {
         match &self.nodes[returned.0 as usize] {
-            Node::Return(value) => value,
+            Node::Return(reply) => reply,
             node => unreachable!("a call returns at a return node, not {node:?}"),
         }
-    }
-
-    /// The penalty a replayed `on_penalty` call returned, with `side` in
-    /// play: read from its value by `read` the first time (the call's key
-    /// holds the penalty it was given, and the memo its players), and kept.
-    pub fn penalty<E>(
-        &mut self,
-        returned: Returned,
-        side: Side,
-        read: impl FnOnce(&Dynamic) -> Result<Penalty, E>,
-    ) -> Result<Penalty, E> {
-        if let Some(penalty) = self.penalties.get(&(returned.0, side)) {
-            return Ok(penalty.clone());
-        }
-        let penalty = read(self.value(returned))?;
-        self.penalties.insert((returned.0, side), penalty.clone());
-        Ok(penalty)
     }
 
     /// Where in `direct_roots` the root of `key`'s calls is kept, if not
@@ -455,37 +365,21 @@ impl Memo {
     }
 
     /// Replays a recorded call whose reads all answer the same now:
-    /// applies its changes and says where it returned (`Memo::value`,
-    /// `Memo::penalty`). `None`: the call must run
-    /// (nothing has changed then). A path that reads the table after a
-    /// change is followed on the table as the call changed it: the table,
-    /// plan and log are kept aside first and put back if a read answers
-    /// differently.
-    pub fn replay(
-        &self,
-        key: Key,
-        table: &mut Table,
-        call: &CallInfo,
-        variant: &Variant,
-        plan: &mut TurnPlan,
-        log: &mut Log,
-    ) -> Option<Returned> {
+    /// makes its changes and says where it returned (`Memo::reply`).
+    /// `None`: the call must run (nothing has changed then). A path that
+    /// reads the table after a change is followed on the table as the call
+    /// changed it: the table, plan and log are kept aside first and put
+    /// back if a read answers differently.
+    pub fn replay(&self, key: Key, lent: &mut Lent) -> Option<Returned> {
         let mut id = self.root(key)?;
         // Changes met and not made yet.
         let mut changes: SmallVec<[&Op; 8]> = SmallVec::new();
-        // Cards the changes not made yet draw, checked against what the
-        // piles hold.
-        let mut drawing = 0;
-        // Values the changes keep, checked against the bound on kept values
-        // (counting each as new: a path near the bound runs, and the
-        // script's own check decides).
-        let mut keeping = 0;
         // Whether the changes met are made as they come (a read of the
         // table followed one), the table kept aside.
         let mut making = false;
-        let given_up = |making: bool, table: &mut Table, plan: &mut TurnPlan, log: &mut Log| {
+        let given_up = |making: bool, lent: &mut Lent| {
             if making {
-                self.put_back(table, plan, log);
+                self.put_back(lent);
             }
             None
         };
@@ -494,35 +388,17 @@ impl Memo {
                 Node::Read { read, how, children, known } => {
                     if !changes.is_empty() && !how.fixed {
                         // The call read the table as it had changed it.
-                        self.keep_and_make(&mut changes, table, variant, plan, log);
-                        (making, drawing) = (true, 0);
+                        self.keep_and_make(&mut changes, lent);
+                        making = true;
                     }
-                    match self.follow(read, *how, children, known, table, call, variant) {
+                    match self.follow(read, *how, children, known, lent.table(), lent.call(), lent.variant()) {
                         Some(child) => id = child,
-                        None => return given_up(making, table, plan, log),
+                        None => return given_up(making, lent),
                     }
                 }
                 Node::Op { op, next } => {
-                    if let Op::Draw { count, drawn, .. } = op {
-                        let left = table.drawable().saturating_sub(drawing);
-                        if (*count as usize).min(left) != *drawn as usize {
-                            return given_up(making, table, plan, log);
-                        }
-                        drawing += *drawn as usize;
-                    }
-                    if let Op::SetState { seat, value: Some(_), .. } = op {
-                        keeping += 1;
-                        let kept = match seat {
-                            Some(seat) => table.seat_state.get(*seat).map_or(0, |kept| kept.len()),
-                            None => table.state.len(),
-                        };
-                        if kept + keeping > crate::limits::STATE_VALUES {
-                            return given_up(making, table, plan, log);
-                        }
-                    }
                     if making {
-                        table.apply_op(op, plan, variant, log);
-                        drawing = 0;
+                        lent.replay(op);
                     } else {
                         changes.push(op);
                     }
@@ -530,11 +406,11 @@ impl Memo {
                 }
                 Node::Return(_) => {
                     for op in changes {
-                        table.apply_op(op, plan, variant, log);
+                        lent.replay(op);
                     }
                     return Some(Returned(id));
                 }
-                Node::Run => return given_up(making, table, plan, log),
+                Node::Run => return given_up(making, lent),
             }
         }
     }
@@ -542,25 +418,18 @@ impl Memo {
     /// Keeps the table, plan and log aside, then makes `changes`.
     #[cold]
     #[inline(never)]
-    fn keep_and_make(
-        &self,
-        changes: &mut SmallVec<[&Op; 8]>,
-        table: &mut Table,
-        variant: &Variant,
-        plan: &mut TurnPlan,
-        log: &mut Log,
-    ) {
-        self.aside.borrow_mut().keep(table, plan, log);
+    fn keep_and_make(&self, changes: &mut SmallVec<[&Op; 8]>, lent: &mut Lent) {
+        lent.keep_aside(&mut self.aside.borrow_mut());
         for op in changes.drain(..) {
-            table.apply_op(op, plan, variant, log);
+            lent.replay(op);
         }
     }
 
     /// Puts back what `keep_and_make` kept aside.
     #[cold]
     #[inline(never)]
-    fn put_back(&self, table: &mut Table, plan: &mut TurnPlan, log: &mut Log) {
-        self.aside.borrow_mut().put_back(table, plan, log);
+    fn put_back(&self, lent: &mut Lent) {
+        lent.put_back(&mut self.aside.borrow_mut());
     }
 
     /// Where the answer of `read` now leads, if it was met before.
@@ -605,7 +474,7 @@ impl Memo {
     }
 
     /// What `function`, a predicate about a card, answers `call`, where its
-    /// recorded calls know: the value a recorded path returns whose reads
+    /// recorded calls know: the reply a recorded path returns whose reads
     /// all answer as they do now. What the call leaves `open` (the play's
     /// side and target, or the whole play) is asked of every such play: a
     /// path that reads it does not know. `None` where the memo does not know
@@ -617,7 +486,7 @@ impl Memo {
         table: &Table,
         call: &CallInfo,
         variant: &Variant,
-    ) -> Option<&Dynamic> {
+    ) -> Option<&Reply> {
         debug_assert_eq!(call.card.is_none(), open == Open::Play, "a call names its card unless the play is open");
         let mut id = *self.direct_roots.get(function as usize).filter(|&&id| id != NONE)?;
         let open = open.bits();
@@ -627,14 +496,14 @@ impl Memo {
                 Node::Read { read, how, children, known } => {
                     id = self.follow(read, *how, children, known, table, call, variant)?
                 }
-                Node::Return(value) => return Some(value),
+                Node::Return(reply) => return Some(reply),
                 Node::Op { .. } | Node::Run => return None,
             }
         }
     }
 
-    /// Adds the path of a call that ran: its steps and the value it returned.
-    pub fn record(&mut self, key: Key, steps: &[Step], value: &Dynamic) {
+    /// Adds the path of a call that ran: its steps and the reply it gave.
+    pub fn record(&mut self, key: Key, steps: &[Step], reply: &Reply) {
         if self.nodes.len() + steps.len() + 1 > crate::limits::MEMO_NODES {
             return;
         }
@@ -652,7 +521,7 @@ impl Memo {
         let kept = |&(at, step): &(usize, &Step)| !matches!(step, Step::Read(read, _) if met_before(at, read));
         let until = if replayable { steps.len() } else { first_change };
         let path: Vec<&Step> = steps[..until].iter().enumerate().filter(kept).map(|(_, step)| step).collect();
-        let end = if replayable { Node::Return(value.clone()) } else { Node::Run };
+        let end = if replayable { Node::Return(reply.clone()) } else { Node::Run };
         let mut at = self.root(key);
         let mut parent = Parent::Root;
         for step in path {
@@ -714,12 +583,89 @@ impl Memo {
     }
 }
 
+/// Rules `R` with a memo in front: a call whose recorded reads all answer
+/// as they did is replayed, without asking `R`; any other is asked of `R`,
+/// and what it read and did is recorded. The same game either way, only
+/// faster (a test plays every scenario, transcript and rule combination
+/// both ways).
+pub struct Memoized<R> {
+    inner: R,
+    memo: Memo,
+    /// The table size the memo's calls saw (`players()` is not a read).
+    players: usize,
+}
+
+impl<R: Rules> Memoized<R> {
+    /// A memo in front of `inner`.
+    pub fn over(inner: R) -> Memoized<R> {
+        let variant = inner.variant().clone();
+        Memoized { memo: Memo::new(variant.hook_functions, &variant), inner, players: 0 }
+    }
+
+    /// The rules the memo is in front of.
+    pub fn inner(&self) -> &R {
+        &self.inner
+    }
+}
+
+impl<R: Rules> Rules for Memoized<R> {
+    fn variant(&self) -> &Arc<Variant> {
+        self.inner.variant()
+    }
+
+    fn run(&mut self, f: &FnRef, arg: &HookArg, lent: &mut Lent) -> Result<&Reply, RuleFailure> {
+        debug_assert!(
+            !self.memo.frozen() || f.kind.mode() == HookMode::Predicate,
+            "only predicates run while the table is frozen, not {}",
+            f.kind.name()
+        );
+        lent.about(arg);
+        if self.players != lent.table().players() {
+            self.memo.clear();
+            self.players = lent.table().players();
+        }
+        let key = Key { function: f.id, arg };
+        if let Some(returned) = self.memo.replay(key, lent) {
+            return Ok(self.memo.reply(returned));
+        }
+        let reply = self.inner.run(f, arg, lent)?;
+        self.memo.record(key, lent.trace(), reply);
+        Ok(reply)
+    }
+
+    fn known(&self, f: &FnRef, open: Open, call: &CallInfo, table: &Table) -> Option<&Reply> {
+        if self.players != table.players() {
+            return None;
+        }
+        self.memo.known_answer(f.id, open, table, call, self.inner.variant())
+    }
+
+    fn freeze(&mut self, stamp: u64) {
+        self.memo.freeze(stamp);
+    }
+
+    fn thaw(&mut self) {
+        self.memo.thaw();
+    }
+
+    fn begin_action(&mut self) {
+        self.inner.begin_action();
+    }
+
+    fn end_action(&mut self) {
+        self.inner.end_action();
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::card::{CardId, Side};
+    use crate::event::Log;
     use crate::rng::rng;
+    use crate::rules::Verdict;
     use crate::ruleset::{LoadRequest, load};
-    use crate::turn::ScriptValue;
+    use crate::turn::{ScriptValue, TurnPlan};
     use crate::variant::HookKind;
 
     /// The first built-in variant.
@@ -729,27 +675,34 @@ mod tests {
             .expect("a built-in variant loads")
     }
 
-    /// A recorded call that keeps a new value is not replayed onto a table
-    /// that keeps as many values as it may: the script runs and refuses.
+    /// Replays `key` on `table` as a call `call`: where it returned.
+    fn replay(memo: &Memo, key: Key, variant: &Variant, call: &mut CallInfo, table: &mut Table) -> Option<Returned> {
+        let (mut plan, mut log, mut trace) = (TurnPlan::default(), Log::new(false), Vec::new());
+        memo.replay(key, &mut Lent::new(variant, call, table, &mut log, &mut plan, &mut trace))
+    }
+
+    /// A recorded call that keeps a new value read that there was room for
+    /// it: it is not replayed onto a table that keeps as many values as it
+    /// may (the rule runs and refuses).
     #[test]
     fn a_kept_value_past_the_bound_is_not_replayed() {
         let variant = a_variant();
         let mut memo = Memo::new(1, &variant);
         let arg = HookArg::None;
         let key = Key { function: 0, arg: &arg };
+        let room = Read::StateRoom { seat: None, name: "new".into() };
         let keep = Op::SetState { seat: None, name: "new".into(), value: Some(ScriptValue::Int(1)) };
-        memo.record(key, &[Step::Op(keep)], &Dynamic::UNIT);
-        let call = CallInfo::new(HookKind::OnPlay, 0);
-        let (mut plan, mut log) = (TurnPlan::default(), Log::new(false));
+        memo.record(key, &[Step::Read(room, Answer::bool(true)), Step::Op(keep)], &Reply::Done);
+        let call = &mut CallInfo::new(HookKind::OnPlay, 0);
         let mut table = Table::new(2, false, rng(0));
         for n in 0..crate::limits::STATE_VALUES - 1 {
             table.state.insert(format!("v{n}").into(), ScriptValue::Int(0));
         }
-        let replayed = memo.replay(key, &mut table.clone(), &call, &variant, &mut plan, &mut log);
+        let replayed = replay(&memo, key, &variant, call, &mut table.clone());
         assert!(replayed.is_some(), "within the bound, the call is replayed");
         table.state.insert("full".into(), ScriptValue::Int(0));
         let before = table.state.clone();
-        assert!(memo.replay(key, &mut table, &call, &variant, &mut plan, &mut log).is_none());
+        assert!(replay(&memo, key, &variant, call, &mut table).is_none());
         assert_eq!(table.state, before, "nothing was kept");
     }
 
@@ -811,13 +764,13 @@ mod tests {
     /// path, as the question answers for that card.
     #[test]
     fn a_question_about_the_argument_holds_for_any_card() {
-        use crate::script::read::{CardList, CardRef, CardSource};
+        use crate::rules::read::{CardList, CardRef, CardSource};
         let variant = a_variant();
         let mut memo = Memo::new(1, &variant);
         let arg = HookArg::Card(CardId(0), Side::Light);
         let key = Key { function: 0, arg: &arg };
         let read = Read::Playable(CardRef::At(CardSource { list: CardList::Arg, index: 0 }));
-        memo.record(key, &[Step::Read(read, Answer::bool(true))], &Dynamic::FALSE);
+        memo.record(key, &[Step::Read(read, Answer::bool(true))], &Reply::Verdict(Verdict::No(None)));
         let table = Table::new(2, false, rng(0));
         let about = |card: u16, playable: Vec<u16>| CallInfo {
             card: Some((CardId(card), Side::Light)),
@@ -846,12 +799,13 @@ mod tests {
         let untargeted =
             Read::Target.answer(&Table::new(2, false, rng(0)), &CallInfo::new(HookKind::CanPlay, 0), &variant);
         let untargeted = untargeted.expect("the target is a read of the call");
-        memo.record(key, &[Step::Read(Read::Target, untargeted)], &Dynamic::FALSE);
+        memo.record(key, &[Step::Read(Read::Target, untargeted)], &Reply::Verdict(Verdict::No(None)));
         let table = Table::new(2, false, rng(0));
         let call = CallInfo { card: Some((CardId(0), Side::Light)), ..CallInfo::new(HookKind::CanPlay, 0) };
-        let known = |open| memo.known_answer(0, open, &table, &call, &variant).and_then(|v| v.as_bool().ok());
-        assert_eq!(known(Open::Nothing), Some(false), "the untargeted play was recorded");
-        assert_eq!(known(Open::Aim { side: true, target: false }), Some(false), "the card has no target to choose");
+        let no = Reply::Verdict(Verdict::No(None));
+        let known = |open| memo.known_answer(0, open, &table, &call, &variant);
+        assert_eq!(known(Open::Nothing), Some(&no), "the untargeted play was recorded");
+        assert_eq!(known(Open::Aim { side: true, target: false }), Some(&no), "the card has no target to choose");
         assert_eq!(known(Open::Aim { side: false, target: true }), None, "another target may answer otherwise");
         let targeted = CallInfo { target: Some(1), ..call.clone() };
         assert!(memo.known_answer(0, Open::Nothing, &table, &targeted, &variant).is_none(), "never asked");

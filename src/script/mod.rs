@@ -1,17 +1,17 @@
-//! The Rhai side of a ruleset. `engine` makes every engine (all limits in
+//! The rules as Rhai scripts. `engine` makes every engine (all limits in
 //! one place); `check` compiles a layer's scripts and checks its hooks
-//! against them; `api` registers the host functions scripts call, answering
-//! questions through `read`; `convert` turns host values into script values
-//! and back; `memo` reuses the outcome of a call whose reads answer the same.
-//! `Runtime` compiles each layer once and runs hook calls against the game's
-//! table, lent to the scripts for the duration of a call.
+//! against them; `api` registers the host functions scripts call, each a
+//! call on the `Desk` the game of a hook call is lent to; `convert` turns
+//! host values into script values and back; `values` gives answers to
+//! scripts; `memo` puts a memo in front of any rules (`Memoized`).
+//! `Scripts` compiles each layer once and runs hook calls.
 
 pub mod api;
 pub mod check;
 pub mod convert;
 pub mod engine;
 pub mod memo;
-pub mod read;
+pub mod values;
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -19,135 +19,68 @@ use std::sync::Arc;
 
 use rhai::{AST, CallFnOptions, Dynamic, Engine, FuncArgs, Scope};
 
-use crate::card::{CardId, Color, Side};
-use crate::event::Log;
-use crate::rng::rng;
-use crate::seat::Seat;
-use crate::table::Table;
-use crate::turn::{ChoiceOption, Penalty, TurnPlan};
+use crate::rules::{CardHandle, Desk, HookArg, Lent, Reply, RuleFailure, Rules};
+use crate::turn::ChoiceOption;
 use crate::variant::{FnRef, HookKind, Variant};
 
 pub use check::check_layer;
-pub use memo::{HookArg, Open};
+pub use memo::Memoized;
 
-/// A card as scripts see it: one design, shown on one side, and where the
-/// script got it from, if it asked for it (what it reads of such a card is
-/// recorded for the memo).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct ScriptCard {
-    pub id: CardId,
-    pub side: Side,
-    pub source: Option<read::CardSource>,
-}
+/// The rules as scripts, with a memo in front: what every front end plays
+/// with (`Scripts` alone runs every script every time).
+pub type Runtime = Memoized<Scripts>;
 
-/// What the hook being run is about.
-#[derive(Debug, Clone)]
-pub struct CallInfo {
-    /// The hook: its mode says what the script may change.
-    pub hook: HookKind,
-    pub me: Seat,
-    /// The card the hook is about (its argument) and the side it shows:
-    /// set by `Runtime::run` from the argument.
-    pub card: Option<(CardId, Side)>,
-    pub as_flex: bool,
-    pub target: Option<Seat>,
-    pub going_out: bool,
-    pub prev_color: Option<Color>,
-    /// The penalty a play answers (otherwise `answering()` is the penalty
-    /// waiting for an answer, if any).
-    pub answering: Option<Penalty>,
-    /// The cards the player could play now, where the host worked them out
-    /// (for `can_draw`, `can_pass` and `draw_again`).
-    pub playable: Option<Vec<CardId>>,
-}
-
-impl CallInfo {
-    /// A call of `hook` by `me` about nothing in particular.
-    pub fn new(hook: HookKind, me: Seat) -> CallInfo {
-        CallInfo {
-            hook,
-            me,
-            card: None,
-            as_flex: false,
-            target: None,
-            going_out: false,
-            prev_color: None,
-            answering: None,
-            playable: None,
-        }
-    }
-}
-
-/// What the game lends a hook call: what the call is about, and the
-/// table, log and plan its changes go to.
-pub struct Lent<'a> {
-    pub call: &'a mut CallInfo,
-    pub table: &'a mut Table,
-    pub log: &'a mut Log,
-    pub plan: &'a mut TurnPlan,
-}
-
-/// Everything a running hook works on, shared with the host functions.
-pub struct HookCtx {
-    pub table: Table,
-    pub log: Log,
-    pub call: CallInfo,
-    pub plan: TurnPlan,
-    /// What the running call read and changed, in order (for the memo).
-    trace: Vec<memo::Step>,
-}
-
-/// A hook that failed: the script's error, with the layer it came from.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ScriptFailure(pub String);
-
-impl std::fmt::Display for ScriptFailure {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
+impl Runtime {
+    /// Compiles every layer's scripts. Reports every problem.
+    pub fn new(variant: Arc<Variant>) -> Result<Runtime, Vec<String>> {
+        Scripts::new(variant).map(Memoized::over)
     }
 }
 
 /// Compiled scripts of every layer, with the engine that runs them. One per
 /// thread: engines and ASTs are not shared across threads.
-pub struct Runtime {
+pub struct Scripts {
     engine: Engine,
     /// When the running call started (its time budget).
     clock: engine::CallClock,
+    /// The actions under way, innermost last (only the outermost holds the
+    /// budget).
+    actions: Vec<engine::ActionClock>,
     layers: Vec<AST>,
-    ctx: Rc<RefCell<HookCtx>>,
+    /// The game of the running call, lent to the host functions.
+    desk: Rc<RefCell<Desk>>,
     scope: Scope<'static>,
-    pub variant: Arc<Variant>,
-    memo: memo::Memo,
-    memoizing: bool,
-    /// The table size the memo's calls saw (`players()` is not a read).
-    memo_players: usize,
+    variant: Arc<Variant>,
+    /// The reply of the last call, lent to the caller.
+    reply: Reply,
 }
 
-impl Runtime {
+impl Scripts {
     /// Compiles every layer's scripts. Reports every problem.
-    pub fn new(variant: Arc<Variant>) -> Result<Runtime, Vec<String>> {
-        let ctx = Rc::new(RefCell::new(HookCtx {
-            table: Table::new(2, false, rng(0)),
-            log: Log::new(false),
-            call: CallInfo::new(HookKind::OnPlay, 0),
-            plan: TurnPlan::default(),
-            trace: Vec::new(),
-        }));
-        let print_ctx = ctx.clone();
-        let print_variant = variant.clone();
+    pub fn new(variant: Arc<Variant>) -> Result<Scripts, Vec<String>> {
+        let desk = Rc::new(RefCell::new(Desk::new(variant.clone())));
+        let print_desk = desk.clone();
         let (mut engine, clock) = engine::hardened_engine(move |text| {
-            if let Ok(mut c) = print_ctx.try_borrow_mut() {
-                c.print(&print_variant, text);
+            if let Ok(mut desk) = print_desk.try_borrow_mut() {
+                desk.print(text);
             }
         });
-        api::register(&mut engine, &ctx, &variant);
+        api::register(&mut engine, &desk, &variant);
         let mut problems = Vec::new();
         let layers = variant.layers.iter().map(|layer| check::compile_layer(&engine, layer, &mut problems)).collect();
         if !problems.is_empty() {
             return Err(problems);
         }
-        let memo = memo::Memo::new(variant.hook_functions, &variant);
-        Ok(Runtime { engine, clock, layers, ctx, scope: Scope::new(), variant, memo, memoizing: true, memo_players: 0 })
+        Ok(Scripts {
+            engine,
+            clock,
+            actions: Vec::new(),
+            layers,
+            desk,
+            scope: Scope::new(),
+            variant,
+            reply: Reply::Done,
+        })
     }
 
     /// The names of every function scripts may call: the host's and the
@@ -197,163 +130,86 @@ impl Runtime {
         self.engine.compile(text)
     }
 
-    /// The table, version `stamp`, will not change until `thaw` (only
-    /// predicates run): the memo may answer each read of it once for as long
-    /// as the version lasts.
-    pub fn freeze(&mut self, stamp: u64) {
-        self.memo.freeze(stamp);
-    }
-
-    /// An action (or a working out of moves) starts, unless one is under
-    /// way: its scripts share one time budget. It ends when the returned
-    /// clock is dropped.
-    pub fn start_action(&self) -> engine::ActionClock {
-        self.clock.start_action()
-    }
-
-    /// The runtime serves a new game: its table versions count afresh.
-    pub fn forget_stamp(&mut self) {
-        self.memo.forget_stamp();
-    }
-
-    /// The table may change again.
-    pub fn thaw(&mut self) {
-        self.memo.thaw();
-    }
-
-    /// What predicate `f`, about a card, answers `call`, where the memo
-    /// knows without running anything; for what the call leaves `open`,
-    /// what it answers whatever that is (`Memo::known_answer`). `None` where
-    /// the memo does not know (or is off).
-    pub fn known_answer(&self, f: &FnRef, open: Open, call: &CallInfo, table: &Table) -> Option<&Dynamic> {
-        if !self.memoizing || self.memo_players != table.players() {
-            return None;
-        }
-        self.memo.known_answer(f.id, open, table, call, &self.variant)
-    }
-
-    /// Switches the memo on or off (results are the same either way).
-    pub fn set_memo(&mut self, on: bool) {
-        self.memoizing = on;
-        self.memo.clear();
-    }
-
-    /// Runs hook function `f` about `arg` on the table, or replays its
-    /// recorded outcome when everything it read answers the same, and
-    /// gives the value it returned to `then` (a replayed value is lent, not
-    /// cloned). Its changes go to the lent table, plan and log.
-    pub fn run<T>(
-        &mut self,
-        f: &FnRef,
-        arg: &HookArg,
-        lent: &mut Lent,
-        then: impl FnOnce(&Dynamic, &Runtime) -> T,
-    ) -> Result<T, ScriptFailure> {
-        match self.replayed(f, arg, lent) {
-            Some(returned) => Ok(then(self.memo.value(returned), self)),
-            None => {
-                let value = self.run_script(f, arg, lent)?;
-                Ok(then(&value, self))
-            }
-        }
-    }
-
-    /// `run` for an `on_penalty` hook about `arg` (a penalty): the penalty
-    /// it returns. The penalty of a replayed call is read from its value
-    /// once.
-    pub fn run_penalty(&mut self, f: &FnRef, arg: &HookArg, lent: &mut Lent) -> Result<Penalty, ScriptFailure> {
-        let HookArg::Penalty(given) = arg else { unreachable!("an on_penalty hook is given a penalty") };
-        match self.replayed(f, arg, lent) {
-            Some(returned) => {
-                let (variant, table) = (&self.variant, &*lent.table);
-                self.memo.penalty(returned, table.side, |value| read_penalty(variant, value, given, table))
-            }
-            None => {
-                let value = self.run_script(f, arg, lent)?;
-                read_penalty(&self.variant, &value, given, lent.table)
-            }
-        }
-        .map_err(|e| self.failure(f, format!("it returned a bad penalty: {e}")))
-    }
-
-    /// Replays the recorded outcome of `f` about `arg` where everything it
-    /// read answers the same (the memo on): where it returned.
-    fn replayed(&mut self, f: &FnRef, arg: &HookArg, lent: &mut Lent) -> Option<memo::Returned> {
-        debug_assert!(
-            !self.memo.frozen() || f.kind.mode() == crate::variant::HookMode::Predicate,
-            "only predicates run while the table is frozen, not {}",
-            f.kind.name()
-        );
-        lent.call.card = match arg {
-            HookArg::Card(id, side) => Some((*id, *side)),
-            _ => None,
-        };
-        if self.memo_players != lent.table.players() {
-            self.memo.clear();
-            self.memo_players = lent.table.players();
-        }
-        let key = memo::Key { function: f.id, arg };
-        let Lent { call, table, log, plan } = lent;
-        self.memoizing.then(|| self.memo.replay(key, table, call, &self.variant, plan, log)).flatten()
-    }
-
-    /// Runs `f` about `arg` (which `replayed` could not), recording what it
-    /// read and did.
-    fn run_script(&mut self, f: &FnRef, arg: &HookArg, lent: &mut Lent) -> Result<Dynamic, ScriptFailure> {
-        let key = memo::Key { function: f.id, arg };
-        let arg = match key.arg {
+    /// Runs `f` about `arg` on the game lent to the desk: its value, read
+    /// as a reply of `f`'s hook while the desk still holds the game.
+    fn call(&mut self, f: &FnRef, arg: &HookArg) -> Result<Reply, RuleFailure> {
+        let arg_value = match arg {
             HookArg::None => None,
             // What the script reads of its card is recorded (the memo keeps
             // one tree per function, whatever the card).
-            HookArg::Card(id, side) => Some(Dynamic::from(ScriptCard { id: *id, side: *side, source: Some(ARG) })),
+            HookArg::Card(..) => self.desk.borrow().arg_card().map(Dynamic::from),
             HookArg::Seat(seat) => Some(Dynamic::from(*seat as i64)),
             HookArg::Penalty(p) => Some(Dynamic::from(convert::penalty_to_map(&self.variant, p))),
             HookArg::Chosen { tag, value } => {
                 let mut choice = rhai::Map::new();
-                choice.insert("seat".into(), Dynamic::from(lent.call.me as i64));
-                choice.insert("tag".into(), Dynamic::from(tag.clone()));
+                // The choice names who chose: the call's seat, a read.
+                let me = self.desk.borrow_mut().me();
+                choice.insert("seat".into(), Dynamic::from(me as i64));
+                choice.insert("tag".into(), values::text(tag));
                 let value = match value {
-                    ChoiceOption::Value(value) => read::script_value(value),
-                    ChoiceOption::Card(id, side) => Dynamic::from(ScriptCard { id: *id, side: *side, source: None }),
+                    ChoiceOption::Value(value) => values::script_value(value),
+                    ChoiceOption::Card(id, side) => Dynamic::from(CardHandle::given(*id, *side)),
                 };
                 choice.insert("value".into(), value);
                 Some(Dynamic::from(choice))
             }
         };
-        self.swap(lent);
-        let mut ctx = self.ctx.borrow_mut();
-        ctx.trace.clear();
-        if let HookArg::Chosen { .. } = key.arg {
-            // The choice names who chose: the call's seat, a read.
-            let me = read::Answer::Word(ctx.call.me as u64);
-            ctx.trace.push(memo::Step::Read(read::Read::Me, me));
-        }
-        drop(ctx);
-        let result = match arg {
+        let value = match arg_value {
             None => self.invoke(f, ()),
             Some(arg) => self.invoke(f, (arg,)),
-        };
-        self.swap(lent);
-        if self.memoizing
-            && let Ok(value) = &result
-            && !holds_asked_card(value)
-        {
-            self.memo.record(key, &self.ctx.borrow().trace, value);
+        }?;
+        self.reply(f, &value, arg)
+    }
+
+    /// The value `f` returned, as a reply of its hook, or why it is not one.
+    fn reply(&self, f: &FnRef, value: &Dynamic, arg: &HookArg) -> Result<Reply, RuleFailure> {
+        let mut desk = self.desk.borrow_mut();
+        let players = desk.players();
+        match f.kind {
+            HookKind::MatchWinner => match convert::named_seats(value, players) {
+                Some(seats) => Ok(Reply::Seats(seats)),
+                None => Err(self.wrong_answer(
+                    f,
+                    value,
+                    &format!("a seat (0 to {}), a list of seats, or () while nobody has won", players - 1),
+                )),
+            },
+            HookKind::ScoreHand => match convert::seat_numbers(value, players) {
+                Some(points) => Ok(Reply::Points(points)),
+                None => Err(self.wrong_answer(f, value, &format!("a list of one number per seat ({players} numbers)"))),
+            },
+            HookKind::OnCatch => match value.as_int().ok().and_then(|n| u32::try_from(n).ok()) {
+                Some(count) => Ok(Reply::Count(count)),
+                None => Err(self.wrong_answer(f, value, "how many cards the caught player draws (0 or more)")),
+            },
+            HookKind::OnPenalty => {
+                let HookArg::Penalty(given) = arg else { unreachable!("an on_penalty hook is given a penalty") };
+                // The colour a penalty names is one of the side in play.
+                let side = desk.side();
+                convert::penalty_from_map(&self.variant, side, players, value, given.by, given.group.clone())
+                    .map(Reply::Penalty)
+                    .map_err(|e| self.failure(f, format!("it returned a bad penalty: {e}")))
+            }
+            kind if kind.mode() == crate::variant::HookMode::Predicate => {
+                let takes_reasons = kind.takes_reasons();
+                match convert::verdict(value, takes_reasons) {
+                    Some(verdict) => Ok(Reply::Verdict(verdict)),
+                    None => {
+                        let expected = match (kind.can_grant(), takes_reasons) {
+                            (true, true) => "true, false, \"allow\" or a reason why not",
+                            (true, false) => "true, false or \"allow\"",
+                            (false, true) => "true, false or a reason why not",
+                            (false, false) => "true or false",
+                        };
+                        Err(self.wrong_answer(f, value, expected))
+                    }
+                }
+            }
+            _ => Ok(Reply::Done),
         }
-        result
     }
 
-    /// Lends the call, table, log and plan to the scripts, or takes them
-    /// back.
-    fn swap(&mut self, lent: &mut Lent) {
-        let mut ctx = self.ctx.borrow_mut();
-        std::mem::swap(&mut ctx.table, lent.table);
-        std::mem::swap(&mut ctx.log, lent.log);
-        std::mem::swap(&mut ctx.call, lent.call);
-        std::mem::swap(&mut ctx.plan, lent.plan);
-    }
-
-    fn invoke(&mut self, f: &FnRef, args: impl FuncArgs) -> Result<Dynamic, ScriptFailure> {
+    fn invoke(&mut self, f: &FnRef, args: impl FuncArgs) -> Result<Dynamic, RuleFailure> {
         let ast = &self.layers[f.layer];
         let options = CallFnOptions::new().eval_ast(false).rewind_scope(true);
         self.clock.start();
@@ -372,7 +228,7 @@ impl Runtime {
             // that defines the hook function), so it is shown with its line.
             let at = e.take_position();
             match (self.defining_script(f), at.line(), at.position()) {
-                (Some((script, _)), Some(line), column) => ScriptFailure(format!(
+                (Some((script, _)), Some(line), column) => RuleFailure(format!(
                     "script error in {} ({} hook {}): {script}:{line}:{}: {}{}",
                     self.variant.layers[f.layer].name,
                     f.kind.name(),
@@ -418,13 +274,13 @@ impl Runtime {
     }
 
     /// A script error in hook function `f`.
-    pub fn failure(&self, f: &FnRef, problem: impl std::fmt::Display) -> ScriptFailure {
-        ScriptFailure(format!("script error in {}: {problem}", self.describe(f)))
+    pub fn failure(&self, f: &FnRef, problem: impl std::fmt::Display) -> RuleFailure {
+        RuleFailure(format!("script error in {}: {problem}", self.describe(f)))
     }
 
     /// The error for a hook that returned `value`, which is not what its
     /// hook takes: `expected` says what is.
-    pub fn wrong_answer(&self, f: &FnRef, value: &Dynamic, expected: &str) -> ScriptFailure {
+    pub fn wrong_answer(&self, f: &FnRef, value: &Dynamic, expected: &str) -> RuleFailure {
         let returned = if value.is_unit() {
             "nothing (the function has no value at its end)".to_string()
         } else {
@@ -434,28 +290,27 @@ impl Runtime {
     }
 }
 
-/// The penalty an `on_penalty` hook returned as `value`, given the penalty
-/// `given`.
-fn read_penalty(variant: &Variant, value: &Dynamic, given: &Penalty, table: &Table) -> Result<Penalty, String> {
-    convert::penalty_from_map(variant, table.side, table.players(), value, given.by, given.group.clone())
-}
+impl Rules for Scripts {
+    fn variant(&self) -> &Arc<Variant> {
+        &self.variant
+    }
 
-/// The card a hook is about, as a source of reads.
-const ARG: read::CardSource = read::CardSource { list: read::CardList::Arg, index: 0 };
+    fn run(&mut self, f: &FnRef, arg: &HookArg, lent: &mut Lent) -> Result<&Reply, RuleFailure> {
+        lent.about(arg);
+        self.desk.borrow_mut().swap(lent);
+        let reply = self.call(f, arg);
+        self.desk.borrow_mut().swap(lent);
+        self.reply = reply?;
+        Ok(&self.reply)
+    }
 
-/// Does a returned value hold a card the script asked for? Such a value
-/// depends on more than the recorded reads, so the call is not replayed.
-fn holds_asked_card(value: &Dynamic) -> bool {
-    if let Some(card) = value.read_lock::<ScriptCard>() {
-        return card.source.is_some();
+    fn begin_action(&mut self) {
+        self.actions.push(self.clock.start_action());
     }
-    if let Some(items) = value.read_lock::<rhai::Array>() {
-        return items.iter().any(holds_asked_card);
+
+    fn end_action(&mut self) {
+        self.actions.pop();
     }
-    if let Some(map) = value.read_lock::<rhai::Map>() {
-        return map.values().any(holds_asked_card);
-    }
-    false
 }
 
 /// The function a signature (`fn name(a: i64) -> bool`) is of.
@@ -464,48 +319,9 @@ fn signature_name(signature: &str) -> &str {
     head.rsplit(' ').next().unwrap_or(head)
 }
 
-/// A line a script logs or prints, cut at `limits::LOG_LINE` characters,
-/// saying how many more there were.
-fn cut_line(text: &str) -> std::borrow::Cow<'_, str> {
-    let limit = crate::limits::LOG_LINE;
-    match text.char_indices().nth(limit) {
-        Some((cut, _)) => format!("{}… ({} more characters)", &text[..cut], text.chars().count() - limit).into(),
-        None => text.into(),
-    }
-}
-
-impl HookCtx {
-    /// `print` and `debug`: an effect hook's output is an event of the game
-    /// log (replayed with its effects); other hooks may not change the log,
-    /// so theirs is kept apart, and such a call is never replayed.
-    fn print(&mut self, variant: &Variant, text: &str) {
-        let text = cut_line(text);
-        if self.call.hook.mode() == crate::variant::HookMode::Effect {
-            // Past the bound of one call, output is no longer kept (the
-            // next change the hook makes is an error).
-            let steps = self.trace.len();
-            if steps < crate::limits::HOOK_STEPS {
-                self.perform(variant, crate::turn::Op::Log(text.as_ref().into()));
-            } else if steps == crate::limits::HOOK_STEPS {
-                let bound = format!("(more output of this hook is not kept: {steps} things at most)");
-                self.perform(variant, crate::turn::Op::Log(bound.into()));
-            }
-        } else {
-            self.trace.push(memo::Step::Opaque);
-            self.log.print(&text);
-        }
-    }
-
-    /// Applies one change and records it.
-    fn perform(&mut self, variant: &Variant, op: crate::turn::Op) {
-        self.table.apply_op(&op, &mut self.plan, variant, &mut self.log);
-        self.trace.push(memo::Step::Op(op));
-    }
-}
-
 /// What kind of value a script value is, in the words the docs use.
 pub fn kind_of(value: &Dynamic) -> String {
-    if value.is::<ScriptCard>() {
+    if value.is::<CardHandle>() {
         return "a card".into();
     }
     type_in_words(value.type_name())
@@ -522,7 +338,7 @@ fn type_in_words(name: &str) -> String {
         "map" => "a map".into(),
         "array" => "an array".into(),
         "()" => "nothing".into(),
-        name if name.ends_with("ScriptCard") => "a card".into(),
+        name if name.ends_with("CardHandle") => "a card".into(),
         other => format!("a {}", other.rsplit("::").next().unwrap_or(other)),
     }
 }

@@ -14,7 +14,8 @@ use crate::bot::{Bot, BotKind};
 use crate::event::EVENT_KINDS;
 use crate::game::{Game, OnFailure};
 use crate::rng::game_seed;
-use crate::script::Runtime;
+use crate::rules::Rules;
+use crate::script::{Runtime, Scripts};
 use crate::variant::Variant;
 
 #[derive(Debug, Clone)]
@@ -109,7 +110,7 @@ pub enum HandResult {
 }
 
 /// Deals and plays one hand with bots in every seat.
-pub fn play_hand(game: &mut Game, bots: &mut [Bot]) -> Result<HandResult, String> {
+pub fn play_hand(game: &mut Game<impl Rules>, bots: &mut [Bot]) -> Result<HandResult, String> {
     game.deal().map_err(|e| e.to_string())?;
     let before = game.table().scores.clone();
     let mut actions = 0;
@@ -130,15 +131,23 @@ pub fn play_hand(game: &mut Game, bots: &mut [Bot]) -> Result<HandResult, String
     Ok(HandResult::Won { seat, points, actions })
 }
 
-/// A table of `players` for `variant`, its scripts compiled.
-pub(crate) fn new_game(variant: &Arc<Variant>, players: usize, seed: u64) -> Result<Game, String> {
+/// A table of `players` for `variant`, its scripts compiled, with the memo
+/// in front of them.
+pub(crate) fn new_game(variant: &Arc<Variant>, players: usize, seed: u64) -> Result<Game<Runtime>, String> {
     let runtime = Runtime::new(variant.clone()).map_err(|p| p.join("\n"))?;
     Game::new(runtime, players, seed)
 }
 
+/// A table of `players` for `variant` whose scripts run every time (no
+/// memo: the same games, slower).
+pub(crate) fn unmemoized_game(variant: &Arc<Variant>, players: usize, seed: u64) -> Result<Game<Scripts>, String> {
+    let scripts = Scripts::new(variant.clone()).map_err(|p| p.join("\n"))?;
+    Game::new(scripts, players, seed)
+}
+
 /// Sets `game` and `bots` (one per seat, reused) up for game `index` of a
 /// run; returns the game's seed.
-fn prepare(config: &SimConfig, game: &mut Game, index: u64, bots: &mut Vec<Bot>) -> u64 {
+fn prepare(config: &SimConfig, game: &mut Game<impl Rules>, index: u64, bots: &mut Vec<Bot>) -> u64 {
     let seed = game_seed(config.seed, index);
     game.restart(seed);
     bots.truncate(config.players);
@@ -209,7 +218,14 @@ impl SimStats {
     }
 
     /// Adds game `index`, just played on `game`.
-    fn add(&mut self, config: &SimConfig, index: u64, seed: u64, game: &Game, result: Result<HandResult, String>) {
+    fn add(
+        &mut self,
+        config: &SimConfig,
+        index: u64,
+        seed: u64,
+        game: &Game<impl Rules>,
+        result: Result<HandResult, String>,
+    ) {
         self.games += 1;
         let log = game.log();
         // The figures are of hands that finished (as turns and points are):
@@ -303,10 +319,17 @@ impl SimStats {
     }
 }
 
+/// The games of one worker, on a game of `config` (its memo on or off).
 fn run_share(config: &SimConfig, worker: usize, progress: &Progress) -> Result<SimStats, String> {
-    let mut game = new_game(&config.variant, config.players, config.seed)?;
+    let (variant, players, seed) = (&config.variant, config.players, config.seed);
+    Ok(match config.memo {
+        true => play_share(config, worker, progress, new_game(variant, players, seed)?),
+        false => play_share(config, worker, progress, unmemoized_game(variant, players, seed)?),
+    })
+}
+
+fn play_share<R: Rules>(config: &SimConfig, worker: usize, progress: &Progress, mut game: Game<R>) -> SimStats {
     game.set_logging(false);
-    game.set_memo(config.memo);
     // A hand whose script fails is counted as failed and put down.
     game.set_on_failure(OnFailure::Stop);
     let mut stats = SimStats::new(config.players);
@@ -346,7 +369,7 @@ fn run_share(config: &SimConfig, worker: usize, progress: &Progress) -> Result<S
         progress.advance();
         index += n * config.threads as u64;
     }
-    Ok(stats)
+    stats
 }
 
 /// How far a run is, shared by its threads: games done, and whether it was
@@ -407,8 +430,14 @@ pub struct Shown {
 
 /// The transcript of game `index` of a run: what `sim --show` prints.
 pub fn show(config: &SimConfig, index: u64) -> Result<Shown, String> {
-    let mut game = new_game(&config.variant, config.players, config.seed)?;
-    game.set_memo(config.memo);
+    let (variant, players, seed) = (&config.variant, config.players, config.seed);
+    Ok(match config.memo {
+        true => show_game(config, index, new_game(variant, players, seed)?),
+        false => show_game(config, index, unmemoized_game(variant, players, seed)?),
+    })
+}
+
+fn show_game<R: Rules>(config: &SimConfig, index: u64, mut game: Game<R>) -> Shown {
     let mut bots = Vec::new();
     let seed = prepare(config, &mut game, index, &mut bots);
     let result = play_hand(&mut game, &mut bots);
@@ -422,7 +451,7 @@ pub fn show(config: &SimConfig, index: u64) -> Result<Shown, String> {
         Ok(HandResult::Stuck { actions }) => text += &format!("stuck: no end within {actions} actions\n"),
         Err(e) => text += &format!("failed: {e}\n"),
     }
-    Ok(Shown { text, ended: matches!(result, Ok(HandResult::Won { .. })) })
+    Shown { text, ended: matches!(result, Ok(HandResult::Won { .. })) }
 }
 
 /// The full transcript of one seeded hand with bots: one line per event.

@@ -160,6 +160,13 @@ impl HookKind {
         matches!(self, HookKind::CanPlay | HookKind::CanRespond | HookKind::CanPlayOutOfTurn)
     }
 
+    /// Predicates that may answer no with a reason why not (their answers
+    /// are combined so that every one must say yes, and a refusal is put
+    /// into words): the others say yes or no.
+    pub fn takes_reasons(self) -> bool {
+        matches!(self, HookKind::CanPlay | HookKind::CanDraw | HookKind::CanPass)
+    }
+
     /// Arguments the script function takes.
     pub fn arity(self) -> usize {
         match self {

@@ -13,7 +13,7 @@ use unolab::script::Runtime;
 use unolab::sim::{HandResult, play_hand};
 use unolab::variant::Variant;
 
-fn game(players: usize, seed: u64) -> Game {
+fn game(players: usize, seed: u64) -> Game<Runtime> {
     let variant = Arc::new(load(&LoadRequest { variant: "classic".into(), ..LoadRequest::default() }).unwrap());
     Game::new(Runtime::new(variant).unwrap(), players, seed).unwrap()
 }
@@ -88,7 +88,7 @@ fn card(variant: &Variant, name: &str) -> CardId {
 /// Rearranges the dealt table: the named hands, `top` alone on the discard
 /// pile, everything else in the draw pile; `current` to play. Cards only
 /// move between piles, so the deck stays whole.
-fn arrange(g: &mut Game, hands: &[&[&str]], top: &str, current: usize) {
+fn arrange(g: &mut Game<Runtime>, hands: &[&[&str]], top: &str, current: usize) {
     let variant = g.variant.clone();
     g.place(|t| {
         let mut all: Vec<_> = t.hands.iter_mut().flat_map(std::mem::take).collect();
@@ -245,7 +245,7 @@ fn a_script_failing_midway_restores_the_table_or_stops_the_game_as_asked() {
 
     let (mut g, (table, _)) = failing(OnFailure::Stop);
     assert_ne!(g.table().discard, table.discard, "left where the script failed");
-    let stopped = |g: &mut Game| g.legal_moves(1, &mut Moves::default()).unwrap_err().to_string();
+    let stopped = |g: &mut Game<Runtime>| g.legal_moves(1, &mut Moves::default()).unwrap_err().to_string();
     assert!(stopped(&mut g).starts_with("the game stopped at a script error: "), "{}", stopped(&mut g));
     let refused = g.apply(Action::Draw(1)).unwrap_err().to_string();
     assert!(refused.contains("unknown penalty field 'drow'"), "{refused}");

@@ -24,7 +24,7 @@ fn with_rule(variant: &str, rule: &str) -> Result<Variant, Vec<String>> {
     load(&LoadRequest { variant: variant.into(), rules: vec![host_rule(rule)], ..LoadRequest::default() })
 }
 
-fn counted(game: &Game, name: &str) -> i64 {
+fn counted(game: &Game<Runtime>, name: &str) -> i64 {
     match game.table().state.get(name) {
         Some(ScriptValue::Int(n)) => *n,
         None => 0,

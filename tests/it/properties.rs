@@ -8,8 +8,9 @@ use proptest::prelude::*;
 use unolab::bot::{Bot, BotKind};
 use unolab::game::{Action, Game, Play};
 use unolab::loader::load;
+use unolab::rules::Rules;
 use unolab::ruleset::LoadRequest;
-use unolab::script::Runtime;
+use unolab::script::{Runtime, Scripts};
 use unolab::sim::{Progress, SimConfig, run};
 use unolab::variant::Variant;
 
@@ -72,9 +73,8 @@ proptest! {
         }
         // Its history, played again from the seed with every script run
         // (the memo off), is the same game.
-        let mut runtime = Runtime::new(variant.clone()).unwrap();
-        runtime.set_memo(false);
-        let again = Game::replay(runtime, players, seed, game.history()).unwrap();
+        let scripts = Scripts::new(variant.clone()).unwrap();
+        let again = Game::replay(scripts, players, seed, game.history()).unwrap();
         prop_assert!(again.events() == game.events(), "the replay's transcript differs");
         prop_assert!(again.table() == game.table(), "the replay's table differs");
     }
@@ -146,13 +146,17 @@ fn hands_played(
     hands: usize,
     memo: bool,
 ) -> Vec<unolab::event::Event> {
-    let mut game = Game::new(Runtime::new(variant.clone()).unwrap(), players, seed).unwrap();
-    game.set_memo(memo);
-    let mut bots: Vec<Bot> = (0..players).map(|s| Bot::new(BotKind::Random, seed, s as u64)).collect();
-    for _ in 0..hands {
-        unolab::sim::play_hand(&mut game, &mut bots).unwrap();
+    fn play<R: Rules>(mut game: Game<R>, players: usize, seed: u64, hands: usize) -> Vec<unolab::event::Event> {
+        let mut bots: Vec<Bot> = (0..players).map(|s| Bot::new(BotKind::Random, seed, s as u64)).collect();
+        for _ in 0..hands {
+            unolab::sim::play_hand(&mut game, &mut bots).unwrap();
+        }
+        game.events().to_vec()
     }
-    game.events().to_vec()
+    match memo {
+        true => play(Game::new(Runtime::new(variant.clone()).unwrap(), players, seed).unwrap(), players, seed, hands),
+        false => play(Game::new(Scripts::new(variant.clone()).unwrap(), players, seed).unwrap(), players, seed, hands),
+    }
 }
 
 /// Variant `name` with `rules`, loaded.
@@ -179,12 +183,10 @@ fn refusals_say_the_same_with_the_memo_off() {
     for (name, rules) in cases {
         let variant = with_rules(name, rules);
         for seed in 0..3 {
-            let [mut with, mut without] = [true, false].map(|memo| {
-                let mut game = Game::new(Runtime::new(variant.clone()).unwrap(), 4, seed).unwrap();
-                game.set_memo(memo);
-                game.deal().unwrap();
-                game
-            });
+            let mut with = Game::new(Runtime::new(variant.clone()).unwrap(), 4, seed).unwrap();
+            let mut without = Game::new(Scripts::new(variant.clone()).unwrap(), 4, seed).unwrap();
+            with.deal().unwrap();
+            without.deal().unwrap();
             let [mut bots, mut again] =
                 [(); 2].map(|()| (0..4).map(|s| Bot::new(BotKind::Random, seed, s)).collect::<Vec<_>>());
             while !with.hand_over() {

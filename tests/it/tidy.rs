@@ -225,12 +225,12 @@ fn the_authoring_guide_describes_every_host_function_and_hook() {
     use std::sync::Arc;
     use unolab::loader::load;
     use unolab::ruleset::LoadRequest;
-    use unolab::script::Runtime;
+    use unolab::script::Scripts;
     use unolab::variant::HookKind;
 
     let guide = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/authoring.md")).unwrap();
     let variant = Arc::new(load(&LoadRequest { variant: "classic".into(), ..LoadRequest::default() }).unwrap());
-    let runtime = Runtime::new(variant).unwrap();
+    let runtime = Scripts::new(variant).unwrap();
     let mut missing: Vec<String> = runtime
         .host_signatures()
         .iter()

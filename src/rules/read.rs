@@ -1,4 +1,4 @@
-//! What scripts read from the game. Every host function that answers from
+//! What rules read from the game. Every host function that answers from
 //! the table is a `Read`, answered natively by `Read::answer` as an
 //! `Answer`: the same code serves a running script and the memo, which
 //! checks a recorded call's reads against the table without running Rhai.
@@ -11,11 +11,9 @@
 
 use std::rc::Rc;
 
-use rhai::{Array, Dynamic, ImmutableString};
-
-use crate::card::{CardId, Color, Direction, Face, Side, SymbolId, Value};
+use crate::card::{CardId, Color, Direction, Face, Side, Value};
 use crate::notation::Names;
-use crate::script::{CallInfo, ScriptCard};
+use crate::rules::{CallInfo, CardHandle};
 use crate::seat::Seat;
 use crate::table::Table;
 use crate::turn::{Penalty, Phase, ScriptValue};
@@ -112,22 +110,6 @@ impl Prop {
             Prop::Draws => face.symbol().map_or(0, |s| u64::from(names.symbol_info(s).draws)),
         }
     }
-
-    /// The answer as the script sees it.
-    pub fn script_value(self, answer: &Answer, names: &ScriptNames, variant: &Variant) -> Dynamic {
-        let Answer::Word(word) = *answer else { unreachable!("a card's property is one word") };
-        match self {
-            Prop::Face => Dynamic::from(variant.names.format_face(&unpack_face(word))),
-            Prop::Id => Dynamic::from(variant.card_name(CardId(word as u16))),
-            Prop::Color | Prop::FlexColor => names.color(index(word)),
-            Prop::Number => index(word).map_or(Dynamic::UNIT, |n: u8| Dynamic::from(i64::from(n))),
-            Prop::Symbol | Prop::Group => names.symbol(index(word)),
-            Prop::IsWild | Prop::IsNumber | Prop::IsAction | Prop::Marked | Prop::Restricted | Prop::HasFlex => {
-                Dynamic::from(word != 0)
-            }
-            Prop::Points | Prop::Draws => Dynamic::from(word as i64),
-        }
-    }
 }
 
 /// What every card shows of every property on each side (`Prop::word`),
@@ -179,8 +161,8 @@ pub enum CardRef {
 }
 
 impl CardRef {
-    /// The card a script holds, named as a question about it names it.
-    pub fn of(card: &ScriptCard) -> CardRef {
+    /// The card a rule holds, named as a question about it names it.
+    pub fn of(card: &CardHandle) -> CardRef {
         card.source.map_or(CardRef::Id(card.id), CardRef::At)
     }
 
@@ -259,7 +241,7 @@ pub enum Read {
     /// A value of the match's state, of the table (`seat: None`) or a seat.
     State {
         seat: Option<Seat>,
-        name: ImmutableString,
+        name: crate::text::Text,
     },
     /// Is the seat still in the hand?
     Playing(Seat),
@@ -280,6 +262,17 @@ pub enum Read {
     /// asked for.
     Peek {
         count: usize,
+    },
+    /// How many of `count` cards there are to draw (the draw pile, and the
+    /// discard pile but its top).
+    Drawable {
+        count: u32,
+    },
+    /// May a value be kept under `name` (of the table, or a seat): it is
+    /// kept already, or there is room for one more.
+    StateRoom {
+        seat: Option<Seat>,
+        name: crate::text::Text,
     },
     /// Is the card among the playable cards the call was given?
     Playable(CardRef),
@@ -370,12 +363,12 @@ fn face_word(face: &Face) -> u64 {
 }
 
 /// The small index a word holds, or `None` for nothing.
-fn index<T: TryFrom<u64>>(word: u64) -> Option<T> {
+pub fn index<T: TryFrom<u64>>(word: u64) -> Option<T> {
     if word == NOTHING { None } else { T::try_from(word).ok() }
 }
 
 /// The face a word packed by `face_word` holds.
-fn unpack_face(word: u64) -> Face {
+pub fn unpack_face(word: u64) -> Face {
     let color = |byte: u64| match (byte & 0xFF) as u8 {
         u8::MAX => None,
         c => Some(c),
@@ -488,7 +481,7 @@ impl Quick {
 
 /// The cards of a list, now.
 #[inline]
-fn cards_of<'a>(list: CardList, table: &'a Table, call: &'a CallInfo) -> Result<&'a [CardId], String> {
+pub(crate) fn cards_of<'a>(list: CardList, table: &'a Table, call: &'a CallInfo) -> Result<&'a [CardId], String> {
     Ok(match list {
         CardList::Top => table.discard.last().map(std::slice::from_ref).unwrap_or(&[]),
         CardList::Drawn => match &table.phase {
@@ -709,6 +702,14 @@ impl Read {
                 Answer::Ids(picked_in_hand(table, variant, seat_ok(*seat)?, selector).collect())
             }
             Read::Peek { count } => Answer::Word(table.draw.len().min(*count) as u64),
+            Read::Drawable { count } => Answer::Word(table.drawable().min(*count as usize) as u64),
+            Read::StateRoom { seat, name } => {
+                let kept = match seat {
+                    Some(seat) => &table.seat_state[seat_ok(*seat)?],
+                    None => &table.state,
+                };
+                Answer::bool(kept.len() < crate::limits::STATE_VALUES || kept.contains_key(name))
+            }
             Read::Count { seat, selector } | Read::Holds { seat, selector } => {
                 let mut picked = picked_in_hand(table, variant, seat_ok(*seat)?, selector);
                 match self {
@@ -717,123 +718,6 @@ impl Read {
                 }
             }
         })
-    }
-
-    /// Answers the question, and gives the script its value: for a list of
-    /// cards, the cards themselves, each knowing where it came from.
-    pub fn ask(
-        &self,
-        table: &Table,
-        call: &CallInfo,
-        variant: &Variant,
-        names: &ScriptNames,
-    ) -> Result<(Answer, Dynamic), String> {
-        let answer = self.answer(table, call, variant)?;
-        let value = match self {
-            Read::Peek { count } => {
-                let side = table.side;
-                let cards = (0..table.draw.len().min(*count)).map(|index| {
-                    let id = table.draw[table.draw.len() - 1 - index];
-                    let source = Some(CardSource { list: CardList::Draw, index: index as u16 });
-                    Dynamic::from(ScriptCard { id, side, source })
-                });
-                Dynamic::from(cards.collect::<Array>())
-            }
-            Read::Cards(list) => {
-                let side = table.side;
-                let card = |(index, &id): (usize, &CardId)| {
-                    let source = Some(CardSource { list: *list, index: index as u16 });
-                    Dynamic::from(ScriptCard { id, side, source })
-                };
-                let cards = cards_of(*list, table, call)?;
-                match list {
-                    CardList::Top | CardList::Drawn | CardList::Arg => {
-                        cards.iter().enumerate().map(card).next().unwrap_or(Dynamic::UNIT)
-                    }
-                    CardList::Hand(_) | CardList::Playable => {
-                        Dynamic::from(cards.iter().enumerate().map(card).collect::<Array>())
-                    }
-                    CardList::Draw => Dynamic::from(cards.iter().rev().enumerate().map(card).collect::<Array>()),
-                }
-            }
-            _ => self.script_value(&answer, names, variant),
-        };
-        Ok((answer, value))
-    }
-}
-
-/// A kept value as the script sees it.
-pub fn script_value(value: &ScriptValue) -> Dynamic {
-    match value {
-        ScriptValue::Int(n) => Dynamic::from(*n),
-        ScriptValue::Text(t) => Dynamic::from(t.clone()),
-        ScriptValue::Bool(b) => Dynamic::from(*b),
-    }
-}
-
-/// Script values of the variant's names, made once, so that answers
-/// allocate nothing.
-pub struct ScriptNames {
-    colors: Vec<ImmutableString>,
-    symbols: Vec<ImmutableString>,
-}
-
-impl ScriptNames {
-    pub fn new(variant: &Variant) -> ScriptNames {
-        let names = &variant.names;
-        ScriptNames {
-            colors: names.colors.iter().map(|c| c.as_str().into()).collect(),
-            symbols: names.symbols.iter().map(|s| s.name.as_str().into()).collect(),
-        }
-    }
-
-    pub fn color(&self, color: Option<Color>) -> Dynamic {
-        color.map(|c| Dynamic::from(self.colors[c as usize].clone())).unwrap_or(Dynamic::UNIT)
-    }
-
-    pub fn symbol(&self, symbol: Option<SymbolId>) -> Dynamic {
-        symbol.map(|s| Dynamic::from(self.symbols[s as usize].clone())).unwrap_or(Dynamic::UNIT)
-    }
-}
-
-impl Read {
-    /// An answer to this question as the script sees it.
-    pub fn script_value(&self, answer: &Answer, names: &ScriptNames, variant: &Variant) -> Dynamic {
-        let word = match answer {
-            Answer::Word(word) => *word,
-            Answer::Ids(ids) => return Dynamic::from(ids.len() as i64),
-            Answer::Seats(seats) => {
-                return Dynamic::from_array(seats.iter().map(|&s| Dynamic::from(s as i64)).collect());
-            }
-            Answer::Numbers(numbers) => {
-                return Dynamic::from_array(numbers.iter().map(|&n| Dynamic::from(n)).collect());
-            }
-            Answer::Value(value) => return value.as_ref().map_or(Dynamic::UNIT, script_value),
-            Answer::Penalty(p) => {
-                return p.as_ref().map_or(Dynamic::UNIT, |p| Dynamic::from(super::convert::penalty_to_map(variant, p)));
-            }
-        };
-        match self {
-            Read::Prop { prop, .. } => prop.script_value(answer, names, variant),
-            Read::AsFlex
-            | Read::Cards(CardList::Top | CardList::Drawn)
-            | Read::GoingOut
-            | Read::Power(_)
-            | Read::TopIsFresh
-            | Read::Playing(_)
-            | Read::InHand { .. }
-            | Read::Playable(_)
-            | Read::MatchesTop(_)
-            | Read::Holds { .. } => Dynamic::from(word != 0),
-            Read::Target | Read::LastPlayer => index(word).map_or(Dynamic::UNIT, |s: Seat| Dynamic::from(s as i64)),
-            Read::Color | Read::PrevColor => names.color(index(word)),
-            Read::Direction => {
-                let direction = if word != 0 { Direction::Counterclockwise } else { Direction::Clockwise };
-                Dynamic::from(direction.name())
-            }
-            Read::Side => Dynamic::from(if word != 0 { Side::Dark } else { Side::Light }.name()),
-            _ => Dynamic::from(word as i64),
-        }
     }
 }
 
