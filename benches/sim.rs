@@ -1,8 +1,11 @@
 //! Simulation speed: seeded bot hands of the configurations whose figures
 //! the README quotes (one thread; the memo warmed up by the first hands,
-//! as in a long run, and no backups, as in `sim`). `cargo bench`; for
-//! ratios measured against the hand-coded reference, run
-//! `../shared/bench/ratio.sh`.
+//! as in a long run, and no backups, as in `sim`); and what a bot that
+//! searches pays for each line it tries: copying a mid-hand position,
+//! dealing what a seat cannot see anew, and one random playout from it.
+//! `cargo bench`; for ratios measured against the hand-coded reference,
+//! run `../shared/bench/ratio.sh`; for instruction counts,
+//! `benches/instructions.sh`.
 
 use std::sync::Arc;
 
@@ -11,9 +14,10 @@ use unolab::bot::{Bot, BotKind};
 use unolab::game::{Game, OnFailure};
 use unolab::loader::load;
 use unolab::rng::game_seed;
+use unolab::rng::rng;
 use unolab::ruleset::LoadRequest;
 use unolab::script::Runtime;
-use unolab::sim::play_hand;
+use unolab::sim::{play_hand, play_out};
 
 const CONFIGS: &[(&str, &[&str])] = &[
     ("classic", &[]),
@@ -60,5 +64,54 @@ fn hands(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, hands);
+/// A 4-player Classic hand some twenty actions in, as a bot would search
+/// it: the game's logging off.
+fn mid_hand() -> Game<Runtime> {
+    let request = LoadRequest { variant: "classic".into(), ..LoadRequest::default() };
+    let variant = Arc::new(load(&request).expect("built-in variant loads"));
+    let mut game = Game::new(Runtime::new(variant).expect("scripts compile"), 4, 7).expect("4 players");
+    game.set_logging(false);
+    game.set_on_failure(OnFailure::Stop);
+    game.deal().expect("deals");
+    let mut bots: Vec<Bot> = (0..4).map(|s| Bot::new(BotKind::Random, 7, s)).collect();
+    for _ in 0..20 {
+        let seat = game.to_act();
+        let action = bots[seat].choose(&mut game, seat).expect("a bot decides");
+        game.apply(action).expect("a legal move");
+    }
+    assert!(!game.hand_over(), "still mid-hand");
+    game
+}
+
+fn positions(c: &mut Criterion) {
+    let mut group = c.benchmark_group("position");
+    let mut game = mid_hand();
+    let position = game.position().clone();
+    let variant = game.variant.clone();
+    group.bench_function("clone", |b| b.iter(|| std::hint::black_box(position.clone())));
+    let mut copy = position.clone();
+    group.bench_function("clone_into", |b| b.iter(|| copy.clone_from(std::hint::black_box(&position))));
+    let mut seed = 0;
+    group.bench_function("determinize", |b| {
+        b.iter(|| {
+            seed += 1;
+            std::hint::black_box(position.determinize(0, &[], &variant, &mut rng(seed)))
+        })
+    });
+    let mut bots: Vec<Bot> = (0..4).map(|s| Bot::new(BotKind::Random, 7, s)).collect();
+    let mut playout = 0;
+    group.bench_function("random_playout", |b| {
+        b.iter(|| {
+            playout += 1;
+            game.set_position(&position);
+            for (seat, bot) in bots.iter_mut().enumerate() {
+                bot.reseed(BotKind::Random, playout, seat as u64);
+            }
+            play_out(&mut game, &mut bots).expect("the hand plays out")
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, hands, positions);
 criterion_main!(benches);

@@ -152,7 +152,7 @@ pub fn repl_lines(data: &[u8]) -> bool {
     for line in text(rest).lines() {
         // The bots play until seat 0 has a say (or the hand ends).
         for _ in 0..crate::limits::HAND_ACTIONS {
-            if game.hand_over() && game.table().match_winner.is_none() && game.deal().is_err() {
+            if game.hand_over() && game.table().match_winner().is_none() && game.deal().is_err() {
                 return moves > 0;
             }
             match bot::next_action(&mut game, &mut bots, Some(0)) {

@@ -14,7 +14,7 @@ use crate::event::{Event, Log};
 use crate::hands::Hands;
 use crate::rng::Rng;
 use crate::seat::Seat;
-use crate::turn::{Decision, DrawSpec, HandEnd, Landing, Op, Phase, Request, ScriptValue, TurnPlan};
+use crate::turn::{Choice, Decision, DrawSpec, HandEnd, Landing, Op, Penalty, Phase, Request, ScriptValue, TurnPlan};
 use crate::variant::Variant;
 
 /// UNO-call state of one seat for the hand it holds now (rules.md 1.5).
@@ -103,46 +103,46 @@ pub type State = BTreeMap<Text, ScriptValue>;
 #[derive(Debug, PartialEq)]
 pub struct Table {
     // ----- the match: kept from hand to hand ---------------------------
-    pub scores: Vec<i64>,
-    pub match_winner: Option<Seat>,
-    pub hand_number: u32,
-    pub rng: Rng,
+    pub(crate) scores: Vec<i64>,
+    pub(crate) match_winner: Option<Seat>,
+    pub(crate) hand_number: u32,
+    pub(crate) rng: Rng,
     /// The rules' state of the match, and of each seat.
-    pub state: State,
-    pub seat_state: Vec<State>,
+    pub(crate) state: State,
+    pub(crate) seat_state: Vec<State>,
     // ----- the hand: built whole by `start_hand` -----------------------
-    pub hands: Hands,
+    pub(crate) hands: Hands,
     /// Draw pile; the top is the last element.
-    pub draw: Vec<CardId>,
+    pub(crate) draw: Vec<CardId>,
     /// Discard pile; the top is the last element.
-    pub discard: Vec<CardId>,
+    pub(crate) discard: Vec<CardId>,
     /// Cards a rule put out of play for the rest of the hand.
-    pub aside: Vec<CardId>,
+    pub(crate) aside: Vec<CardId>,
     /// The seats a rule took out of the hand, one bit per seat (see
     /// `playing`).
     left_hand: u32,
     /// The seats that left the hand, in the order they left.
-    pub departures: Vec<Seat>,
+    pub(crate) departures: Vec<Seat>,
     /// Whose turn it is (once any owed decisions are made).
-    pub current: Seat,
-    pub dealer: Seat,
-    pub direction: Direction,
-    pub color: Option<Color>,
-    pub side: Side,
+    pub(crate) current: Seat,
+    pub(crate) dealer: Seat,
+    pub(crate) direction: Direction,
+    pub(crate) color: Option<Color>,
+    pub(crate) side: Side,
     /// Power Card per seat, `true` = green; empty without Power Cards.
-    pub power: Vec<bool>,
-    pub uno: UnoStates,
-    pub phase: Phase,
+    pub(crate) power: Vec<bool>,
+    pub(crate) uno: UnoStates,
+    phase: Phase,
     /// Decisions owed after the one `phase` waits for, in the order they arose.
-    pub owed: VecDeque<Decision>,
-    pub landing: Landing,
+    pub(crate) owed: VecDeque<Decision>,
+    pub(crate) landing: Landing,
     /// Turns given this hand, and how many of them the turn hooks were told
     /// of (the last told one was `turn_of`'s).
-    pub turns: u64,
-    pub turns_announced: u64,
-    pub turn_of: Option<Seat>,
+    pub(crate) turns: u64,
+    pub(crate) turns_announced: u64,
+    pub(crate) turn_of: Option<Seat>,
     /// Reshuffles this hand (the reshuffle hooks run when it moves).
-    pub reshuffles: u32,
+    pub(crate) reshuffles: u32,
 }
 
 impl Clone for Table {
@@ -357,6 +357,159 @@ impl Table {
             Phase::Drawn(card) => Some(card),
             _ => None,
         }
+    }
+
+    // ----- what the table holds, for everyone ---------------------------
+
+    pub fn scores(&self) -> &[i64] {
+        &self.scores
+    }
+
+    /// The seat that won the match, once one has.
+    pub fn match_winner(&self) -> Option<Seat> {
+        self.match_winner
+    }
+
+    /// The hand being played, from 1 (0 before the first deal).
+    pub fn hand_number(&self) -> u32 {
+        self.hand_number
+    }
+
+    /// The rules' state of the match.
+    pub fn state(&self) -> &State {
+        &self.state
+    }
+
+    /// The rules' state of each seat.
+    pub fn seat_state(&self) -> &[State] {
+        &self.seat_state
+    }
+
+    pub fn hands(&self) -> &Hands {
+        &self.hands
+    }
+
+    /// The draw pile; its top is the last card.
+    pub fn draw_pile(&self) -> &[CardId] {
+        &self.draw
+    }
+
+    /// The discard pile; its top is the last card.
+    pub fn discard_pile(&self) -> &[CardId] {
+        &self.discard
+    }
+
+    /// Cards a rule put out of play for the rest of the hand.
+    pub fn aside(&self) -> &[CardId] {
+        &self.aside
+    }
+
+    /// Whose turn it is (once any owed decisions are made).
+    pub fn current(&self) -> Seat {
+        self.current
+    }
+
+    pub fn dealer(&self) -> Seat {
+        self.dealer
+    }
+
+    pub fn direction(&self) -> Direction {
+        self.direction
+    }
+
+    /// The colour in play (none before a wild's colour is named).
+    pub fn color(&self) -> Option<Color> {
+        self.color
+    }
+
+    /// The side in play of a double-sided deck.
+    pub fn side(&self) -> Side {
+        self.side
+    }
+
+    /// Each seat's Power Card, `true` = green (empty without them).
+    pub fn power(&self) -> &[bool] {
+        &self.power
+    }
+
+    /// Every seat's UNO-call state.
+    pub fn uno(&self) -> &UnoStates {
+        &self.uno
+    }
+
+    /// Decisions owed after the one the phase waits for.
+    pub fn owed(&self) -> &VecDeque<Decision> {
+        &self.owed
+    }
+
+    /// How the top card came to be there.
+    pub fn landing(&self) -> Landing {
+        self.landing
+    }
+
+    /// Turns given this hand.
+    pub fn turns(&self) -> u64 {
+        self.turns
+    }
+
+    /// Where the hand stands.
+    pub fn phase(&self) -> &Phase {
+        &self.phase
+    }
+
+    /// The turn goes on with nothing owed and no card drawn (after a pass,
+    /// a colour named, a decision of a seat that left).
+    pub(crate) fn back_to_turn(&mut self) {
+        self.phase = Phase::Turn;
+    }
+
+    /// The penalty waiting for an answer, taken up: the turn goes on.
+    pub(crate) fn take_penalty(&mut self) -> Option<Penalty> {
+        match std::mem::take(&mut self.phase) {
+            Phase::Answer(penalty) => Some(penalty),
+            other => {
+                self.phase = other;
+                None
+            }
+        }
+    }
+
+    /// The choice a seat owes, taken up: the turn goes on.
+    pub(crate) fn take_choice(&mut self) -> Option<Choice> {
+        match std::mem::take(&mut self.phase) {
+            Phase::Choose(choice) => Some(choice),
+            other => {
+                self.phase = other;
+                None
+            }
+        }
+    }
+
+    /// A card is played: the turn (or the drawn card) is over, and a
+    /// penalty it answers is taken up.
+    #[inline]
+    pub(crate) fn begin_play(&mut self) -> Option<Penalty> {
+        match &mut self.phase {
+            Phase::Answer(_) => self.take_penalty(),
+            phase => {
+                debug_assert!(matches!(phase, Phase::Turn | Phase::Drawn(_)), "a play from {phase:?}");
+                // Nothing to drop: the phase holds no more than a card.
+                std::mem::forget(std::mem::replace(phase, Phase::Turn));
+                None
+            }
+        }
+    }
+
+    /// The player whose turn it is drew `card`, which it may play.
+    pub(crate) fn keep_drawn(&mut self, card: CardId) {
+        self.phase = Phase::Drawn(card);
+    }
+
+    /// The hand is over, with every seat by place (the winner first);
+    /// nothing more is owed.
+    pub(crate) fn finish_hand(&mut self, ranking: Vec<Seat>) {
+        self.phase = Phase::Over { ranking };
+        self.owed.clear();
     }
 
     /// Moves on to the next owed decision, or to the turn when none is owed.
@@ -725,6 +878,194 @@ impl Table {
     }
 }
 
+/// Where every card lies, whose turn it is and what the rules keep: what a
+/// scenario sets a table to (`Table::layout`, changed, then
+/// `Game::arrange`). The table checks it whole: a layout that loses or
+/// makes a card is refused.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Layout {
+    pub hands: Vec<Vec<CardId>>,
+    /// The draw pile; its top is the last card.
+    pub draw: Vec<CardId>,
+    /// The discard pile; its top is the last card.
+    pub discard: Vec<CardId>,
+    pub side: Side,
+    pub current: Seat,
+    pub direction: Direction,
+    pub color: Option<Color>,
+    pub power: Vec<bool>,
+    pub scores: Vec<i64>,
+    pub state: State,
+    pub seat_state: Vec<State>,
+    pub phase: Phase,
+    /// How the top card came to be there.
+    pub landing: Landing,
+    /// `current`'s turn has begun: the rules were told (its turn-start
+    /// hooks will not run again).
+    pub turn_begun: bool,
+}
+
+impl Table {
+    /// The table's layout now.
+    pub fn layout(&self) -> Layout {
+        Layout {
+            hands: self.hands.iter().cloned().collect(),
+            draw: self.draw.clone(),
+            discard: self.discard.clone(),
+            side: self.side,
+            current: self.current,
+            direction: self.direction,
+            color: self.color,
+            power: self.power.clone(),
+            scores: self.scores.clone(),
+            state: self.state.clone(),
+            seat_state: self.seat_state.clone(),
+            phase: self.phase.clone(),
+            landing: self.landing,
+            turn_begun: self.turn_of == Some(self.current) && self.turns_announced == self.turns,
+        }
+    }
+
+    /// Lays the table out as `layout` says, or says why not (and changes
+    /// nothing): a seat or a list of the wrong size, or cards that are not
+    /// the variant's deck (with the cards put aside).
+    pub(crate) fn arrange(&mut self, layout: Layout, variant: &Variant) -> Result<(), String> {
+        let players = self.players();
+        for (what, size) in
+            [("hands", layout.hands.len()), ("scores", layout.scores.len()), ("seat states", layout.seat_state.len())]
+        {
+            if size != players {
+                return Err(format!("{size} {what} at a table of {players}"));
+            }
+        }
+        if layout.power.len() != self.power.len() {
+            return Err(format!("{} Power Cards, not {}", layout.power.len(), self.power.len()));
+        }
+        if layout.current >= players {
+            return Err(format!("there is no player {} at a table of {players}", layout.current));
+        }
+        let mut cards: Vec<CardId> = layout
+            .hands
+            .iter()
+            .flatten()
+            .chain(&layout.draw)
+            .chain(&layout.discard)
+            .chain(&self.aside)
+            .copied()
+            .collect();
+        cards.sort_unstable();
+        let mut deck = variant.deck.clone();
+        deck.sort_unstable();
+        if cards != deck {
+            return Err(format!("the layout holds {} cards that are not the deck of {}", cards.len(), deck.len()));
+        }
+        let Layout {
+            hands,
+            draw,
+            discard,
+            side,
+            current,
+            direction,
+            color,
+            power,
+            scores,
+            state,
+            seat_state,
+            phase,
+            landing,
+            turn_begun,
+        } = layout;
+        self.hands = hands.into();
+        (self.draw, self.discard, self.side, self.current, self.direction, self.color) =
+            (draw, discard, side, current, direction, color);
+        (self.power, self.scores, self.state, self.seat_state) = (power, scores, state, seat_state);
+        self.phase = phase;
+        self.landing = landing;
+        self.turn_of = turn_begun.then_some(current);
+        if turn_begun {
+            self.turns_announced = self.turns;
+        }
+        self.update_uno();
+        Ok(())
+    }
+    /// Deals the cards `seat` cannot see anew among the places it cannot
+    /// see (`Position::determinize`).
+    pub(crate) fn deal_unseen(&mut self, seat: Seat, known: &[(Seat, CardId)], variant: &Variant, rng: &mut Rng) {
+        let hidden = self.side.other();
+        let back = |card: CardId| variant.double_sided.then(|| *variant.face(card, hidden));
+        // The card drawn this turn by another seat is one of its hand: it
+        // is named again once dealt (the last card of that hand).
+        let drawn_by_other = matches!(self.phase, Phase::Drawn(_)) && self.current != seat;
+        // Places: (seat's hand or None for the draw pile and aside, index),
+        // and the back each shows, if any.
+        let mut pool: Vec<CardId> = Vec::new();
+        let mut places: Vec<(Place, Option<crate::card::Face>)> = Vec::new();
+        let mut pinned: Vec<(Seat, CardId)> = known.to_vec();
+        for (other, hand) in self.hands.iter().enumerate() {
+            if other == seat {
+                continue;
+            }
+            for (index, &card) in hand.iter().enumerate() {
+                if let Some(at) = pinned.iter().position(|&(s, c)| s == other && c == card) {
+                    pinned.swap_remove(at);
+                    continue;
+                }
+                pool.push(card);
+                places.push((Place::Hand(other, index), back(card)));
+            }
+        }
+        let top = self.draw.len().checked_sub(1);
+        for (index, &card) in self.draw.iter().enumerate() {
+            pool.push(card);
+            places.push((Place::Draw(index), back(card).filter(|_| Some(index) == top)));
+        }
+        for (index, &card) in self.aside.iter().enumerate() {
+            pool.push(card);
+            places.push((Place::Aside(index), None));
+        }
+        // Places whose back shows take a card with that back first; the
+        // rest of the cards are shuffled into the other places. The cards
+        // are put in order first: what is dealt depends on which cards the
+        // seat cannot see, not on where they lay.
+        pool.sort_unstable();
+        pool.shuffle(rng);
+        let mut dealt: Vec<Option<CardId>> = vec![None; places.len()];
+        for (at, (_, shown)) in places.iter().enumerate() {
+            if let Some(shown) = shown {
+                let pick = pool.iter().position(|&card| back(card).as_ref() == Some(shown));
+                dealt[at] = pick.map(|pick| pool.swap_remove(pick));
+            }
+        }
+        pool.shuffle(rng);
+        for slot in dealt.iter_mut().filter(|slot| slot.is_none()) {
+            *slot = pool.pop();
+        }
+        for ((place, _), card) in places.iter().zip(dealt) {
+            let card = card.expect("as many cards as places");
+            match *place {
+                Place::Hand(other, index) => self.hands[other][index] = card,
+                Place::Draw(index) => self.draw[index] = card,
+                Place::Aside(index) => self.aside[index] = card,
+            }
+        }
+        if drawn_by_other && let Some(&card) = self.hands[self.current].last() {
+            self.phase = Phase::Drawn(card);
+        }
+        // The table's own generator would tell how the next reshuffle
+        // falls: the seat does not know it either.
+        self.rng = crate::rng::rng(rand::Rng::next_u64(rng));
+        debug_assert!(self.conserves(variant), "a determinization keeps the deck");
+    }
+}
+
+/// A place a card the seat cannot see lies in.
+#[derive(Debug, Clone, Copy)]
+enum Place {
+    Hand(Seat, usize),
+    Draw(usize),
+    Aside(usize),
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -759,6 +1100,50 @@ mod tests {
         assert_eq!(log.events, vec![Event::Reshuffled { cards: 9 }]);
     }
 
+    /// The first built-in variant of a kind (one- or double-sided).
+    fn variant(double_sided: bool) -> crate::variant::Variant {
+        crate::builtin::variant_names()
+            .into_iter()
+            .map(|name| {
+                let request = crate::ruleset::LoadRequest { variant: name.into(), ..Default::default() };
+                crate::ruleset::load(&request, &crate::loader::Disk).expect("a built-in variant loads")
+            })
+            .find(|v| v.double_sided == double_sided)
+            .expect("a built-in variant of that kind")
+    }
+
+    #[test]
+    fn a_flip_turns_both_piles_over_and_the_side() {
+        let variant = variant(true);
+        let mut t = table(2);
+        t.discard = vec![CardId(0), CardId(1), CardId(2)];
+        t.draw = vec![CardId(5), CardId(6), CardId(7)];
+        t.flip(&variant, &mut Log::new(false));
+        assert_eq!(t.discard, vec![CardId(2), CardId(1), CardId(0)]);
+        assert_eq!(t.draw, vec![CardId(7), CardId(6), CardId(5)]);
+        assert_eq!(t.side, Side::Dark);
+        assert_eq!(t.color, variant.face(CardId(0), Side::Dark).color);
+    }
+
+    #[test]
+    fn drawing_until_a_colour_stops_when_both_piles_are_spent() {
+        let variant = variant(false);
+        // Cards of the first colour, drawn until the second.
+        let of_first: Vec<CardId> = (0..variant.designs.len() as u16)
+            .map(CardId)
+            .filter(|&c| variant.design(c).light.color == Some(0))
+            .take(3)
+            .collect();
+        assert_eq!(of_first.len(), 3);
+        let mut t = table(2);
+        t.draw = of_first.clone();
+        t.discard = vec![of_first[0]];
+        let drawn = t.draw_cards(&variant, 1, DrawSpec { count: 2, until: Some(1) }, &mut Log::new(false));
+        assert_eq!(drawn, 3, "draws all there is and stops");
+        assert!(t.draw.is_empty());
+        assert_eq!(t.hands[1].len(), 3);
+    }
+
     #[test]
     fn nothing_to_draw_when_both_piles_are_spent() {
         let mut t = table(2);
@@ -783,7 +1168,7 @@ mod tests {
     fn a_new_hand_keeps_only_the_match() {
         let mut t = table(3);
         t.scores = vec![10, 20, 30];
-        t.phase = Phase::Over { ranking: vec![1, 2, 3, 0] };
+        t.finish_hand(vec![1, 2, 3, 0]);
         t.landing = Landing::PlayedBy(1);
         t.hands[0].push(CardId(3));
         t.leave(1, false, &mut Log::new(false));

@@ -140,7 +140,7 @@ impl<R: Rules> Game<R> {
         view.current = t.current;
         view.to_act = t.to_act();
         view.dealer = t.dealer;
-        view.phase = match &t.phase {
+        view.phase = match t.phase() {
             Phase::Turn => PhaseView::Turn,
             Phase::Drawn(card) => PhaseView::Drawn((t.current == seat).then(|| face(card))),
             Phase::NameColor { chooser } => PhaseView::NameColor { chooser: *chooser },
@@ -177,8 +177,8 @@ impl<R: Rules> Game<R> {
     /// a colour needs.
     pub fn hand_view_into(&self, seat: Seat, hand: &mut Vec<Face>) {
         hand.clear();
-        if let Some(cards) = self.table().hands.get(seat) {
-            hand.extend(cards.iter().map(|&card| *self.variant.face(card, self.table().side)));
+        if let Some(cards) = self.table().hands().get(seat) {
+            hand.extend(cards.iter().map(|&card| *self.variant.face(card, self.table().side())));
         }
     }
 }

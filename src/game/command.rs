@@ -96,7 +96,7 @@ impl<R: Rules> Game<R> {
             Command::Accept => Action::Accept(actor),
             Command::Color(color) => Action::NameColor(actor, *color),
             Command::Choose(choice) => {
-                let Phase::Choose(owed) = &self.table().phase else {
+                let Phase::Choose(owed) = &self.table().phase() else {
                     return Err("there is no choice to make now".into());
                 };
                 let index = match choice {

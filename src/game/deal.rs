@@ -16,30 +16,30 @@ impl<R: Rules> Game<R> {
     pub fn deal(&mut self) -> Result<(), ActionError> {
         self.transaction(true, |game| {
             let players = game.players();
-            let dealer = if game.table.hand_number == 0 {
-                rand::RngExt::random_range(&mut game.table.rng, 0..players)
+            let dealer = if game.pos.table.hand_number == 0 {
+                rand::RngExt::random_range(&mut game.pos.table.rng, 0..players)
             } else {
-                (game.table.dealer + 1) % players
+                (game.pos.table.dealer + 1) % players
             };
             game.setup_hand(dealer);
-            game.table.draw.extend_from_slice(&game.variant.deck);
-            game.table.shuffle_draw();
+            game.pos.table.draw.extend_from_slice(&game.variant.deck);
+            game.pos.table.shuffle_draw();
             for round in 0..game.variant.hand_size {
                 for offset in 1..=players {
                     let seat = (dealer + offset) % players;
-                    if let Some(card) = game.table.draw.pop() {
-                        game.table.hands.push(seat, card);
+                    if let Some(card) = game.pos.table.draw.pop() {
+                        game.pos.table.hands.push(seat, card);
                     }
                     if round + 1 == game.variant.hand_size {
-                        game.log.push(Event::Dealt { seat, cards: game.table.hands[seat].len() });
+                        game.pos.log.push(Event::Dealt { seat, cards: game.pos.table.hands[seat].len() });
                     }
                 }
             }
             game.first_discard()?;
             game.after(0)
         })?;
-        if self.log.enabled {
-            self.history.push(Record::Deal);
+        if self.pos.log.enabled {
+            self.pos.history.push(Record::Deal);
         }
         Ok(())
     }
@@ -47,9 +47,9 @@ impl<R: Rules> Game<R> {
     /// Starts a hand with `dealer`: everything of the last hand is cleared;
     /// scores and the match carry on.
     pub fn setup_hand(&mut self, dealer: Seat) {
-        self.stamp = crate::rules::next_stamp();
-        self.table.start_hand(dealer);
-        self.log.push(Event::HandStarted { hand: self.table.hand_number, dealer });
+        self.pos.stamp = crate::rules::next_stamp();
+        self.pos.table.start_hand(dealer);
+        self.pos.log.push(Event::HandStarted { hand: self.pos.table.hand_number, dealer });
     }
 
     /// Turns up the first discard and applies the variant's first-discard
@@ -62,22 +62,22 @@ impl<R: Rules> Game<R> {
     }
 
     fn first_discard(&mut self) -> Result<(), RuleFailure> {
-        let dealer = self.table.dealer;
-        self.table.current = self.table.seat_after(dealer, 1);
+        let dealer = self.pos.table.dealer;
+        self.pos.table.current = self.pos.table.seat_after(dealer, 1);
         for _ in 0..self.variant.deck.len() * 2 {
-            let Some(card) = self.table.take_top(&mut self.log) else { break };
-            self.table.discard.push(card);
-            self.table.landing = Landing::TurnedUp;
-            self.log.push(Event::TurnedUp { card });
-            self.table.color = self.variant.face(card, self.table.side).color;
+            let Some(card) = self.pos.table.take_top(&mut self.pos.log) else { break };
+            self.pos.table.discard.push(card);
+            self.pos.table.landing = Landing::TurnedUp;
+            self.pos.log.push(Event::TurnedUp { card });
+            self.pos.table.color = self.variant.face(card, self.pos.table.side).color;
             let call = CallInfo::new(HookKind::FirstDiscard, dealer);
             let plan = self.run_effects(card, call)?;
             match plan.first_discard {
                 FirstDiscard::Redraw => {
-                    self.table.discard.pop();
-                    self.table.draw.push(card);
-                    self.table.shuffle_draw();
-                    self.log.push(Event::Buried { card });
+                    self.pos.table.discard.pop();
+                    self.pos.table.draw.push(card);
+                    self.pos.table.shuffle_draw();
+                    self.pos.log.push(Event::Buried { card });
                 }
                 FirstDiscard::TurnNext => {}
                 FirstDiscard::Keep => {
@@ -86,7 +86,7 @@ impl<R: Rules> Game<R> {
                 }
             }
         }
-        self.table.update_uno();
+        self.pos.table.update_uno();
         Ok(())
     }
 }

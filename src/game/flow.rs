@@ -23,65 +23,67 @@ impl<R: Rules> Game<R> {
     /// Carries out a legal action. A script may still fail midway; the
     /// caller restores the table then.
     pub(crate) fn carry_out(&mut self, action: Action) -> Result<(), RuleFailure> {
-        let reshuffles = self.table.reshuffles;
+        let reshuffles = self.pos.table.reshuffles;
         if action.is_turn_action() {
-            self.table.close_uno_windows(action.seat());
-            self.table.landing = Landing::Settled;
+            self.pos.table.close_uno_windows(action.seat());
+            self.pos.table.landing = Landing::Settled;
         }
         match action {
             Action::Play(play) => self.play(play)?,
             Action::Draw(seat) => self.draw(seat)?,
             Action::Pass(seat) => {
-                self.log.push(Event::Passed { seat });
-                self.table.phase = Phase::Turn;
-                self.give_turn(self.table.seat_after(seat, 1));
+                self.pos.log.push(Event::Passed { seat });
+                self.pos.table.back_to_turn();
+                self.give_turn(self.pos.table.seat_after(seat, 1));
             }
             Action::Accept(seat) => {
                 let penalty = self.take_penalty();
-                self.log.push(Event::Accepted { seat });
-                self.table.draw_cards(&self.variant, seat, penalty.draw, &mut self.log);
+                self.pos.log.push(Event::Accepted { seat });
+                self.pos.table.draw_cards(&self.variant, seat, penalty.draw, &mut self.pos.log);
                 self.lose_turn(seat);
                 self.moment(HookKind::OnPenaltyTaken, seat, HookArg::Seat(seat))?;
             }
             Action::Challenge(seat) => {
                 let penalty = self.take_penalty();
                 let challenge = penalty.challenge.expect("a challengeable penalty");
-                self.log.push(Event::Challenged { challenger: seat, offender: penalty.by, guilty: challenge.guilty });
+                self.pos.log.push(Event::Challenged {
+                    challenger: seat,
+                    offender: penalty.by,
+                    guilty: challenge.guilty,
+                });
                 if challenge.guilty {
-                    self.table.draw_cards(&self.variant, penalty.by, challenge.success, &mut self.log);
+                    self.pos.table.draw_cards(&self.variant, penalty.by, challenge.success, &mut self.pos.log);
                     self.moment(HookKind::OnPenaltyTaken, penalty.by, HookArg::Seat(penalty.by))?;
                 } else {
-                    self.table.draw_cards(&self.variant, seat, challenge.fail, &mut self.log);
+                    self.pos.table.draw_cards(&self.variant, seat, challenge.fail, &mut self.pos.log);
                     self.lose_turn(seat);
                     self.moment(HookKind::OnPenaltyTaken, seat, HookArg::Seat(seat))?;
                 }
             }
             Action::NameColor(seat, color) => {
-                self.table.phase = Phase::Turn;
-                self.table.color = Some(color);
-                self.log.push(Event::ColorChosen { seat, color });
+                self.pos.table.back_to_turn();
+                self.pos.table.color = Some(color);
+                self.pos.log.push(Event::ColorChosen { seat, color });
                 self.moment(HookKind::OnColor, seat, HookArg::Seat(seat))?;
             }
             Action::Choose(seat, index) => {
-                let Phase::Choose(choice) = std::mem::take(&mut self.table.phase) else {
-                    unreachable!("a choice was found legal")
-                };
+                let Some(choice) = self.pos.table.take_choice() else { unreachable!("a choice was found legal") };
                 let value = choice.options[index].clone();
-                self.log.push(Event::Chose { seat, tag: choice.tag.to_string(), value: value.name(&self.variant) });
+                self.pos.log.push(Event::Chose { seat, tag: choice.tag.to_string(), value: value.name(&self.variant) });
                 self.moment(HookKind::OnChoice, seat, HookArg::Chosen { tag: choice.tag, value })?;
             }
             Action::CallUno(seat) => {
-                self.table.uno.set(seat, Uno::Called);
-                self.log.push(Event::UnoCalled { seat });
+                self.pos.table.uno.set(seat, Uno::Called);
+                self.pos.log.push(Event::UnoCalled { seat });
                 self.moment(HookKind::OnUno, seat, HookArg::Seat(seat))?;
             }
             Action::Catch { by, target } => {
-                self.log.push(Event::Caught { seat: target, by });
+                self.pos.log.push(Event::Caught { seat: target, by });
                 let count = self.catch_penalty(target)?;
-                self.table.draw_cards(&self.variant, target, DrawSpec { count, until: None }, &mut self.log);
+                self.pos.table.draw_cards(&self.variant, target, DrawSpec { count, until: None }, &mut self.pos.log);
             }
         }
-        self.table.update_uno();
+        self.pos.table.update_uno();
         self.after(reshuffles)
     }
 
@@ -90,12 +92,12 @@ impl<R: Rules> Game<R> {
     /// announced to the rules.
     #[inline(always)]
     pub(crate) fn after(&mut self, reshuffles: u32) -> Result<(), RuleFailure> {
-        if self.variant.has_moment_hooks() || self.table.seats_out() != 0 {
+        if self.variant.has_moment_hooks() || self.pos.table.seats_out() != 0 {
             return self.after_with_rules(reshuffles);
         }
         // Nothing a rule could hook: only an owed decision to take up.
-        if matches!(self.table.phase, Phase::Turn) && !self.table.owed.is_empty() {
-            self.table.next_decision();
+        if matches!(self.pos.table.phase(), Phase::Turn) && !self.pos.table.owed.is_empty() {
+            self.pos.table.next_decision();
         }
         Ok(())
     }
@@ -105,27 +107,27 @@ impl<R: Rules> Game<R> {
         if !self.variant.has_moment_hooks() {
             return Ok(());
         }
-        for _ in reshuffles..self.table.reshuffles {
-            self.moment(HookKind::OnReshuffle, self.table.current, HookArg::None)?;
+        for _ in reshuffles..self.pos.table.reshuffles {
+            self.moment(HookKind::OnReshuffle, self.pos.table.current, HookArg::None)?;
             self.settle();
         }
         // A turn hook may move the turn again; a few rounds settle any
         // sane rule.
         for _ in 0..=4 * self.players() {
-            if self.hand_over() || !matches!(self.table.phase, Phase::Turn) {
+            if self.hand_over() || !matches!(self.pos.table.phase(), Phase::Turn) {
                 return Ok(());
             }
-            match self.table.turn_of {
+            match self.pos.table.turn_of {
                 // The turn moved on: the seat that had it is told first.
-                Some(ended) if self.table.turns != self.table.turns_announced => {
-                    self.table.turn_of = None;
+                Some(ended) if self.pos.table.turns != self.pos.table.turns_announced => {
+                    self.pos.table.turn_of = None;
                     self.moment(HookKind::OnTurnEnd, ended, HookArg::Seat(ended))?;
                 }
                 Some(_) => return Ok(()),
                 None => {
-                    let started = self.table.current;
-                    self.table.turn_of = Some(started);
-                    self.table.turns_announced = self.table.turns;
+                    let started = self.pos.table.current;
+                    self.pos.table.turn_of = Some(started);
+                    self.pos.table.turns_announced = self.pos.table.turns;
                     self.moment(HookKind::OnTurnStart, started, HookArg::Seat(started))?;
                 }
             }
@@ -142,41 +144,38 @@ impl<R: Rules> Game<R> {
         if self.hand_over() {
             return;
         }
-        if !self.table.playing(self.table.current) {
-            self.give_turn(self.table.seat_after(self.table.current, 1));
+        if !self.pos.table.playing(self.pos.table.current) {
+            self.give_turn(self.pos.table.seat_after(self.pos.table.current, 1));
         }
-        let owing = match &self.table.phase {
+        let owing = match self.pos.table.phase() {
             Phase::NameColor { chooser } => Some(*chooser),
             Phase::Answer(p) => Some(p.victim),
             Phase::Choose(c) => Some(c.chooser),
             _ => None,
         };
-        if owing.is_some_and(|seat| !self.table.playing(seat)) {
-            self.table.phase = Phase::Turn;
+        if owing.is_some_and(|seat| !self.pos.table.playing(seat)) {
+            self.pos.table.back_to_turn();
         }
-        if matches!(self.table.phase, Phase::Turn) {
-            self.table.next_decision();
+        if matches!(self.pos.table.phase(), Phase::Turn) {
+            self.pos.table.next_decision();
         }
     }
 
     /// The turn is `seat`'s now.
     fn give_turn(&mut self, seat: Seat) {
-        self.table.current = seat;
-        self.table.turns += 1;
+        self.pos.table.current = seat;
+        self.pos.table.turns += 1;
     }
 
     /// The penalty waiting for an answer (the action was found legal).
     fn take_penalty(&mut self) -> Penalty {
-        match std::mem::take(&mut self.table.phase) {
-            Phase::Answer(penalty) => penalty,
-            other => unreachable!("an answer needs a waiting penalty, not {other:?}"),
-        }
+        self.pos.table.take_penalty().expect("an answer needs a waiting penalty")
     }
 
     /// A penalty's victim who was to play next loses that turn.
     fn lose_turn(&mut self, victim: Seat) {
-        if victim == self.table.current {
-            self.give_turn(self.table.seat_after(victim, 1));
+        if victim == self.pos.table.current {
+            self.give_turn(self.pos.table.seat_after(victim, 1));
         }
     }
 
@@ -192,48 +191,40 @@ impl<R: Rules> Game<R> {
 
     fn play(&mut self, play: Play) -> Result<(), RuleFailure> {
         let seat = play.seat;
-        let answering = match &mut self.table.phase {
-            Phase::Answer(_) => Some(self.take_penalty()),
-            phase => {
-                debug_assert!(matches!(phase, Phase::Turn | Phase::Drawn(_)), "a play from {phase:?}");
-                // Nothing to drop: the phase holds no more than a card.
-                std::mem::forget(std::mem::replace(phase, Phase::Turn));
-                None
-            }
-        };
-        let out_of_turn = seat != self.table.current && answering.as_ref().is_none_or(|p| p.victim != seat);
-        self.table.current = seat;
-        let held = self.table.hands.remove(seat, play.card);
+        let answering = self.pos.table.begin_play();
+        let out_of_turn = seat != self.pos.table.current && answering.as_ref().is_none_or(|p| p.victim != seat);
+        self.pos.table.current = seat;
+        let held = self.pos.table.hands.remove(seat, play.card);
         debug_assert!(held, "a legal play is held");
-        self.table.discard.push(play.card);
-        self.table.landing = Landing::PlayedBy(seat);
-        let face = *self.variant.face(play.card, self.table.side);
-        let prev_color = self.table.color;
-        self.table.color = face.color.or(play.color);
-        self.log.push(Event::Played {
+        self.pos.table.discard.push(play.card);
+        self.pos.table.landing = Landing::PlayedBy(seat);
+        let face = *self.variant.face(play.card, self.pos.table.side);
+        let prev_color = self.pos.table.color;
+        self.pos.table.color = face.color.or(play.color);
+        self.pos.log.push(Event::Played {
             seat,
             card: play.card,
-            side: self.table.side,
+            side: self.pos.table.side,
             as_flex: play.as_flex,
             color: play.color,
             target: play.target,
             out_of_turn,
         });
-        let going_out = self.table.hands[seat].is_empty();
-        let calls_uno = play.uno && self.table.hands[seat].len() == 1;
+        let going_out = self.pos.table.hands[seat].is_empty();
+        let calls_uno = play.uno && self.pos.table.hands[seat].len() == 1;
         if calls_uno {
-            self.table.uno.set(seat, Uno::Called);
-            self.log.push(Event::UnoCalled { seat });
+            self.pos.table.uno.set(seat, Uno::Called);
+            self.pos.log.push(Event::UnoCalled { seat });
         }
         // Most cards have no effect bound at all (`card_hook_bound`, looked
         // up without the top card); others, none asked now.
-        let (side, kind) = (self.table.side, HookKind::OnPlay);
+        let (side, kind) = (self.pos.table.side, HookKind::OnPlay);
         if self.variant.card_hook_bound(kind, play.card, side, play.as_flex).is_empty()
             || self.card_hook_asks(kind, play.card, play.as_flex).is_empty()
         {
             // No effect to resolve (an empty plan): the turn moves on.
             if !going_out {
-                self.give_turn(self.table.seat_after(seat, 1));
+                self.give_turn(self.pos.table.seat_after(seat, 1));
             }
         } else {
             let call = CallInfo {
@@ -250,14 +241,14 @@ impl<R: Rules> Game<R> {
         if going_out {
             return self.end_hand(vec![seat], true);
         }
-        if self.table.color.is_none()
+        if self.pos.table.color.is_none()
             && !self.hand_over()
-            && !self.table.owed.iter().any(|d| matches!(d, Decision::NameColor { .. }))
+            && !self.pos.table.owed.iter().any(|d| matches!(d, Decision::NameColor { .. }))
         {
             return Err(RuleFailure(format!(
                 "{} names no colour (names_color: false) and no rule named one: its on_play must call \
                  ask_color(p) or set_color(colour)",
-                self.variant.face_name(play.card, self.table.side)
+                self.variant.face_name(play.card, self.pos.table.side)
             )));
         }
         if play.color.is_some() {
@@ -291,7 +282,7 @@ impl<R: Rules> Game<R> {
             }
             if self.owe_or_draw(penalty.clone()) {
                 taken.push(penalty.victim);
-                if plan.next.is_none() && penalty.victim == self.table.seat_after(me, plan.skips % players + 1) {
+                if plan.next.is_none() && penalty.victim == self.pos.table.seat_after(me, plan.skips % players + 1) {
                     plan.skips += 1;
                 }
             }
@@ -306,12 +297,12 @@ impl<R: Rules> Game<R> {
             Some(seat) => seat,
             None => {
                 for step in 1..=plan.skips.min(players) {
-                    let skipped = self.table.seat_after(me, step);
+                    let skipped = self.pos.table.seat_after(me, step);
                     if skipped != me {
-                        self.log.push(Event::Skipped { seat: skipped });
+                        self.pos.log.push(Event::Skipped { seat: skipped });
                     }
                 }
-                self.table.seat_after(me, plan.skips % players + 1)
+                self.pos.table.seat_after(me, plan.skips % players + 1)
             }
         };
         self.give_turn(next);
@@ -336,11 +327,11 @@ impl<R: Rules> Game<R> {
         answering: Option<Penalty>,
     ) -> Result<Option<Penalty>, RuleFailure> {
         match request {
-            Request::AskColor(chooser) => self.table.owed.push_back(Decision::NameColor { chooser }),
+            Request::AskColor(chooser) => self.pos.table.owed.push_back(Decision::NameColor { chooser }),
             Request::Choose(choice) => {
                 let options = choice.options.iter().map(|o| o.name(&self.variant)).collect();
-                self.log.push(Event::Asked { seat: choice.chooser, tag: choice.tag.to_string(), options });
-                self.table.owed.push_back(Decision::Choose(choice));
+                self.pos.log.push(Event::Asked { seat: choice.chooser, tag: choice.tag.to_string(), options });
+                self.pos.table.owed.push_back(Decision::Choose(choice));
             }
             Request::Penalty(penalty) => {
                 let mut penalty = self.penalty_hooks(me, penalty, answering)?;
@@ -357,16 +348,16 @@ impl<R: Rules> Game<R> {
     /// it was drawn.
     fn owe_or_draw(&mut self, penalty: Penalty) -> bool {
         if penalty.pending {
-            self.log.push(Event::PenaltyPending {
+            self.pos.log.push(Event::PenaltyPending {
                 victim: penalty.victim,
                 count: penalty.draw.count,
                 until: penalty.draw.until,
             });
-            self.table.owed.push_back(Decision::Answer(penalty));
+            self.pos.table.owed.push_back(Decision::Answer(penalty));
             false
         } else {
-            self.log.penalty_drawn(penalty.draw.count);
-            self.table.draw_cards(&self.variant, penalty.victim, penalty.draw, &mut self.log);
+            self.pos.log.penalty_drawn(penalty.draw.count);
+            self.pos.table.draw_cards(&self.variant, penalty.victim, penalty.draw, &mut self.pos.log);
             true
         }
     }
@@ -424,7 +415,7 @@ impl<R: Rules> Game<R> {
             self.give_turn(seat);
         }
         if plan.skips > 0 {
-            self.give_turn(self.table.seat_after(self.table.current, plan.skips));
+            self.give_turn(self.pos.table.seat_after(self.pos.table.current, plan.skips));
         }
         self.penalties_taken(&taken)
     }
@@ -435,7 +426,7 @@ impl<R: Rules> Game<R> {
         // were told and nothing has changed since.
         let mut could_play = None;
         for _ in 0..self.variant.deck.len() {
-            if !self.table.can_draw() {
+            if !self.pos.table.can_draw() {
                 break;
             }
             let again;
@@ -450,23 +441,23 @@ impl<R: Rules> Game<R> {
             could_play = None;
             self.moment(HookKind::OnDraw, seat, HookArg::Seat(seat))?;
         }
-        if self.hand_over() || self.table.current != seat || !self.table.hands[seat].contains(&card) {
+        if self.hand_over() || self.pos.table.current != seat || !self.pos.table.hands[seat].contains(&card) {
             return Ok(());
         }
         debug_assert!(could_play.is_none() || could_play == Some(self.can_play_card(seat, card)?));
         if could_play.map_or_else(|| self.can_play_card(seat, card), Ok)? {
-            self.table.phase = Phase::Drawn(card);
+            self.pos.table.keep_drawn(card);
         } else {
-            self.give_turn(self.table.seat_after(seat, 1));
+            self.give_turn(self.pos.table.seat_after(seat, 1));
         }
         Ok(())
     }
 
     /// `seat` takes the top card of the draw pile (there is one to take).
     fn take_card(&mut self, seat: Seat) -> CardId {
-        let card = self.table.take_top(&mut self.log).expect("drawing was found legal");
-        self.table.hands.push(seat, card);
-        self.log.push(Event::Drew { seat, card, side: self.table.side });
+        let card = self.pos.table.take_top(&mut self.pos.log).expect("drawing was found legal");
+        self.pos.table.hands.push(seat, card);
+        self.pos.log.push(Event::Drew { seat, card, side: self.pos.table.side });
         card
     }
 }

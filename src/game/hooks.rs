@@ -6,7 +6,7 @@
 //! memo does, for calls it has seen read the same).
 
 use crate::card::CardId;
-use crate::game::{Checked, Game, Play, Refusal, Stop};
+use crate::game::{Checked, Game, Play, Position, Refusal, Stop};
 use crate::rules::{CallInfo, HookArg, Lent, Open, Reply, RuleFailure, Rules, Verdict};
 use crate::seat::Seat;
 use crate::turn::{Penalty, TurnPlan};
@@ -97,7 +97,7 @@ impl<R: Rules> Game<R> {
         mut each: impl FnMut(&FnRef, &Reply) -> Result<bool, RuleFailure>,
     ) -> Result<(), RuleFailure> {
         // Field by field, so that the variant is borrowed, not cloned.
-        let Game { variant, rules, table, log, guarded, changing, trace, .. } = self;
+        let Game { variant, rules, pos: Position { table, log, .. }, guarded, changing, trace, .. } = self;
         let fns = match card {
             Some(card) => variant.card_hook(kind, card, table.side, call.as_flex, table.top()),
             None => Asked::all(variant, kind),
@@ -128,7 +128,7 @@ impl<R: Rules> Game<R> {
         self.run_each(kind, card, &arg, call, &mut plan, |f, reply| {
             verdicts.take(reply).ok_or_else(|| unexpected(f, reply))
         })?;
-        Ok(settled(verdicts.verdict, &self.table, call))
+        Ok(settled(verdicts.verdict, &self.pos.table, call))
     }
 
     /// The combined answer of the functions `fns` to `call`, where the
@@ -137,7 +137,7 @@ impl<R: Rules> Game<R> {
     fn known_verdict(&self, fns: Asked, open: Open, call: &CallInfo, combine: Combine) -> Option<Option<Verdict>> {
         let mut verdicts = Verdicts::new(combine);
         for f in fns {
-            if !verdicts.take(self.rules.known(f, open, call, &self.table)?)? {
+            if !verdicts.take(self.rules.known(f, open, call, &self.pos.table)?)? {
                 break;
             }
         }
@@ -148,13 +148,13 @@ impl<R: Rules> Game<R> {
     /// the side in play; a play of its flex side or not).
     #[inline(always)]
     pub(crate) fn card_hook_asks(&self, kind: HookKind, card: CardId, as_flex: bool) -> Asked<'_> {
-        self.variant.card_hook(kind, card, self.table.side, as_flex, self.table.top())
+        self.variant.card_hook(kind, card, self.pos.table.side, as_flex, self.pos.table.top())
     }
 
     /// What a predicate about a play by `seat` is told before the play
     /// itself (which card, which side, which target).
     fn seat_call(&self, kind: HookKind, seat: Seat) -> CallInfo {
-        CallInfo { prev_color: self.table.color, ..CallInfo::new(kind, seat) }
+        CallInfo { prev_color: self.pos.table.color, ..CallInfo::new(kind, seat) }
     }
 
     /// What a predicate about `play` is told.
@@ -182,7 +182,7 @@ impl<R: Rules> Game<R> {
     /// turn or answering, most cards are: this spares them the general
     /// checks. False where the memo does not know.
     pub(crate) fn refused_plainly(&self, kind: HookKind, seat: Seat, card: CardId) -> bool {
-        let (side, variant) = (self.table.side, &self.variant);
+        let (side, variant) = (self.pos.table.side, &self.variant);
         // A target the card cannot choose is asked as it is: no target.
         let target = [false, true].iter().any(|&as_flex| variant.target_need(card, side, as_flex) != TargetNeed::None);
         let refused = |as_flex: bool, side_open: bool| {
@@ -219,7 +219,7 @@ impl<R: Rules> Game<R> {
     /// question about a Flex hand, asked without the general checks.
     #[inline(never)]
     pub(crate) fn flex_side_allowed(&self, seat: Seat, card: CardId) -> Option<bool> {
-        let (side, variant) = (self.table.side, &self.variant);
+        let (side, variant) = (self.pos.table.side, &self.variant);
         if variant.grants(card, side) || !variant.names.has_flex_side(variant.face(card, side)) {
             return None;
         }
@@ -237,7 +237,7 @@ impl<R: Rules> Game<R> {
     #[inline(always)]
     fn known_refusal(&self, kind: HookKind, seat: Seat, card: CardId, as_flex: bool, open: Open) -> Option<bool> {
         let fns = self.card_hook_asks(kind, card, as_flex);
-        let call = CallInfo { card: Some((card, self.table.side)), as_flex, ..self.seat_call(kind, seat) };
+        let call = CallInfo { card: Some((card, self.pos.table.side)), as_flex, ..self.seat_call(kind, seat) };
         let verdict = self.known_verdict(fns, open, &call, Combine::Every { why: false })?;
         Some(matches!(verdict, Some(Verdict::No(_))))
     }
@@ -252,7 +252,7 @@ impl<R: Rules> Game<R> {
         // Bound to none (`card_hook_bound`, cheaper to look up than which
         // are asked now): no answer. Bound to some that are not asked now:
         // no answer either, from `ask_about_card`.
-        if self.variant.card_hook_bound(kind, play.card, self.table.side, play.as_flex).is_empty() {
+        if self.variant.card_hook_bound(kind, play.card, self.pos.table.side, play.as_flex).is_empty() {
             return Ok(None);
         }
         let mut call = self.predicate_call(kind, play);
@@ -270,11 +270,11 @@ impl<R: Rules> Game<R> {
         call: &mut CallInfo,
         combine: Combine,
     ) -> Result<Option<Verdict>, RuleFailure> {
-        let side = self.table.side;
+        let side = self.pos.table.side;
         call.card = Some((card, side));
         let fns = self.card_hook_asks(kind, card, call.as_flex);
         if let Some(verdict) = self.known_verdict(fns, Open::Nothing, call, combine) {
-            return Ok(settled(verdict, &self.table, call));
+            return Ok(settled(verdict, &self.pos.table, call));
         }
         self.ask(kind, Some(card), HookArg::Card(card, side), call, combine)
     }
@@ -313,7 +313,8 @@ impl<R: Rules> Game<R> {
         (what, why): (&'static str, bool),
     ) -> Checked<()> {
         let playable_cards = Some(std::mem::take(playable));
-        let mut call = CallInfo { prev_color: self.table.color, playable: playable_cards, ..CallInfo::new(kind, seat) };
+        let mut call =
+            CallInfo { prev_color: self.pos.table.color, playable: playable_cards, ..CallInfo::new(kind, seat) };
         let verdict = self.ask(kind, None, HookArg::None, &mut call, Combine::Every { why });
         *playable = call.playable.take().unwrap_or_default();
         match verdict? {
@@ -346,7 +347,7 @@ impl<R: Rules> Game<R> {
     /// `first_discard`) and returns the plan they leave.
     pub(crate) fn run_effects(&mut self, card: CardId, mut call: CallInfo) -> Result<TurnPlan, RuleFailure> {
         let mut plan = TurnPlan::default();
-        let arg = HookArg::Card(card, self.table.side);
+        let arg = HookArg::Card(card, self.pos.table.side);
         self.run_each(call.hook, Some(card), &arg, &mut call, &mut plan, |_, _| Ok(true))?;
         Ok(plan)
     }
@@ -361,7 +362,7 @@ impl<R: Rules> Game<R> {
         let mut penalty = penalty;
         let call = &mut CallInfo { answering, ..CallInfo::new(HookKind::OnPenalty, me) };
         // Field by field, so that the variant is borrowed, not cloned.
-        let Game { variant, rules, table, log, guarded, changing, trace, .. } = self;
+        let Game { variant, rules, pos: Position { table, log, .. }, guarded, changing, trace, .. } = self;
         let plan = &mut TurnPlan::default();
         for f in variant.global_hook(HookKind::OnPenalty) {
             debug_assert_backed_up(*guarded, *changing);
@@ -384,7 +385,7 @@ impl<R: Rules> Game<R> {
         read: impl FnOnce(&Reply) -> Option<T>,
     ) -> Result<Option<T>, RuleFailure> {
         debug_assert!(kind.answered_once(), "{} is checked at load as answered once", kind.name());
-        let Game { variant, rules, table, log, trace, .. } = self;
+        let Game { variant, rules, pos: Position { table, log, .. }, trace, .. } = self;
         let Some(f) = variant.global_hook(kind).last() else { return Ok(None) };
         let (call, plan) = (&mut CallInfo::new(kind, me), &mut TurnPlan::default());
         let reply = rules.run(f, &arg, &mut Lent::new(variant, call, table, log, plan, trace))?;

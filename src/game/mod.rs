@@ -14,20 +14,22 @@ mod deal;
 mod flow;
 mod hooks;
 pub mod moves;
+mod position;
 pub mod refusal;
 mod score;
 
 use std::sync::Arc;
 
-use crate::event::{Event, Log};
+use crate::event::Event;
 use crate::rng::rng;
 use crate::rules::{RuleFailure, Rules, Step, next_stamp};
 use crate::seat::Seat;
-use crate::table::Table;
+use crate::table::{Layout, Table};
 use crate::variant::{HookKind, TopNeed, Variant};
 
 pub use action::{Action, Play, Record};
 pub use moves::{Moves, PlayOption};
+pub use position::Position;
 pub use refusal::{ActionError, Refusal, Why};
 
 /// Why a check stopped: the rules refuse, or a script failed while asked.
@@ -61,17 +63,11 @@ pub enum OnFailure {
 pub struct Game<R> {
     pub variant: Arc<Variant>,
     rules: R,
-    table: Table,
+    pos: Position,
     /// The table before the action in progress, to restore if a script
     /// fails (`OnFailure::Restore`).
     backup: Table,
     on_failure: OnFailure,
-    /// The script failure that stopped the game (`OnFailure::Stop`), until
-    /// `restart`.
-    stopped: Option<RuleFailure>,
-    log: Log,
-    /// Deals and accepted actions, in order (kept while logging is on).
-    history: Vec<Record>,
     /// Reused by `apply` to check an action against the legal moves.
     scratch: Moves,
     /// The playable cards lent to `can_draw` and `can_pass` calls while
@@ -86,10 +82,6 @@ pub struct Game<R> {
     guarded: bool,
     /// Moment hooks running, one inside another (bounded).
     moments_running: u32,
-    /// The version of the table: changed whenever the table may have
-    /// (`rules::next_stamp`), so that rules that know answers for one
-    /// version never take another for it.
-    stamp: u64,
     /// What a hook call read and changed, lent to each call in turn.
     trace: Vec<Step>,
     /// Which designs a rule could be asked to let play, by discard.
@@ -107,18 +99,14 @@ impl<R: Rules> Game<R> {
         Ok(Game {
             backup: table.clone(),
             on_failure: OnFailure::Restore,
-            stopped: None,
             variant,
             rules,
-            table,
-            log: Log::new(true),
-            history: Vec::new(),
+            pos: Position::new(table),
             scratch: Moves::default(),
             playable: Vec::new(),
             changing: false,
             guarded: false,
             moments_running: 0,
-            stamp: next_stamp(),
             trace: Vec::new(),
             askable: askable::Askable::default(),
             chances: None,
@@ -127,13 +115,13 @@ impl<R: Rules> Game<R> {
 
     /// Starts over with a new seed and zero scores, keeping the compiled scripts.
     pub fn restart(&mut self, seed: u64) {
-        self.stamp = next_stamp();
-        self.table.restart(rng(seed));
-        self.log.events.clear();
-        self.log.output.clear();
-        self.log.clear_counts();
-        self.history.clear();
-        self.stopped = None;
+        self.pos.stamp = next_stamp();
+        self.pos.table.restart(rng(seed));
+        self.pos.log.events.clear();
+        self.pos.log.output.clear();
+        self.pos.log.clear_counts();
+        self.pos.history.clear();
+        self.pos.stopped = None;
     }
 
     /// What becomes of the game when a script fails midway through an
@@ -145,7 +133,7 @@ impl<R: Rules> Game<R> {
     /// Fails with the script failure that stopped the game, if one did
     /// (`OnFailure::Stop`).
     pub(crate) fn going_on(&self) -> Result<(), RuleFailure> {
-        match &self.stopped {
+        match &self.pos.stopped {
             None => Ok(()),
             Some(failure) => Err(RuleFailure(format!("the game stopped at a script error: {failure}"))),
         }
@@ -156,58 +144,71 @@ impl<R: Rules> Game<R> {
         &self.rules
     }
 
+    /// The game's state: a value to copy, compare, and load again.
+    pub fn position(&self) -> &Position {
+        &self.pos
+    }
+
+    /// Goes on from `position` (one of a game of the same variant and
+    /// table size), reusing this game's allocations. What the rules know
+    /// of the position's table stays valid: its version comes with it.
+    pub fn set_position(&mut self, position: &Position) {
+        debug_assert_eq!(position.table.players(), self.players(), "a position of this table size");
+        self.pos.clone_from(position);
+        self.chances = None;
+    }
+
     pub fn set_logging(&mut self, enabled: bool) {
-        self.log.enabled = enabled;
+        self.pos.log.enabled = enabled;
     }
 
     pub fn table(&self) -> &Table {
-        &self.table
+        &self.pos.table
     }
 
     /// Starts the log's counts afresh (a new hand of a simulated match).
     pub fn clear_counts(&mut self) {
-        self.log.clear_counts();
+        self.pos.log.clear_counts();
     }
 
     /// The log: events (when enabled), counts of each kind, script counters.
     pub fn log(&self) -> &crate::event::Log {
-        &self.log
+        &self.pos.log
     }
 
     pub fn events(&self) -> &[Event] {
-        &self.log.events
+        &self.pos.log.events
     }
 
     /// What predicate and transform hooks printed (they may not log).
     pub fn script_output(&self) -> &[String] {
-        &self.log.output
+        &self.pos.log.output
     }
 
     pub fn players(&self) -> usize {
-        self.table.players()
+        self.pos.table.players()
     }
 
     /// Who must act now: the seat owing a decision, else the player whose
     /// turn it is.
     pub fn to_act(&self) -> Seat {
-        self.table.to_act()
+        self.pos.table.to_act()
     }
 
     pub fn hand_over(&self) -> bool {
-        self.table.winner().is_some()
+        self.pos.table.winner().is_some()
     }
 
-    /// Places a position directly (scenario setup): the caller guarantees the
-    /// piles and hands hold exactly the deck.
-    pub fn place(&mut self, f: impl FnOnce(&mut Table)) {
-        self.stamp = next_stamp();
-        f(&mut self.table);
-        self.table.update_uno();
+    /// Lays the table out as `layout` says (`Table::layout`, changed), or
+    /// says why not and changes nothing.
+    pub fn arrange(&mut self, layout: Layout) -> Result<(), String> {
+        self.pos.stamp = next_stamp();
+        self.pos.table.arrange(layout, &self.variant)
     }
 
     /// Every deal and accepted action so far.
     pub fn history(&self) -> &[Record] {
-        &self.history
+        &self.pos.history
     }
 
     /// Plays a recorded history again from the same seed: the same game,
@@ -248,7 +249,7 @@ impl<R: Rules> Game<R> {
         })?;
         match refusal {
             None => self.apply_unchecked(action),
-            Some(refusal) => Err(ActionError::refused(refusal, &self.variant, &self.table)),
+            Some(refusal) => Err(ActionError::refused(refusal, &self.variant, &self.pos.table)),
         }
     }
 
@@ -263,8 +264,8 @@ impl<R: Rules> Game<R> {
             _ => self.may_run_scripts(&action),
         };
         self.transaction(scripts, |game| game.carry_out(action))?;
-        if self.log.enabled {
-            self.history.push(Record::Act(action));
+        if self.pos.log.enabled {
+            self.pos.history.push(Record::Act(action));
         }
         Ok(())
     }
@@ -277,19 +278,19 @@ impl<R: Rules> Game<R> {
         }
         match action {
             Action::Play(play) => {
-                let face = v.face(play.card, self.table.side);
-                !v.card_hook_bound(HookKind::OnPlay, play.card, self.table.side, play.as_flex).is_empty()
+                let face = v.face(play.card, self.pos.table.side);
+                !v.card_hook_bound(HookKind::OnPlay, play.card, self.pos.table.side, play.as_flex).is_empty()
                     // A wild that names no colour fails if no rule names one.
                     || (face.is_wild() && !v.names.names_color(face))
-                    || (self.table.hands[play.seat].len() == 1
+                    || (self.pos.table.hands[play.seat].len() == 1
                         && (v.has_hook(HookKind::ScoreHand) || v.has_hook(HookKind::MatchWinner)))
             }
             // What a draw asks the rules is bound to the card it draws: the
             // top of the draw pile, unless a reshuffle decides.
-            Action::Draw(_) => match self.table.draw.last() {
+            Action::Draw(_) => match self.pos.table.draw.last() {
                 Some(&card) => [HookKind::DrawAgain, HookKind::CanPlay]
                     .iter()
-                    .any(|&kind| v.card_hook_need(kind, card, self.table.side) != TopNeed::NEVER),
+                    .any(|&kind| v.card_hook_need(kind, card, self.pos.table.side) != TopNeed::NEVER),
                 None => v.has_hook(HookKind::DrawAgain) || v.has_hook(HookKind::CanPlay),
             },
             _ => false,
@@ -306,11 +307,11 @@ impl<R: Rules> Game<R> {
         body: impl FnOnce(&mut Game<R>) -> Result<(), RuleFailure>,
     ) -> Result<(), ActionError> {
         self.going_on()?;
-        self.stamp = next_stamp();
+        self.pos.stamp = next_stamp();
         if scripts && self.on_failure == OnFailure::Restore {
-            self.backup.clone_from(&self.table);
+            self.backup.clone_from(&self.pos.table);
         }
-        let mark = self.log.events.len();
+        let mark = self.pos.log.events.len();
         (self.changing, self.guarded) = (true, scripts);
         self.rules.begin_action();
         let result = body(self);
@@ -318,16 +319,16 @@ impl<R: Rules> Game<R> {
         self.changing = false;
         match result {
             Ok(()) => {
-                debug_assert!(self.table.conserves(&self.variant), "cards are not conserved: {:?}", self.table);
+                debug_assert!(self.pos.table.conserves(&self.variant), "cards are not conserved: {:?}", self.pos.table);
                 Ok(())
             }
             Err(failure) => {
                 match self.on_failure {
                     OnFailure::Restore => {
-                        std::mem::swap(&mut self.table, &mut self.backup);
-                        self.log.events.truncate(mark);
+                        std::mem::swap(&mut self.pos.table, &mut self.backup);
+                        self.pos.log.events.truncate(mark);
                     }
-                    OnFailure::Stop => self.stopped = Some(failure.clone()),
+                    OnFailure::Stop => self.pos.stopped = Some(failure.clone()),
                 }
                 Err(failure.into())
             }

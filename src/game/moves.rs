@@ -177,7 +177,7 @@ impl Standing {
 impl<R: Rules> Game<R> {
     /// The colours a wild may name now, as a range of colour indices.
     pub fn color_range(&self) -> Range<Color> {
-        self.variant.colors_of(self.table.side)
+        self.variant.colors_of(self.pos.table.side)
     }
 
     /// Fills `moves` with everything `seat` may do now. A script that fails
@@ -204,7 +204,7 @@ impl<R: Rules> Game<R> {
     /// (`Moves::contains`, its cards' faces on the side in play)? A card id
     /// that names no card of the deck is not.
     pub fn lists(&self, moves: &Moves, action: &Action) -> bool {
-        let (variant, side) = (&self.variant, self.table.side);
+        let (variant, side) = (&self.variant, self.pos.table.side);
         moves.contains(action, |card| variant.designs.get(usize::from(card.0)).map(|d| *d.face(side)))
     }
 
@@ -212,7 +212,7 @@ impl<R: Rules> Game<R> {
     /// table stays as it is): the table is frozen meanwhile, and the
     /// scripts asked share one action's time budget.
     pub(crate) fn asking<T>(&mut self, questions: impl FnOnce(&mut Game<R>) -> T) -> T {
-        self.rules.freeze(self.stamp);
+        self.rules.freeze(self.pos.stamp);
         self.rules.begin_action();
         let answer = questions(self);
         self.rules.end_action();
@@ -223,15 +223,15 @@ impl<R: Rules> Game<R> {
     fn find_moves(&mut self, seat: Seat, moves: &mut Moves) -> Result<(), RuleFailure> {
         moves.reset(seat, self.color_range());
         self.going_on()?;
-        if seat >= self.players() || self.table.winner().is_some() || !self.table.playing(seat) {
+        if seat >= self.players() || self.pos.table.winner().is_some() || !self.pos.table.playing(seat) {
             return Ok(());
         }
-        let t = &self.table;
+        let t = &self.pos.table;
         moves.held = t.hands[seat].len();
-        moves.drawn = seat == t.current && matches!(t.phase, Phase::Drawn(_));
+        moves.drawn = seat == t.current && matches!(t.phase(), Phase::Drawn(_));
         moves.call_uno = moves.held == 1 && t.uno.get(seat) != Uno::Called;
         moves.catch.extend(seats_of(t.exposed() & !(1 << seat) & !t.seats_out()));
-        match &t.phase {
+        match t.phase() {
             Phase::NameColor { chooser } => {
                 if *chooser == seat {
                     moves.name_color = self.color_range();
@@ -251,7 +251,7 @@ impl<R: Rules> Game<R> {
             _ => {}
         }
         ok(self.legal_plays(seat, moves))?;
-        if seat == self.table.current && matches!(self.table.phase, Phase::Turn | Phase::Drawn(_)) {
+        if seat == self.pos.table.current && matches!(self.pos.table.phase(), Phase::Turn | Phase::Drawn(_)) {
             moves.draw = ok(self.check_draw(seat, Some(&moves.plays)))?;
             moves.pass = ok(self.check_pass(seat, Some(&moves.plays)))?;
         }
@@ -296,17 +296,17 @@ impl<R: Rules> Game<R> {
         // Asked for every seat, then again for each seat with a chance; the
         // table keeps its version `stamp` except while an action changes it.
         if let Some((stamp, chances)) = self.chances
-            && stamp == self.stamp
+            && stamp == self.pos.stamp
             && !self.changing
         {
             return chances;
         }
-        let t = &mut self.table;
+        let t = &mut self.pos.table;
         let kind = HookKind::CanPlayOutOfTurn;
         let designs = self.askable.designs(&self.variant, kind, t.side, t.top(), t.color);
         let seats = t.hands.seats();
-        let in_turn = match &t.phase {
-            _ if self.stopped.is_some() => seats,
+        let in_turn = match t.phase() {
+            _ if self.pos.stopped.is_some() => seats,
             Phase::Answer(p) => 1 << t.current | 1 << p.victim,
             _ => 1 << t.current,
         };
@@ -318,7 +318,7 @@ impl<R: Rules> Game<R> {
             }),
             "the designs worked out for the discard are those each card's check finds"
         );
-        self.chances = (!self.changing).then_some((self.stamp, chances));
+        self.chances = (!self.changing).then_some((self.pos.stamp, chances));
         chances
     }
 
@@ -338,7 +338,7 @@ impl<R: Rules> Game<R> {
     /// worked out for the discard (`Askable`), a word of the cards held at
     /// a time (`Hands::holding_any`).
     fn may_be_allowed_any(&mut self, seat: Seat, kind: HookKind) -> bool {
-        let t = &mut self.table;
+        let t = &mut self.pos.table;
         let designs = self.askable.designs(&self.variant, kind, t.side, t.top(), t.color);
         let any = t.hands.holding_any(1 << seat, designs) != 0;
         debug_assert_eq!(
@@ -366,13 +366,13 @@ impl<R: Rules> Game<R> {
         // matching: they are matched a run at a time (`plain_plays`), and
         // the others asked about one by one.
         let runs = standing == (Standing::Turn { drawn: None }) && few_designs && !self.variant.double_sided;
-        let side = self.table.side;
+        let side = self.pos.table.side;
         let mut index = 0;
         loop {
             if runs {
                 index = self.plain_plays(seat, index, discard, &mut designs_seen, &mut moves.plays);
             }
-            let hand = &self.table.hands[seat];
+            let hand = &self.pos.table.hands[seat];
             let Some(&card) = hand.get(index) else { break };
             let choice = self.variant.choice(card, side);
             let seen = if few_designs {
@@ -388,9 +388,9 @@ impl<R: Rules> Game<R> {
         #[cfg(debug_assertions)]
         if runs {
             let mut asked = Vec::new();
-            for index in 0..self.table.hands[seat].len() {
-                let card = self.table.hands[seat][index];
-                if !self.table.hands[seat][..index].contains(&card) {
+            for index in 0..self.pos.table.hands[seat].len() {
+                let card = self.pos.table.hands[seat][index];
+                if !self.pos.table.hands[seat][..index].contains(&card) {
                     self.plays_of_card(seat, standing, card, discard, &mut asked)?;
                 }
             }
@@ -411,7 +411,7 @@ impl<R: Rules> Game<R> {
         designs_seen: &mut DesignsSeen,
         out: &mut Vec<PlayOption>,
     ) -> usize {
-        let (hand, side) = (&self.table.hands[seat], self.table.side);
+        let (hand, side) = (&self.pos.table.hands[seat], self.pos.table.side);
         for (index, &card) in hand.iter().enumerate().skip(from) {
             let key = self.variant.face_key(card, side);
             if !key.plain {
@@ -433,7 +433,7 @@ impl<R: Rules> Game<R> {
     /// What a plain play in turn must match, packed: the colour in play
     /// and the top card.
     fn discard_key(&self) -> (Option<Color>, Option<FaceKey>) {
-        (self.table.color, self.table.top().map(|top| self.variant.face_key(top, self.table.side)))
+        (self.pos.table.color, self.pos.table.top().map(|top| self.variant.face_key(top, self.pos.table.side)))
     }
 
     /// Adds the plays of `card` that `seat` may make now; `discard` is
@@ -447,12 +447,12 @@ impl<R: Rules> Game<R> {
         (color, top): (Option<Color>, Option<FaceKey>),
         out: &mut Vec<PlayOption>,
     ) -> Checked<()> {
-        let key = self.variant.face_key(card, self.table.side);
+        let key = self.variant.face_key(card, self.pos.table.side);
         let in_turn = || matches!(standing, Standing::Turn { drawn } if drawn.is_none_or(|drawn| drawn == card));
         if key.plain && in_turn() {
             // The common case, kept short: nothing but matching decides.
             let matches = key.matches(color, top);
-            debug_assert_eq!(matches, self.table.matches(&self.variant, self.face(card), false));
+            debug_assert_eq!(matches, self.pos.table.matches(&self.variant, self.face(card), false));
             if matches {
                 let play = self.plain_option(card, key);
                 debug_assert!(
@@ -463,9 +463,9 @@ impl<R: Rules> Game<R> {
             Ok(())
         } else if !key.may_match(color, top) {
             debug_assert!(
-                !self.variant.grants(card, self.table.side)
-                    && !self.table.matches(&self.variant, self.face(card), false)
-                    && !self.table.matches(&self.variant, self.face(card), true),
+                !self.variant.grants(card, self.pos.table.side)
+                    && !self.pos.table.matches(&self.variant, self.face(card), false)
+                    && !self.pos.table.matches(&self.variant, self.face(card), true),
                 "a card that may match was passed over"
             );
             Ok(())
@@ -516,8 +516,8 @@ impl<R: Rules> Game<R> {
     /// (`flex_side_allowed`): one a target, as `plays_of` adds them.
     fn flex_side_plays(&self, seat: Seat, card: CardId, key: FaceKey, out: &mut Vec<PlayOption>) {
         let face = *self.face(card);
-        let need = self.variant.target_need(card, self.table.side, true);
-        for target in targets(need, seat, self.players(), self.table.seats_out()) {
+        let need = self.variant.target_need(card, self.pos.table.side, true);
+        for target in targets(need, seat, self.players(), self.pos.table.seats_out()) {
             out.push(PlayOption { card, face, as_flex: true, target, names_color: key.names_color });
         }
     }
@@ -535,14 +535,14 @@ impl<R: Rules> Game<R> {
         sides: &[bool],
         out: &mut Vec<PlayOption>,
     ) -> Checked<()> {
-        let side = self.table.side;
+        let side = self.pos.table.side;
         let face = *self.face(card);
         let players = self.players();
         let grants = self.variant.grants(card, side);
         let names_color = self.variant.names.names_color(&face);
         for &as_flex in sides {
             if (as_flex && !self.variant.names.has_flex_side(&face))
-                || (!grants && !self.table.matches(&self.variant, &face, as_flex))
+                || (!grants && !self.pos.table.matches(&self.variant, &face, as_flex))
             {
                 continue;
             }
@@ -558,7 +558,7 @@ impl<R: Rules> Game<R> {
                     &Play { seat, card, color, as_flex, target: None, uno: false },
                 ),
             };
-            for target in targets(need, seat, players, self.table.seats_out()) {
+            for target in targets(need, seat, players, self.pos.table.seats_out()) {
                 let play = Play { seat, card, color, as_flex, target, uno: false };
                 debug_assert_eq!(self.check_shape(&play), Ok(()));
                 let checked = if grants {
@@ -607,19 +607,19 @@ impl<R: Rules> Game<R> {
     }
 
     fn face(&self, card: CardId) -> &Face {
-        self.variant.face(card, self.table.side)
+        self.variant.face(card, self.pos.table.side)
     }
 
     /// Why `action` is refused now, or `Ok` if it is allowed.
     pub(crate) fn validate(&mut self, action: &Action) -> Checked<()> {
-        if let Some(winner) = self.table.winner() {
+        if let Some(winner) = self.pos.table.winner() {
             return refuse(Refusal::HandOver { winner });
         }
         let seat = action.seat();
         if seat >= self.players() {
             return refuse(Refusal::NoSuchSeat(seat));
         }
-        if !self.table.playing(seat) {
+        if !self.pos.table.playing(seat) {
             return refuse(Refusal::LeftTheHand { seat });
         }
         match *action {
@@ -631,7 +631,7 @@ impl<R: Rules> Game<R> {
                 true => Ok(()),
                 false => refuse(Refusal::NotChallengeable),
             },
-            Action::NameColor(seat, color) => match self.table.phase {
+            Action::NameColor(seat, color) => match *self.pos.table.phase() {
                 Phase::NameColor { chooser } if chooser == seat => {
                     if self.color_range().contains(&color) {
                         Ok(())
@@ -642,7 +642,7 @@ impl<R: Rules> Game<R> {
                 Phase::NameColor { chooser } => refuse(Refusal::NotYourTurn { seat, to_act: chooser }),
                 _ => refuse(Refusal::NoColorChoice),
             },
-            Action::Choose(seat, index) => match &self.table.phase {
+            Action::Choose(seat, index) => match self.pos.table.phase() {
                 Phase::Choose(choice) if choice.chooser == seat && index < choice.options.len() => Ok(()),
                 Phase::Choose(choice) if choice.chooser == seat => {
                     refuse(Refusal::NoSuchOption { index, options: choice.options.len() })
@@ -650,7 +650,7 @@ impl<R: Rules> Game<R> {
                 Phase::Choose(choice) => refuse(Refusal::NotYourTurn { seat, to_act: choice.chooser }),
                 _ => refuse(Refusal::NoChoice),
             },
-            Action::CallUno(seat) => match (self.table.hands[seat].len(), self.table.uno.get(seat)) {
+            Action::CallUno(seat) => match (self.pos.table.hands[seat].len(), self.pos.table.uno.get(seat)) {
                 (1, Uno::Called) => refuse(Refusal::UnoAlreadyCalled { seat }),
                 (1, _) => Ok(()),
                 (cards, _) => refuse(Refusal::UnoNeedsOneCard { seat, cards }),
@@ -659,7 +659,7 @@ impl<R: Rules> Game<R> {
                 if target >= self.players() {
                     return refuse(Refusal::NoSuchSeat(target));
                 }
-                let state = self.table.uno.get(target);
+                let state = self.pos.table.uno.get(target);
                 match state {
                     _ if by == target => refuse(Refusal::CatchSelf { seat: by }),
                     Uno::Exposed => Ok(()),
@@ -675,7 +675,7 @@ impl<R: Rules> Game<R> {
     /// refusal of everything else.
     #[inline(always)]
     fn owed_decision(&self) -> Checked<()> {
-        match &self.table.phase {
+        match self.pos.table.phase() {
             Phase::NameColor { chooser } => refuse(Refusal::MustNameColor { chooser: *chooser }),
             Phase::Answer(p) => refuse(Refusal::MustAnswer { victim: p.victim, challengeable: p.challenge.is_some() }),
             Phase::Choose(choice) => refuse(Refusal::MustChoose { chooser: choice.chooser }),
@@ -685,7 +685,7 @@ impl<R: Rules> Game<R> {
 
     /// May `seat` answer the penalty now? `Ok(challengeable)` if so.
     fn check_answer(&self, seat: Seat) -> Checked<bool> {
-        match &self.table.phase {
+        match self.pos.table.phase() {
             Phase::Answer(p) if p.victim == seat => Ok(p.challenge.is_some()),
             Phase::Answer(p) => refuse(Refusal::NotYourTurn { seat, to_act: p.victim }),
             _ => refuse(Refusal::NoPenalty),
@@ -696,8 +696,8 @@ impl<R: Rules> Game<R> {
     #[inline(always)]
     fn check_turn(&self, seat: Seat) -> Checked<()> {
         self.owed_decision()?;
-        if seat != self.table.current {
-            return refuse(Refusal::NotYourTurn { seat, to_act: self.table.current });
+        if seat != self.pos.table.current {
+            return refuse(Refusal::NotYourTurn { seat, to_act: self.pos.table.current });
         }
         Ok(())
     }
@@ -706,10 +706,10 @@ impl<R: Rules> Game<R> {
     #[inline(always)]
     fn check_draw(&mut self, seat: Seat, plays: Option<&[PlayOption]>) -> Checked<()> {
         self.check_turn(seat)?;
-        if self.table.drawn().is_some() {
+        if self.pos.table.drawn().is_some() {
             return refuse(Refusal::AlreadyDrew { seat });
         }
-        if !self.table.can_draw() {
+        if !self.pos.table.can_draw() {
             return refuse(Refusal::NothingToDraw);
         }
         self.check_turn_hooks(HookKind::CanDraw, seat, plays, "drawing")
@@ -719,7 +719,7 @@ impl<R: Rules> Game<R> {
     #[inline(always)]
     fn check_pass(&mut self, seat: Seat, plays: Option<&[PlayOption]>) -> Checked<()> {
         self.check_turn(seat)?;
-        if self.table.drawn().is_none() && self.table.can_draw() {
+        if self.pos.table.drawn().is_none() && self.pos.table.can_draw() {
             return refuse(Refusal::MustPlayOrDraw { seat });
         }
         self.check_turn_hooks(HookKind::CanPass, seat, plays, "passing")
@@ -764,8 +764,8 @@ impl<R: Rules> Game<R> {
 
     /// How `seat` stands to playing a card now, or why it may play nothing.
     fn standing(&mut self, seat: Seat) -> Checked<Standing> {
-        let in_turn = seat == self.table.current;
-        match &self.table.phase {
+        let in_turn = seat == self.pos.table.current;
+        match self.pos.table.phase() {
             Phase::Over { ranking } => refuse(Refusal::HandOver { winner: ranking[0] }),
             Phase::NameColor { chooser } => refuse(Refusal::MustNameColor { chooser: *chooser }),
             Phase::Choose(choice) => refuse(Refusal::MustChoose { chooser: choice.chooser }),
@@ -785,7 +785,7 @@ impl<R: Rules> Game<R> {
             Phase::Turn | Phase::Drawn(_) if self.variant.has_hook(HookKind::CanPlayOutOfTurn) => {
                 Ok(Standing::OutOfTurn)
             }
-            Phase::Turn | Phase::Drawn(_) => refuse(Refusal::NotYourTurn { seat, to_act: self.table.current }),
+            Phase::Turn | Phase::Drawn(_) => refuse(Refusal::NotYourTurn { seat, to_act: self.pos.table.current }),
         }
     }
 
@@ -795,10 +795,10 @@ impl<R: Rules> Game<R> {
         if usize::from(play.card.0) >= self.variant.designs.len() {
             return refuse(Refusal::NoSuchCard(play.card));
         }
-        if !self.table.hands[play.seat].contains(&play.card) {
+        if !self.pos.table.hands[play.seat].contains(&play.card) {
             return refuse(Refusal::NotHeld { seat: play.seat, card: play.card });
         }
-        let held = self.table.hands[play.seat].len();
+        let held = self.pos.table.hands[play.seat].len();
         if play.uno && held != 2 {
             return refuse(Refusal::UnoWithPlay { seat: play.seat, left: held - 1 });
         }
@@ -812,7 +812,7 @@ impl<R: Rules> Game<R> {
     /// `why`: keep a rule's reason (not when listing moves).
     fn check_play_as(&mut self, standing: Standing, play: &Play, why: bool) -> Checked<()> {
         let mut allowed = self.check_standing(standing, play)?;
-        let grants = self.variant.grants(play.card, self.table.side);
+        let grants = self.variant.grants(play.card, self.pos.table.side);
         let face = self.face(play.card);
         if play.as_flex && !self.variant.names.has_flex_side(face) {
             return refuse(Refusal::NoFlexSide { card: play.card });
@@ -846,7 +846,7 @@ impl<R: Rules> Game<R> {
             None if kind == HookKind::CanRespond => self.owed_decision().map(|()| false),
             None => {
                 self.owed_decision()?;
-                refuse(Refusal::NotYourTurn { seat: play.seat, to_act: self.table.current })
+                refuse(Refusal::NotYourTurn { seat: play.seat, to_act: self.pos.table.current })
             }
         }
     }
@@ -854,10 +854,10 @@ impl<R: Rules> Game<R> {
     /// Does the card match the discard pile (on the side played)?
     fn matches(&self, play: &Play) -> Result<(), Refusal> {
         let face = self.face(play.card);
-        if self.table.matches(&self.variant, face, play.as_flex) {
+        if self.pos.table.matches(&self.variant, face, play.as_flex) {
             return Ok(());
         }
-        let flex_hint = !play.as_flex && face.flex.is_some() && face.flex == self.table.color;
+        let flex_hint = !play.as_flex && face.flex.is_some() && face.flex == self.pos.table.color;
         Err(Refusal::NoMatch { card: play.card, flex_hint })
     }
 
@@ -882,13 +882,14 @@ impl<R: Rules> Game<R> {
             (false, Some(_)) => return Err(Refusal::OnlyWildsNameColors),
             _ => {}
         }
-        match (self.variant.target_need(card, self.table.side, play.as_flex), play.target) {
+        match (self.variant.target_need(card, self.pos.table.side, play.as_flex), play.target) {
             (TargetNeed::None, Some(_)) => Err(Refusal::TakesNoTarget {
                 card,
-                flex_hint: !play.as_flex && self.variant.target_need(card, self.table.side, true) != TargetNeed::None,
+                flex_hint: !play.as_flex
+                    && self.variant.target_need(card, self.pos.table.side, true) != TargetNeed::None,
             }),
             (TargetNeed::Required, None) => Err(Refusal::NeedsTarget { card }),
-            (_, Some(target)) if target >= self.players() || target == seat || !self.table.playing(target) => {
+            (_, Some(target)) if target >= self.players() || target == seat || !self.pos.table.playing(target) => {
                 Err(Refusal::BadTarget { target })
             }
             _ => Ok(()),

@@ -9,7 +9,6 @@ use crate::event::Event;
 use crate::game::Game;
 use crate::rules::{HookArg, Reply, RuleFailure, Rules};
 use crate::seat::Seat;
-use crate::turn::Phase;
 use crate::variant::HookKind;
 
 impl<R: Rules> Game<R> {
@@ -35,12 +34,12 @@ impl<R: Rules> Game<R> {
         let winner = ranking[0];
         let named = ranking.len();
         for seat in (1..players).map(|offset| (winner + offset) % players) {
-            if self.table.playing(seat) && !ranking[..named].contains(&seat) {
+            if self.pos.table.playing(seat) && !ranking[..named].contains(&seat) {
                 ranking.push(seat);
             }
         }
         ranking[named..].sort_by_key(|&seat| points[seat]);
-        for &seat in self.table.departures.iter().rev() {
+        for &seat in self.pos.table.departures.iter().rev() {
             if !ranking.contains(&seat) {
                 ranking.push(seat);
             }
@@ -54,12 +53,11 @@ impl<R: Rules> Game<R> {
     pub(crate) fn end_hand(&mut self, named: Vec<Seat>, went_out: bool) -> Result<(), RuleFailure> {
         let winner = named[0];
         if named.len() > 1 {
-            self.log.push(Event::Ranked { seats: named.clone() });
+            self.pos.log.push(Event::Ranked { seats: named.clone() });
         }
         let players = self.players();
-        let points: SmallVec<[i64; 8]> = (0..players).map(|s| self.table.hand_points(&self.variant, s)).collect();
-        self.table.phase = Phase::Over { ranking: self.ranking(named, &points) };
-        self.table.owed.clear();
+        let points: SmallVec<[i64; 8]> = (0..players).map(|s| self.pos.table.hand_points(&self.variant, s)).collect();
+        self.pos.table.finish_hand(self.ranking(named, &points));
         let arg = HookArg::Seat(winner);
         let gains = match self.last_global_answer(HookKind::ScoreHand, winner, arg, |reply| match reply {
             Reply::Points(points) if points.len() == players => Some(points.clone()),
@@ -73,18 +71,19 @@ impl<R: Rules> Game<R> {
         };
         // Points are whole numbers a script may make huge: a score that
         // would overflow is an error, not a wrap to negative.
-        let totals: Option<Vec<i64>> = self.table.scores.iter().zip(&gains).map(|(s, g)| s.checked_add(*g)).collect();
+        let totals: Option<Vec<i64>> =
+            self.pos.table.scores.iter().zip(&gains).map(|(s, g)| s.checked_add(*g)).collect();
         let Some(totals) = totals else {
             return Err(RuleFailure(format!(
                 "hand {}: a score would leave the range of scores ({} to {}); the hand's points: {gains:?}",
-                self.table.hand_number,
+                self.pos.table.hand_number,
                 i64::MIN,
                 i64::MAX
             )));
         };
-        self.table.scores = totals;
-        self.log.push(Event::HandWon { seat: winner, points: gains[winner], went_out });
-        if self.table.match_winner.is_some() {
+        self.pos.table.scores = totals;
+        self.pos.log.push(Event::HandWon { seat: winner, points: gains[winner], went_out });
+        if self.pos.table.match_winner.is_some() {
             return self.moment(HookKind::OnHandEnd, winner, HookArg::Seat(winner));
         }
         let named = self.last_global_answer(HookKind::MatchWinner, winner, HookArg::None, |reply| match reply {
@@ -93,12 +92,12 @@ impl<R: Rules> Game<R> {
         })?;
         let winners = match named {
             Some(seats) => seats,
-            None if self.table.scores[winner] >= self.variant.target_score => vec![winner],
+            None if self.pos.table.scores[winner] >= self.variant.target_score => vec![winner],
             None => Vec::new(),
         };
-        self.table.match_winner = winners.first().copied();
+        self.pos.table.match_winner = winners.first().copied();
         for seat in winners {
-            self.log.push(Event::MatchWon { seat });
+            self.pos.log.push(Event::MatchWon { seat });
         }
         self.moment(HookKind::OnHandEnd, winner, HookArg::Seat(winner))
     }

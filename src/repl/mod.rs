@@ -243,7 +243,7 @@ impl<'a> Session<'a> {
         loop {
             self.show_events(out).map_err(|e| e.to_string())?;
             self.refresh_moves();
-            if self.game.table().match_winner.is_some() {
+            if self.game.table().match_winner().is_some() {
                 if !self.announced {
                     self.announced = true;
                     self.hand_summary(out).map_err(|e| e.to_string())?;
@@ -252,11 +252,11 @@ impl<'a> Session<'a> {
                 }
                 return Ok(());
             }
-            if self.game.table().hand_number == 0 || self.game.hand_over() {
+            if self.game.table().hand_number() == 0 || self.game.hand_over() {
                 if self.game.hand_over() {
                     self.hand_summary(out).map_err(|e| e.to_string())?;
                 }
-                self.scores_at_deal = self.game.table().scores.clone();
+                self.scores_at_deal = self.game.table().scores().to_vec();
                 self.game.deal().map_err(|e| e.to_string())?;
                 continue;
             }
@@ -306,7 +306,7 @@ impl<'a> Session<'a> {
     /// play does not stop for it.
     fn uno_at_stake(&self) -> bool {
         self.moves.call_uno
-            && (self.game.table().uno.get(HUMAN) == crate::table::Uno::Exposed
+            && (self.game.table().uno().get(HUMAN) == crate::table::Uno::Exposed
                 || self.game.variant.has_hook(crate::variant::HookKind::OnUno))
     }
 
@@ -354,7 +354,7 @@ impl<'a> Session<'a> {
     /// `p1 and p3 win with 566 points` (a team), or each one's points where
     /// they differ.
     fn match_winners(&self) -> String {
-        let scores = &self.game.table().scores;
+        let scores = &self.game.table().scores();
         let winners = self.game.match_winners();
         let same = winners.windows(2).all(|pair| scores[pair[0]] == scores[pair[1]]);
         let names: Vec<String> = winners
@@ -396,7 +396,7 @@ impl<'a> Session<'a> {
 
     fn show_table(&mut self, out: &mut dyn Write) -> std::io::Result<()> {
         let view = self.game.view(HUMAN);
-        let next = (!self.game.hand_over()).then(|| self.game.table().seat_after(self.game.table().current, 1));
+        let next = (!self.game.hand_over()).then(|| self.game.table().seat_after(self.game.table().current(), 1));
         let order = self.hand_order();
         write!(out, "{}", render::table(&self.game.variant.names, &view, &order, &self.moves, next, self.style))?;
         self.table_shown = true;
@@ -405,7 +405,7 @@ impl<'a> Session<'a> {
 
     fn prompt(&self) -> String {
         let names = &self.game.variant.names;
-        if self.game.table().match_winner.is_some() {
+        if self.game.table().match_winner().is_some() {
             return "match over".into();
         }
         if self.in_window() {
@@ -428,7 +428,7 @@ impl<'a> Session<'a> {
             return format!("you may {} (Enter: let play go on)", offers.join(", "));
         }
         let uno = if self.moves.call_uno { " (you hold one card: uno)" } else { "" };
-        let text = match &self.game.table().phase {
+        let text = match self.game.table().phase() {
             Phase::NameColor { .. } => "name a colour (color C)".to_string(),
             Phase::Answer(p) => format!(
                 "you face drawing {}: accept{}{}",
@@ -532,7 +532,7 @@ impl<'a> Session<'a> {
     }
 
     fn make_move(&mut self, mut command: Command, out: &mut dyn Write) -> std::io::Result<()> {
-        if self.game.table().match_winner.is_some() {
+        if self.game.table().match_winner().is_some() {
             writeln!(out, "the match is over: 'new' starts another, 'undo' goes back")?;
             return Ok(());
         }
@@ -577,7 +577,7 @@ impl<'a> Session<'a> {
         if play.as_flex {
             return Ok(action);
         }
-        let face = *self.game.variant.face(play.card, self.game.table().side);
+        let face = *self.game.variant.face(play.card, self.game.table().side());
         let regular_plays = self.moves.plays.iter().any(|o| o.face == face && !o.as_flex);
         let flexed = Action::Play(Play { as_flex: true, ..play });
         if regular_plays || !self.game.lists(&self.moves, &flexed) {
@@ -610,10 +610,10 @@ impl<'a> Session<'a> {
 
     /// The seat a challenge now would challenge, and its hand as shown.
     fn challenged_hand(&self) -> Option<(usize, Vec<render::Painted>)> {
-        let Phase::Answer(penalty) = &self.game.table().phase else { return None };
+        let Phase::Answer(penalty) = self.game.table().phase() else { return None };
         penalty.challenge.as_ref()?;
-        let (names, side) = (&self.game.variant.names, self.game.table().side);
-        let hand = self.game.table().hands[penalty.by]
+        let (names, side) = (&self.game.variant.names, self.game.table().side());
+        let hand = self.game.table().hands()[penalty.by]
             .iter()
             .map(|&card| render::face(names, self.game.variant.face(card, side), self.style))
             .collect();
@@ -623,7 +623,7 @@ impl<'a> Session<'a> {
     /// A bot decides for seat 0: its turn, or whether to take a chance
     /// out of turn.
     fn auto(&mut self, out: &mut dyn Write) -> std::io::Result<()> {
-        if self.game.table().match_winner.is_some() {
+        if self.game.table().match_winner().is_some() {
             writeln!(out, "the match is over: 'new' starts another, 'undo' goes back")?;
             return Ok(());
         }
@@ -647,7 +647,7 @@ impl<'a> Session<'a> {
             return Ok(());
         }
         // A bot playing for you never forgets to call UNO.
-        let held = self.game.table().hands[HUMAN].len();
+        let held = self.game.table().hands()[HUMAN].len();
         let result = match bot.choose(&mut self.game, HUMAN) {
             Ok(Action::Play(play)) if held == 2 => self.apply_shown(Action::Play(Play { uno: true, ..play }), out)?,
             Ok(action) => self.apply_shown(action, out)?,
@@ -675,7 +675,7 @@ impl<'a> Session<'a> {
             return Ok(());
         };
         let undone = match history[at] {
-            Record::Act(action) => action.describe(&self.game.variant, self.game.table().side),
+            Record::Act(action) => action.describe(&self.game.variant, self.game.table().side()),
             Record::Deal => unreachable!("a deal has no seat"),
         };
         let records = history[..at].to_vec();
@@ -698,8 +698,8 @@ impl<'a> Session<'a> {
         self.shown = self.game.events().len();
         self.passed_at = None;
         self.table_shown = false;
-        self.announced = self.game.table().match_winner.is_some();
-        self.scores_at_deal = self.game.table().scores.clone();
+        self.announced = self.game.table().match_winner().is_some();
+        self.scores_at_deal = self.game.table().scores().to_vec();
     }
 
     /// Plays the lines of a history on a new game of `setup`; stops at the

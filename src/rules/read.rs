@@ -463,7 +463,7 @@ impl Quick {
                 u64::from(table.playing((seat < table.players()).then_some(seat)?))
             }
             Quick::HasTop => u64::from(!table.discard.is_empty()),
-            Quick::HasDrawn => u64::from(matches!(table.phase, Phase::Drawn(_))),
+            Quick::HasDrawn => u64::from(matches!(table.phase(), Phase::Drawn(_))),
             Quick::DrawSize => table.draw.len() as u64,
             Quick::LastPlayer => seat_word(table.landing.player()),
             Quick::Score(seat) => *table.scores.get(usize::from(seat))? as u64,
@@ -484,7 +484,7 @@ impl Quick {
 pub(crate) fn cards_of<'a>(list: CardList, table: &'a Table, call: &'a CallInfo) -> Result<&'a [CardId], String> {
     Ok(match list {
         CardList::Top => table.discard.last().map(std::slice::from_ref).unwrap_or(&[]),
-        CardList::Drawn => match &table.phase {
+        CardList::Drawn => match table.phase() {
             crate::turn::Phase::Drawn(card) => std::slice::from_ref(card),
             _ => &[],
         },
@@ -672,9 +672,9 @@ impl Read {
             Read::DrawSize => Answer::Word(table.draw.len() as u64),
             Read::DiscardSize => Answer::Word(table.discard.len() as u64),
             Read::Answering => {
-                Answer::Penalty(call.answering.as_ref().or(table.phase.penalty()).cloned().map(Box::new))
+                Answer::Penalty(call.answering.as_ref().or(table.phase().penalty()).cloned().map(Box::new))
             }
-            Read::PendingPenalty => Answer::Penalty(table.phase.penalty().cloned().map(Box::new)),
+            Read::PendingPenalty => Answer::Penalty(table.phase().penalty().cloned().map(Box::new)),
             Read::Power(seat) => match table.power.get(seat_ok(*seat)?) {
                 Some(&green) => Answer::bool(green),
                 None => return Err("this variant has no Power Cards".into()),
@@ -693,7 +693,7 @@ impl Read {
             }
             Read::Playing(seat) => Answer::bool(table.playing(seat_ok(*seat)?)),
             Read::SeatsLeft => Answer::Word(table.seats_left() as u64),
-            Read::Ranking => Answer::Seats(match &table.phase {
+            Read::Ranking => Answer::Seats(match table.phase() {
                 Phase::Over { ranking } => ranking.as_slice().into(),
                 _ => Box::default(),
             }),

@@ -174,47 +174,48 @@ impl Scenario {
         let side = s.side.as_deref().and_then(Side::parse).unwrap_or_default();
         let color_named = s.color.as_deref().and_then(|c| variant.names.color(c));
         let landed = !discard.is_empty();
-        game.place(|t| {
-            t.hands = hands.into();
-            t.draw = draw;
-            t.discard = discard;
-            t.side = side;
-            t.current = current;
-            if landed {
-                // The middle of a hand: `current`'s turn has begun.
-                t.landing = Landing::TurnedUp;
-                t.turn_of = Some(current);
-                t.turns_announced = t.turns;
+        let mut layout = game.table().layout();
+        layout.hands = hands;
+        layout.draw = draw;
+        layout.discard = discard;
+        layout.side = side;
+        layout.current = current;
+        if landed {
+            // The middle of a hand: `current`'s turn has begun.
+            layout.landing = Landing::TurnedUp;
+            layout.turn_begun = true;
+        }
+        if let Some(d) = s.direction.as_deref().and_then(Direction::parse) {
+            layout.direction = d;
+        }
+        for (&seat, value) in &s.power {
+            layout.power[seat] = value.eq_ignore_ascii_case("green");
+        }
+        for (&seat, &score) in &s.scores {
+            layout.scores[seat] = score;
+        }
+        for (name, value) in &s.state {
+            if let Ok(Some(value)) = script_value(value) {
+                layout.state.insert(name.as_str().into(), value);
             }
-            if let Some(d) = s.direction.as_deref().and_then(Direction::parse) {
-                t.direction = d;
-            }
-            for (&seat, value) in &s.power {
-                t.power[seat] = value.eq_ignore_ascii_case("green");
-            }
-            for (&seat, &score) in &s.scores {
-                t.scores[seat] = score;
-            }
-            for (name, value) in &s.state {
+        }
+        for (&seat, values) in &s.seat_state {
+            for (name, value) in values {
                 if let Ok(Some(value)) = script_value(value) {
-                    t.state.insert(name.as_str().into(), value);
+                    layout.seat_state[seat].insert(name.as_str().into(), value);
                 }
             }
-            for (&seat, values) in &s.seat_state {
-                for (name, value) in values {
-                    if let Ok(Some(value)) = script_value(value) {
-                        t.seat_state[seat].insert(name.as_str().into(), value);
-                    }
-                }
-            }
-            t.color = color_named.or_else(|| t.top().and_then(|top| variant.face(top, side).color));
-        });
+        }
+        layout.color = color_named.or_else(|| layout.discard.last().and_then(|&top| variant.face(top, side).color));
+        game.arrange(layout)?;
         if !landed {
             game.turn_first_discard().map_err(|e| e.to_string())?;
             if let Some(c) = color_named {
-                game.place(|t| t.color = Some(c));
+                let mut layout = game.table().layout();
+                layout.color = Some(c);
+                game.arrange(layout)?;
             }
-        } else if game.table().color.is_none() {
+        } else if game.table().color().is_none() {
             return Err(self
                 .source
                 .problem_at("discard:", "the top discard is wild: say which colour is in play with 'color:'"));

@@ -112,22 +112,28 @@ pub enum HandResult {
 /// Deals and plays one hand with bots in every seat.
 pub fn play_hand(game: &mut Game<impl Rules>, bots: &mut [Bot]) -> Result<HandResult, String> {
     game.deal().map_err(|e| e.to_string())?;
-    let before = game.table().scores.clone();
+    play_out(game, bots)
+}
+
+/// Plays the hand in progress to its end with bots in every seat (a
+/// playout, from a position a bot searches from).
+pub fn play_out(game: &mut Game<impl Rules>, bots: &mut [Bot]) -> Result<HandResult, String> {
+    let before = game.table().scores().to_vec();
     let mut actions = 0;
     while !game.hand_over() {
         if actions >= crate::limits::HAND_ACTIONS {
             return Ok(HandResult::Stuck { actions });
         }
-        let hand = game.table().hand_number;
+        let hand = game.table().hand_number();
         let next = crate::bot::next_action(game, bots, None).map_err(|e| format!("hand {hand}: {e}"))?;
         let Some((_, action)) = next else { unreachable!("bots play every seat") };
         if let Err(e) = game.apply_unchecked(action) {
-            return Err(format!("hand {hand}, {}: {e}", action.describe(&game.variant, game.table().side)));
+            return Err(format!("hand {hand}, {}: {e}", action.describe(&game.variant, game.table().side())));
         }
         actions += 1;
     }
     let seat = game.table().winner().expect("hand over");
-    let points = game.table().scores[seat] - before[seat];
+    let points = game.table().scores()[seat] - before[seat];
     Ok(HandResult::Won { seat, points, actions })
 }
 
@@ -349,7 +355,7 @@ fn play_share<R: Rules>(config: &SimConfig, worker: usize, progress: &Progress, 
                 let ended = !matches!(result, Ok(HandResult::Won { .. }));
                 stats.add(config, index, seed, &game, result);
                 game.clear_counts();
-                if let Some(winner) = game.table().match_winner {
+                if let Some(winner) = game.table().match_winner() {
                     stats.match_wins[winner] += 1;
                     stats.hands_per_match.push(hands);
                     break;

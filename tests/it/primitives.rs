@@ -25,7 +25,7 @@ fn with_rule(variant: &str, rule: &str) -> Result<Variant, Vec<String>> {
 }
 
 fn counted(game: &Game<Runtime>, name: &str) -> i64 {
-    match game.table().state.get(name) {
+    match game.table().state().get(name) {
         Some(ScriptValue::Int(n)) => *n,
         None => 0,
         Some(other) => panic!("{name} = {other:?}"),
@@ -52,7 +52,7 @@ fn moment_hooks_run_once_per_moment_over_whole_hands() {
         assert_eq!(counted(&game, "reshuffle"), count(|e| matches!(e, Event::Reshuffled { .. })), "seed {seed}");
         assert_eq!(counted(&game, "draw"), draws, "seed {seed}");
         assert_eq!(counted(&game, "turn_end"), counted(&game, "turn_start") - 1, "seed {seed}");
-        assert_eq!(game.table().state.get("hand_won_by"), Some(&ScriptValue::Int(seat as i64)), "seed {seed}");
+        assert_eq!(game.table().state().get("hand_won_by"), Some(&ScriptValue::Int(seat as i64)), "seed {seed}");
         reshuffled |= counted(&game, "reshuffle") > 0;
     }
     assert!(reshuffled, "no seed reshuffled: pick seeds that do");
@@ -73,7 +73,7 @@ fn public_state_reaches_every_seat_and_the_rest_stays_hidden() {
         let names: Vec<&str> = view.state.iter().map(|(k, _)| k.as_str()).collect();
         assert_eq!(names, ["plays"], "seat {seat} sees the public value only");
         for opponent in &view.opponents {
-            let mine = game.table().seat_state[opponent.seat].get("plays");
+            let mine = game.table().seat_state()[opponent.seat].get("plays");
             assert_eq!(opponent.state.first().map(|(_, v)| v), mine, "seat {seat} sees {}'s plays", opponent.seat);
         }
     }
@@ -146,6 +146,6 @@ fn rule_state_is_rebuilt_when_a_saved_game_is_replayed() {
     play_hand(&mut game, &mut bots).unwrap();
     assert!(counted(&game, "plays") > 0);
     let again = Game::replay(Runtime::new(variant).unwrap(), 3, 11, game.history()).unwrap();
-    assert_eq!(again.table().state, game.table().state);
-    assert_eq!(again.table().seat_state, game.table().seat_state);
+    assert_eq!(again.table().state(), game.table().state());
+    assert_eq!(again.table().seat_state(), game.table().seat_state());
 }

@@ -44,7 +44,7 @@ proptest! {
             // An arbitrary action, legal or not: if refused, nothing moves.
             let mix = noise.rotate_left((step % 64) as u32) ^ step;
             let seat = (mix as usize) % players;
-            let hand = &game.table().hands[seat];
+            let hand = &game.table().hands()[seat];
             let card = Action::Play(Play::new(seat, hand[(mix as usize / 7) % hand.len()]));
             let other = (seat + 1) % players;
             let arbitrary = [
@@ -191,7 +191,7 @@ fn refusals_say_the_same_with_the_memo_off() {
                 [(); 2].map(|()| (0..4).map(|s| Bot::new(BotKind::Random, seed, s)).collect::<Vec<_>>());
             while !with.hand_over() {
                 let seat = with.to_act();
-                let hand = with.table().hands[seat].clone();
+                let hand = with.table().hands()[seat].clone();
                 let tries = hand.iter().map(|&card| Action::Play(Play::new(seat, card)));
                 for action in tries.chain([Action::Draw(seat), Action::Pass(seat)]) {
                     if with.is_legal(&action).unwrap() {
