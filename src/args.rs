@@ -37,9 +37,17 @@ pub struct PlayArgs {
     /// Seed for every shuffle and bot choice (default: from the clock)
     #[arg(long)]
     pub seed: Option<u64>,
-    #[arg(long, value_enum, default_value_t = BotKind::Random)]
+    #[arg(long, value_parser = bot_kind(), default_value_t = BotKind::Random)]
     pub bot: BotKind,
     /// Mark every colour with a glyph, for colour-blind players
     #[arg(long)]
     pub glyphs: bool,
+}
+
+/// Reads a bot's name (`--bot greedy`): one of `BotKind::ALL`, told as
+/// clap tells an unknown value (with the possible values).
+pub fn bot_kind() -> impl clap::builder::TypedValueParser<Value = BotKind> {
+    use clap::builder::TypedValueParser as _;
+    clap::builder::PossibleValuesParser::new(BotKind::ALL.map(BotKind::name))
+        .map(|name| BotKind::parse(&name).unwrap_or(BotKind::Random))
 }

@@ -9,7 +9,8 @@ use std::path::Path;
 
 use annotate_snippets::{AnnotationKind, Group, Level, Renderer, Snippet};
 
-use crate::source::{Loader, SourceFile};
+use crate::loader::{Loader, Open};
+use crate::source::SourceFile;
 
 /// `problem`, and under it the source line it points at, if it points at
 /// one that can be read (on disk, or built into the binary).

@@ -12,11 +12,12 @@ use std::sync::{Arc, OnceLock};
 
 use crate::bot::{self, Bot, BotKind};
 use crate::game::command::Sight;
+use crate::loader::Loader;
 use crate::repl::command::{self, Input};
 use crate::ruleset::{self, LoadRequest};
 use crate::scenario::Scenario;
 use crate::sim::new_game;
-use crate::source::{Loader, Origin, SourceFile};
+use crate::source::{Origin, SourceFile};
 use crate::variant::Variant;
 
 /// Files in memory, and the built-in files at their paths

@@ -1,40 +1,31 @@
-//! unolab: a sandbox for the UNO family of card games. The host (this crate)
-//! owns cards, piles, turn order and pending decisions; each variant and
-//! house rule is YAML data plus Rhai scripts layered on top.
+//! unolab: a sandbox for the UNO family of card games. The host owns
+//! cards, piles, turn order and pending decisions; each variant and house
+//! rule is YAML data plus Rhai scripts layered on top.
 //!
-//! Layers, from the bottom: the model (`card`, `notation`, `variant`,
-//! `source`, `ruleset`), the state and its vocabulary (`turn`, `hands`, `table`,
-//! `event`), the rules engine (`script`, `game`, `view`, `bot`), and the
-//! front ends (`loader`, `scenario`, `snapshot`, `sim`, `repl`, `scaffold`, `cli`). Only the front
-//! ends touch files or the terminal.
+//! The library is layered in crates the compiler keeps apart, re-exported
+//! here: `unolab-core` (the game, no I/O and no interpreter),
+//! `unolab-script` (the rules as Rhai scripts, and the memo) and
+//! `unolab-load` (YAML and files). This package holds the front ends: the
+//! command line (`cli`), the game at the keyboard (`repl`), simulation
+//! (`sim`), scenario files (`scenario`), snapshot tests (`snapshot`),
+//! starting files (`scaffold`), and the fuzzing entry points (`fuzz`). See
+//! ARCHITECTURE.md.
+
+pub use unolab_core::{
+    bot, card, event, game, hands, limits, notation, rng, rules, seat, source, table, text, turn, variant, view,
+};
+/// Loading: YAML as written (`spec`), validated into the model (`build`).
+pub use unolab_load as load;
+pub use unolab_load::{builtin, loader, ruleset, yaml};
+/// The rules as Rhai scripts, and the memo.
+pub use unolab_script as script;
 
 pub mod args;
-pub mod bot;
-pub mod builtin;
-pub mod card;
 pub mod cli;
 pub mod diagnostic;
-pub mod event;
 pub mod fuzz;
-pub mod game;
-pub mod hands;
-pub mod limits;
-pub mod loader;
-pub mod notation;
 pub mod repl;
-pub mod rng;
-pub mod rules;
-pub mod ruleset;
 pub mod scaffold;
 pub mod scenario;
-pub mod script;
-pub mod seat;
 pub mod sim;
 pub mod snapshot;
-pub mod source;
-pub mod table;
-pub mod text;
-pub mod turn;
-pub mod variant;
-pub mod view;
-pub mod yaml;

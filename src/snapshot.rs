@@ -13,13 +13,13 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 
 use crate::bot::BotKind;
-use crate::loader::Disk;
+use crate::loader::{Disk, Open};
 use crate::ruleset::LoadRequest;
 use crate::source::SourceFile;
 use crate::yaml::Yaml;
 
 /// What names a snapshot spec file.
-pub const SPEC_SUFFIX: &str = ".snapshots.yaml";
+pub use crate::scenario::SNAPSHOT_SPEC_SUFFIX as SPEC_SUFFIX;
 
 /// A spec file as written.
 #[derive(Debug, Deserialize)]
@@ -94,8 +94,8 @@ pub fn run_spec(path: &Path, mode: Mode) -> Result<SpecResult, String> {
     };
     let bot = match &raw.bot {
         None => BotKind::Random,
-        Some(name) => <BotKind as clap::ValueEnum>::from_str(name, true)
-            .map_err(|_| source.problem_at(name, format!("unknown bot '{name}' (random or greedy)")))?,
+        Some(name) => BotKind::parse(name)
+            .ok_or_else(|| source.problem_at(name, format!("unknown bot '{name}' (random or greedy)")))?,
     };
     let players = match &raw.players {
         None => vec![variant.table_sizes().find(|&n| n >= 4).unwrap_or(variant.min_players)],

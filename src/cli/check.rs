@@ -6,11 +6,11 @@ use std::sync::Arc;
 
 use super::{BAD_INPUT, FAILED, SUCCESS, print_problems};
 use crate::builtin;
-use crate::loader::Disk;
+use crate::loader::{Disk, Open};
 use crate::ruleset::{self, LoadRequest};
 use crate::script::Runtime;
 use crate::sim::{self, SimConfig};
-use crate::variant::spec::LayerSpec;
+use unolab_load::spec::LayerSpec;
 
 /// Seeded bot games `check` plays per variant.
 const CHECK_GAMES: u64 = 20;
@@ -34,7 +34,7 @@ fn rule_target(target: &str) -> Option<LayerSpec> {
     if yaml.as_mapping().is_none() || yaml.get("deck").is_some() {
         return None;
     }
-    Some(crate::variant::build::parse_spec(&file).unwrap_or_default())
+    Some(unolab_load::build::parse_spec(&file).unwrap_or_default())
 }
 
 pub(super) fn check(targets: &[String], rules: &[String], settings: &[(String, String)]) -> i32 {

@@ -69,10 +69,8 @@ pub(super) fn merge(files: &[PathBuf], as_json: bool) -> i32 {
     let ruleset = Ruleset { variant: Some(string(&first["variant"])), rules, settings };
     let Ok(request) = request_for(&ruleset) else { return BAD_INPUT };
     let Ok(variant) = load_request(&request) else { return BAD_INPUT };
-    let bots: Vec<BotKind> = string(&first["bot"])
-        .split(',')
-        .map(|b| <BotKind as clap::ValueEnum>::from_str(b, true).unwrap_or(BotKind::Random))
-        .collect();
+    let bots: Vec<BotKind> =
+        string(&first["bot"]).split(',').map(|b| BotKind::parse(b).unwrap_or(BotKind::Random)).collect();
     let games = first["run_games"].as_u64().unwrap_or(0);
     let config = SimConfig {
         bots,

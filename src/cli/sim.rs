@@ -39,7 +39,7 @@ pub(super) struct SimArgs {
     #[arg(long, default_value_t = 0)]
     seed: u64,
     /// The bots: one kind for every seat, or a list by seat (random,greedy,...)
-    #[arg(long, value_enum, value_delimiter = ',', default_value = "random")]
+    #[arg(long, value_parser = crate::args::bot_kind(), value_delimiter = ',', default_value = "random")]
     bot: Vec<BotKind>,
     /// Worker threads (results do not depend on it)
     #[arg(short = 'j', long, default_value_t = 1)]
@@ -89,7 +89,7 @@ struct VsArgs {
     ruleset: Ruleset,
     #[arg(short, long)]
     players: Option<usize>,
-    #[arg(long, value_enum, value_delimiter = ',')]
+    #[arg(long, value_parser = crate::args::bot_kind(), value_delimiter = ',')]
     bot: Vec<BotKind>,
 }
 

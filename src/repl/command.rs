@@ -208,8 +208,8 @@ pub struct Context<'a> {
 /// sees them, its colours are those of the side in play.
 pub fn parse_at(game: &Game<impl Rules>, seat: Seat, line: &str) -> Result<Input, String> {
     let (table, variant) = (game.table(), &game.variant);
-    let hand: Vec<Face> = table.hands[seat].iter().map(|&c| *variant.face(c, table.side)).collect();
-    parse(&Context { names: &variant.names, colors: variant.colors_of(table.side), hand: &hand }, line)
+    let hand: Vec<Face> = table.hands()[seat].iter().map(|&c| *variant.face(c, table.side())).collect();
+    parse(&Context { names: &variant.names, colors: variant.colors_of(table.side()), hand: &hand }, line)
 }
 
 /// Parses a line.

@@ -329,10 +329,10 @@ impl<'a> Session<'a> {
         let names = &self.game.variant.names;
         let mut parts = Vec::new();
         for seat in 0..self.game.players() {
-            let gained = table.scores[seat] - self.scores_at_deal.get(seat).copied().unwrap_or(0);
-            let held = &table.hands[seat];
+            let gained = table.scores()[seat] - self.scores_at_deal.get(seat).copied().unwrap_or(0);
+            let held = &table.hands()[seat];
             let cards: Vec<String> =
-                held.iter().map(|&c| names.format_face(self.game.variant.face(c, table.side))).collect();
+                held.iter().map(|&c| names.format_face(self.game.variant.face(c, table.side()))).collect();
             let left = if held.is_empty() {
                 String::new()
             } else {
@@ -340,13 +340,13 @@ impl<'a> Session<'a> {
                 let unit = if points == 1 { "point" } else { "points" };
                 format!(" (held {} = {points} {unit})", cards.join(", "))
             };
-            parts.push(format!("  p{seat}: +{gained}, total {}{left}", table.scores[seat]));
+            parts.push(format!("  p{seat}: +{gained}, total {}{left}", table.scores()[seat]));
         }
-        writeln!(out, "hand {} over; target {}:", table.hand_number, self.game.variant.target_score)?;
+        writeln!(out, "hand {} over; target {}:", table.hand_number(), self.game.variant.target_score)?;
         for part in parts {
             writeln!(out, "{}", render::wrap_text(&part, 4, self.style))?;
         }
-        self.scores_at_deal = table.scores.clone();
+        self.scores_at_deal = table.scores().to_vec();
         Ok(())
     }
 
@@ -372,13 +372,13 @@ impl<'a> Session<'a> {
 
     fn summary(&self, out: &mut dyn Write) -> std::io::Result<()> {
         let table = self.game.table();
-        let scores: Vec<String> = table.scores.iter().enumerate().map(|(s, p)| format!("p{s} {p}")).collect();
-        let finished = match table.hand_number.saturating_sub(u32::from(!self.game.hand_over())) {
+        let scores: Vec<String> = table.scores().iter().enumerate().map(|(s, p)| format!("p{s} {p}")).collect();
+        let finished = match table.hand_number().saturating_sub(u32::from(!self.game.hand_over())) {
             0 => "no hand".to_string(),
             1 => "1 hand".to_string(),
             n => format!("{n} hands"),
         };
-        let winner = if table.match_winner.is_some() { format!("{}; ", self.match_winners()) } else { String::new() };
+        let winner = if table.match_winner().is_some() { format!("{}; ", self.match_winners()) } else { String::new() };
         let line = format!("{winner}{finished} finished; scores: {}. Play it again:", scores.join(", "));
         self.say(out, &line)?;
         // The command whole, on a line of its own, to copy.
@@ -388,9 +388,9 @@ impl<'a> Session<'a> {
     /// The order seat 0's hand is shown in: indices into the hand.
     fn hand_order(&self) -> Vec<usize> {
         let table = self.game.table();
-        let hand = &table.hands[HUMAN];
+        let hand = &table.hands()[HUMAN];
         let mut order: Vec<usize> = (0..hand.len()).collect();
-        order.sort_by_key(|&i| render::sort_key(self.game.variant.face(hand[i], table.side)));
+        order.sort_by_key(|&i| render::sort_key(self.game.variant.face(hand[i], table.side())));
         order
     }
 
@@ -465,13 +465,13 @@ impl<'a> Session<'a> {
     fn vocabulary(&self) -> Vocabulary {
         let table = self.game.table();
         let variant = &self.game.variant;
-        let mut cards: Vec<String> = table.hands[HUMAN]
+        let mut cards: Vec<String> = table.hands()[HUMAN]
             .iter()
-            .map(|&c| variant.names.format_face(variant.face(c, table.side)).to_ascii_lowercase())
+            .map(|&c| variant.names.format_face(variant.face(c, table.side())).to_ascii_lowercase())
             .collect();
         cards.sort();
         cards.dedup();
-        let faces = || table.hands[HUMAN].iter().map(|&c| variant.face(c, table.side));
+        let faces = || table.hands()[HUMAN].iter().map(|&c| variant.face(c, table.side()));
         let mut keywords = vec!["uno".to_string()];
         if faces().any(|f| variant.names.has_flex_side(f)) {
             keywords.push("flex".into());
@@ -482,7 +482,7 @@ impl<'a> Session<'a> {
         Vocabulary {
             cards,
             keywords,
-            colors: variant.colors_of(table.side).map(|c| variant.names.color_name(c).to_ascii_lowercase()).collect(),
+            colors: variant.colors_of(table.side()).map(|c| variant.names.color_name(c).to_ascii_lowercase()).collect(),
             seats: (0..self.game.players()).filter(|&s| s != HUMAN).map(|s| format!("p{s}")).collect(),
         }
     }

@@ -201,7 +201,6 @@ impl SavedGame {
     }
 
     pub fn setup(&self) -> Result<Setup, String> {
-        use clap::ValueEnum;
         let settings = self
             .settings
             .iter()
@@ -215,7 +214,7 @@ impl SavedGame {
             request: LoadRequest { variant: self.variant.clone(), rules: self.rules.clone(), settings },
             players: self.players,
             seed: self.seed,
-            bot: BotKind::from_str(&self.bot, true).map_err(|_| format!("unknown bot '{}'", self.bot))?,
+            bot: BotKind::parse(&self.bot).ok_or_else(|| format!("unknown bot '{}'", self.bot))?,
         })
     }
 

@@ -13,12 +13,17 @@ use std::path::Path;
 use std::sync::Arc;
 
 use crate::loader::Disk;
+use crate::loader::{Loader, Open};
 use crate::ruleset::{self, LoadRequest};
-use crate::source::{Loader, SourceFile};
+use crate::source::SourceFile;
 use crate::variant::Variant;
 
 pub use report::{Report, collect, collect_where, run_files};
 use schema::{RawScenario, RawSetup, Step, parse_step};
+
+/// The ending of a snapshot spec's name (`NAME.snapshots.yaml`): a file a
+/// folder of scenarios may hold, which is not a scenario.
+pub const SNAPSHOT_SPEC_SUFFIX: &str = ".snapshots.yaml";
 
 /// A scenario ready to run.
 pub struct Scenario {

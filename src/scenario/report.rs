@@ -19,7 +19,7 @@ pub fn collect(paths: &[PathBuf]) -> Result<(Vec<PathBuf>, Vec<String>), String>
         if !matches!(path.extension().and_then(|e| e.to_str()), Some("yaml" | "yml")) {
             return false;
         }
-        let what = if path.to_string_lossy().ends_with(crate::snapshot::SPEC_SUFFIX) {
+        let what = if path.to_string_lossy().ends_with(crate::scenario::SNAPSHOT_SPEC_SUFFIX) {
             Some("a snapshot spec (unolab snapshot runs it)")
         } else if is_layer(path) {
             Some("a variant or house rule (unolab check checks it)")
@@ -38,7 +38,9 @@ pub fn collect(paths: &[PathBuf]) -> Result<(Vec<PathBuf>, Vec<String>), String>
 /// a map with a `description`, `deck` or `hooks` and no `steps`? A file
 /// that cannot be read or parsed is not: it is run, and its error told.
 fn is_layer(path: &Path) -> bool {
-    let Ok(file) = crate::source::SourceFile::read(&crate::loader::Disk, path) else { return false };
+    let Ok(file) = <crate::source::SourceFile as crate::loader::Open>::read(&crate::loader::Disk, path) else {
+        return false;
+    };
     let Ok(yaml) = crate::yaml::from_file::<crate::yaml::Yaml>(&file) else { return false };
     yaml.as_mapping().is_some()
         && yaml.get("steps").is_none()

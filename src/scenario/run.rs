@@ -125,28 +125,28 @@ fn check_expectations(game: &Game<impl Rules>, checks: &[Expect]) -> Vec<String>
             Expect::Current(s) => {
                 (game.to_act() != *s).then(|| format!("current: expected {s} / found {}", game.to_act()))
             }
-            Expect::Direction(d) => {
-                (t.direction != *d).then(|| format!("direction: expected {} / found {}", d.name(), t.direction.name()))
+            Expect::Direction(d) => (t.direction() != *d)
+                .then(|| format!("direction: expected {} / found {}", d.name(), t.direction().name())),
+            Expect::Color(c) => (t.color() != *c)
+                .then(|| format!("color: expected {} / found {}", color_name(*c), color_name(t.color()))),
+            Expect::Side(s) => {
+                (t.side() != *s).then(|| format!("side: expected {} / found {}", s.name(), t.side().name()))
             }
-            Expect::Color(c) => {
-                (t.color != *c).then(|| format!("color: expected {} / found {}", color_name(*c), color_name(t.color)))
-            }
-            Expect::Side(s) => (t.side != *s).then(|| format!("side: expected {} / found {}", s.name(), t.side.name())),
             Expect::Top(p) => {
-                let ok = t.top().is_some_and(|top| p.matches(v.design(top), t.side));
-                let found = t.top().map(|top| v.face_name(top, t.side)).unwrap_or_else(|| "nothing".into());
+                let ok = t.top().is_some_and(|top| p.matches(v.design(top), t.side()));
+                let found = t.top().map(|top| v.face_name(top, t.side())).unwrap_or_else(|| "nothing".into());
                 (!ok).then(|| format!("top: expected {} / found {found}", pattern_name(p)))
             }
             Expect::HandSizes(sizes) => sizes.iter().find_map(|(&seat, &size)| {
-                let found = t.hands.get(seat).map_or(0, Vec::len);
+                let found = t.hands().get(seat).map_or(0, Vec::len);
                 (found != size).then(|| format!("p{seat}'s hand size: expected {size} / found {found}{}", absent(seat)))
             }),
             Expect::Hand(hands) => hands.iter().find_map(|(&seat, expected)| {
-                let mut held: Vec<CardId> = t.hands.get(seat).cloned().unwrap_or_default();
-                let all = held.iter().map(|&c| v.face_name(c, t.side)).collect::<Vec<_>>().join(", ");
+                let mut held: Vec<CardId> = t.hands().get(seat).cloned().unwrap_or_default();
+                let all = held.iter().map(|&c| v.face_name(c, t.side())).collect::<Vec<_>>().join(", ");
                 let mut ok = held.len() == expected.len();
                 for p in expected {
-                    match held.iter().position(|&c| p.matches(v.design(c), t.side)) {
+                    match held.iter().position(|&c| p.matches(v.design(c), t.side())) {
                         Some(i) => {
                             held.swap_remove(i);
                         }
@@ -162,13 +162,12 @@ fn check_expectations(game: &Game<impl Rules>, checks: &[Expect]) -> Vec<String>
                 })
             }),
             Expect::DrawSize(n) => {
-                (t.draw.len() != *n).then(|| format!("draw_size: expected {n} / found {}", t.draw.len()))
+                (t.draw_pile().len() != *n).then(|| format!("draw_size: expected {n} / found {}", t.draw_pile().len()))
             }
-            Expect::DiscardSize(n) => {
-                (t.discard.len() != *n).then(|| format!("discard_size: expected {n} / found {}", t.discard.len()))
-            }
+            Expect::DiscardSize(n) => (t.discard_pile().len() != *n)
+                .then(|| format!("discard_size: expected {n} / found {}", t.discard_pile().len())),
             Expect::Power(power) => power.iter().find_map(|(&seat, &green)| {
-                let found = t.power.get(seat).copied();
+                let found = t.power().get(seat).copied();
                 let name = |g: Option<bool>| match g {
                     Some(true) => "green",
                     Some(false) => "red",
@@ -186,10 +185,10 @@ fn check_expectations(game: &Game<impl Rules>, checks: &[Expect]) -> Vec<String>
             Expect::Winner(s) => (t.winner() != Some(*s)).then(|| {
                 format!("winner: expected {s} / found {}", t.winner().map_or("nobody".into(), |w| w.to_string()))
             }),
-            Expect::MatchWinner(s) => (t.match_winner != Some(*s)).then(|| {
+            Expect::MatchWinner(s) => (t.match_winner() != Some(*s)).then(|| {
                 format!(
                     "match_winner: expected {s} / found {}",
-                    t.match_winner.map_or("nobody".into(), |w| w.to_string())
+                    t.match_winner().map_or("nobody".into(), |w| w.to_string())
                 )
             }),
             Expect::MatchWinners(seats) => {
@@ -204,11 +203,11 @@ fn check_expectations(game: &Game<impl Rules>, checks: &[Expect]) -> Vec<String>
                 (expected != found).then(|| format!("match_winner: expected {expected:?} / found {found:?}"))
             }
             Expect::Scores(scores) => scores.iter().find_map(|(&seat, &score)| {
-                let found = t.scores.get(seat).copied().unwrap_or(0);
+                let found = t.scores().get(seat).copied().unwrap_or(0);
                 (found != score).then(|| format!("p{seat}'s score: expected {score} / found {found}{}", absent(seat)))
             }),
-            Expect::State(values) => state_mismatch(&t.state, values, "state"),
-            Expect::SeatState(seats) => seats.iter().find_map(|(&seat, values)| match t.seat_state.get(seat) {
+            Expect::State(values) => state_mismatch(t.state(), values, "state"),
+            Expect::SeatState(seats) => seats.iter().find_map(|(&seat, values)| match t.seat_state().get(seat) {
                 Some(state) => state_mismatch(state, values, &format!("p{seat}'s seat_state")),
                 None => Some(format!("p{seat}'s seat_state: there is no seat {seat}")),
             }),
@@ -220,7 +219,7 @@ fn check_expectations(game: &Game<impl Rules>, checks: &[Expect]) -> Vec<String>
                 (found != expected).then(|| format!("playing: expected {expected:?} / found {found:?}"))
             }
             Expect::AsideSize(n) => {
-                (t.aside.len() != *n).then(|| format!("aside_size: expected {n} / found {}", t.aside.len()))
+                (t.aside().len() != *n).then(|| format!("aside_size: expected {n} / found {}", t.aside().len()))
             }
         };
         mismatches.extend(mismatch);

@@ -249,11 +249,11 @@ impl SimStats {
         }
         let table = game.table();
         let players = config.players;
-        let turns = table.turns + 1;
+        let turns = table.turns() + 1;
         let mut row = GameRow {
             index,
             seed,
-            dealer: table.dealer,
+            dealer: table.dealer(),
             winner: None,
             turns,
             points: 0,
@@ -268,7 +268,7 @@ impl SimStats {
         };
         match result {
             Ok(HandResult::Won { seat, points, .. }) => {
-                let position = (seat + players - table.dealer - 1) % players;
+                let position = (seat + players - table.dealer() - 1) % players;
                 self.wins[seat] += 1;
                 self.wins_by_position[position] += 1;
                 self.turns.push(u32::try_from(turns).unwrap_or(u32::MAX));

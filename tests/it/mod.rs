@@ -8,6 +8,7 @@ mod fuzz;
 mod game;
 mod hidden;
 mod hostile;
+mod model;
 mod primitives;
 mod properties;
 mod rules;

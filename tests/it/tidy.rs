@@ -1,26 +1,21 @@
-//! The invariants of the README's "Architecture" section that a test can
-//! check by reading the source: the core does no I/O, no variant or rule is
-//! named in `src/`, there is no `unsafe`, every module starts with a `//!`
-//! doc, and the README's code map lists every source file.
+//! The invariants of ARCHITECTURE.md that a test can check by reading the
+//! source and the lock file: the core crate depends on no interpreter,
+//! command-line, terminal or progress-bar crate; the library crates do no
+//! I/O (but for the one module that reads files); no module of a crate
+//! imports another that imports it back; no variant or rule is named in
+//! the source; there is no `unsafe`; every module starts with a `//!` doc;
+//! every bound is in `limits.rs`; and the code map lists every source file.
 
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-/// Modules that make up the core: no files, no terminal, no process.
-const CORE: &[&str] = &[
-    "src/bot.rs",
-    "src/builtin.rs",
-    "src/card.rs",
-    "src/event.rs",
-    "src/game/",
-    "src/notation.rs",
-    "src/ruleset.rs",
-    "src/script/",
-    "src/source.rs",
-    "src/table.rs",
-    "src/turn.rs",
-    "src/variant/",
-    "src/view.rs",
-];
+/// The crates' sources: the library layers, then the front ends.
+const CRATES: &[&str] = &["crates/unolab-core/src/", "crates/unolab-script/src/", "crates/unolab-load/src/", "src/"];
+
+/// Sources that do no I/O: the library layers, but for the module that
+/// reads files from disk.
+const NO_IO: &[&str] = &["crates/unolab-core/src/", "crates/unolab-script/src/", "crates/unolab-load/src/"];
+const READS_FILES: &str = "crates/unolab-load/src/loader.rs";
 
 /// What the core may not use: the file system, the terminal, the process.
 const IO: &[&str] = &[
@@ -52,11 +47,14 @@ fn sources(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-/// Every source file, by its path from the project root, with its text.
+/// Every source file of every crate, by its path from the project root,
+/// with its text.
 fn files() -> Vec<(String, String)> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut paths = Vec::new();
-    sources(&root.join("src"), &mut paths);
+    for dir in CRATES {
+        sources(&root.join(dir), &mut paths);
+    }
     paths.sort();
     paths
         .into_iter()
@@ -91,7 +89,7 @@ fn has_word(line: &str, word: &str) -> bool {
 fn the_core_does_no_io() {
     let mut found = Vec::new();
     for (name, text) in files() {
-        if !CORE.iter().any(|core| name == *core || (core.ends_with('/') && name.starts_with(core))) {
+        if !NO_IO.iter().any(|dir| name.starts_with(dir)) || name == READS_FILES {
             continue;
         }
         for (line_number, line) in code_lines(&text) {
@@ -128,7 +126,7 @@ fn no_variant_or_rule_is_named_in_src() {
             }
         }
     }
-    assert!(found.is_empty(), "variant or rule names in src/:\n{}", found.join("\n"));
+    assert!(found.is_empty(), "variant or rule names in the source:\n{}", found.join("\n"));
 }
 
 #[test]
@@ -142,7 +140,7 @@ fn no_unsafe_code() {
     assert!(found.is_empty(), "unsafe in:\n{}", found.join("\n"));
 }
 
-/// Bounds are kept in one place (`src/limits.rs`), where they can be read
+/// Bounds are kept in one place (the core's `limits.rs`), where they can be read
 /// and documented together: elsewhere no constant or static named as a
 /// bound, and no Rhai limit (`set_max_*`) set to anything but a bound from
 /// there, as it is.
@@ -184,7 +182,7 @@ fn every_bound_is_in_limits() {
                 .map(move |(n, _)| format!("{name}:{n}"))
         })
         .collect();
-    assert!(found.is_empty(), "bounds outside src/limits.rs:\n{}", found.join("\n"));
+    assert!(found.is_empty(), "bounds outside limits.rs:\n{}", found.join("\n"));
 }
 
 #[test]
@@ -195,21 +193,121 @@ fn every_module_says_what_it_is() {
 }
 
 #[test]
-fn the_readme_code_map_lists_every_source_file() {
-    let readme = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
-    let map_start = readme.find("## Architecture").expect("an Architecture section");
-    let map = &readme[map_start..];
+fn the_code_map_lists_every_source_file() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let architecture = std::fs::read_to_string(root.join("ARCHITECTURE.md")).unwrap();
+    let map_start = architecture.find("## Code map").expect("a Code map section");
+    let map = &architecture[map_start..];
     let missing: Vec<String> = files()
         .into_iter()
         .map(|(name, _)| name)
         .filter(|name| {
-            let file = name.trim_start_matches("src/");
+            let krate = CRATES.iter().find(|dir| name.starts_with(*dir)).unwrap();
+            let file = &name[krate.len()..];
             let (dir, leaf) = file.rsplit_once('/').unwrap_or(("", file));
             let listed_in_folder = !dir.is_empty() && map.contains(&format!("{dir}/")) && has_word(map, leaf);
-            !map.contains(file) && !listed_in_folder
+            !(map.contains(file) || listed_in_folder) || !map.contains(krate.trim_end_matches("src/"))
         })
         .collect();
-    assert!(missing.is_empty(), "files missing from the README code map: {missing:?}");
+    assert!(missing.is_empty(), "files missing from the code map of ARCHITECTURE.md: {missing:?}");
+}
+
+/// The packages `package` depends on, directly or not, for building (not
+/// for its tests), as the lock file records them.
+fn dependencies_of(package: &str) -> BTreeSet<String> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let lock = std::fs::read_to_string(root.join("Cargo.lock")).unwrap();
+    let mut deps: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for block in lock.split("[[package]]").skip(1) {
+        let name = block.lines().find_map(|l| l.strip_prefix("name = \"")).unwrap().trim_end_matches('"');
+        let list = block.split("dependencies = [").nth(1).map_or("", |rest| rest.split(']').next().unwrap());
+        let names = list.split(',').map(|d| d.trim().trim_matches('"').split(' ').next().unwrap().to_string());
+        deps.entry(name.to_string()).or_default().extend(names.filter(|d| !d.is_empty()));
+    }
+    // The lock file lists dev-dependencies too: take the manifest's own
+    // dependencies first, then everything they need.
+    let manifest = std::fs::read_to_string(root.join("crates").join(package).join("Cargo.toml")).unwrap();
+    let section = manifest.split("[dependencies]").nth(1).unwrap().split("\n[").next().unwrap();
+    let mut todo: Vec<String> = section
+        .lines()
+        .filter_map(|l| l.split(['=', '.']).next().map(str::trim).filter(|n| !n.is_empty()).map(String::from))
+        .collect();
+    let mut seen = BTreeSet::new();
+    while let Some(name) = todo.pop() {
+        if seen.insert(name.clone()) {
+            todo.extend(deps.get(&name).cloned().unwrap_or_default());
+        }
+    }
+    seen
+}
+
+/// The core is the game alone: no script interpreter, command line,
+/// terminal, progress bar or file format in what it is built from; the
+/// scripts' crate needs no command line or terminal either.
+#[test]
+fn the_core_depends_on_no_interpreter_terminal_or_file_format() {
+    let core = dependencies_of("unolab-core");
+    assert!(core.contains("rand"), "the lock file was read: {core:?}");
+    let forbidden = ["rhai", "clap", "rustyline", "indicatif", "serde-saphyr", "serde_json", "ctrlc", "unolab-script"];
+    let found: Vec<&&str> = forbidden.iter().filter(|name| core.contains(**name)).collect();
+    assert!(found.is_empty(), "the core depends on {found:?}");
+    let script = dependencies_of("unolab-script");
+    assert!(script.contains("rhai"));
+    let found: Vec<&&str> =
+        ["clap", "rustyline", "indicatif", "unolab-load"].iter().filter(|n| script.contains(**n)).collect();
+    assert!(found.is_empty(), "the scripts' crate depends on {found:?}");
+}
+
+/// The top-level modules of each crate and the ones each names
+/// (`crate::NAME`): no two of them name each other, directly or round a
+/// longer loop. (Within a module, its files are one unit.)
+#[test]
+fn no_module_imports_one_that_imports_it() {
+    let mut cycles = Vec::new();
+    for krate in CRATES {
+        let files: Vec<(String, String)> = files().into_iter().filter(|(name, _)| name.starts_with(krate)).collect();
+        let module = |name: &str| -> String {
+            let file = &name[krate.len()..];
+            let top = file.split('/').next().unwrap().trim_end_matches(".rs");
+            top.to_string()
+        };
+        let modules: BTreeSet<String> = files.iter().map(|(name, _)| module(name)).collect();
+        let mut edges: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+        for (name, text) in &files {
+            let from = module(name);
+            for (_, line) in code_lines(text) {
+                for (at, _) in line.match_indices("crate::") {
+                    let rest = &line[at + "crate::".len()..];
+                    let to: String = rest.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+                    if modules.contains(&to) && to != from && !matches!(from.as_str(), "lib" | "main") {
+                        edges.entry(from.clone()).or_default().insert(to);
+                    }
+                }
+            }
+        }
+        // A path back from `to` to `from` closes a loop.
+        let reaches = |start: &str, goal: &str| {
+            let mut todo = vec![start.to_string()];
+            let mut seen = BTreeSet::new();
+            while let Some(at) = todo.pop() {
+                if at == goal {
+                    return true;
+                }
+                if seen.insert(at.clone()) {
+                    todo.extend(edges.get(&at).into_iter().flatten().cloned());
+                }
+            }
+            false
+        };
+        for (from, tos) in &edges {
+            for to in tos {
+                if reaches(to, from) {
+                    cycles.push(format!("{krate}: {from} -> {to} -> ... -> {from}"));
+                }
+            }
+        }
+    }
+    assert!(cycles.is_empty(), "import cycles between modules:\n{}", cycles.join("\n"));
 }
 
 #[test]

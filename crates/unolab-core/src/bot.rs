@@ -1,0 +1,256 @@
+//! Bots. A bot decides from what its seat can see (its own hand, part of
+//! the seat's `SeatView`) and what the game says it may do (`Moves`), and
+//! nothing else: it never holds the game, so it cannot peek. `random` plays
+//! a random legal card (drawing when it has none); `greedy` sheds its most
+//! valuable card first and keeps wilds for last. Every choice comes from
+//! the bot's own RNG, seeded from the game's seed.
+
+use rand::RngExt;
+use rand::seq::IndexedRandom;
+
+use crate::card::{Color, Face};
+use crate::game::{Action, Game, Moves, PlayOption};
+use crate::limits;
+use crate::notation::Names;
+use crate::rng::{Rng, rng};
+use crate::rules::RuleFailure;
+use crate::rules::Rules;
+use crate::seat::Seat;
+use crate::seat::seats_of;
+use crate::variant::HookKind;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BotKind {
+    Random,
+    Greedy,
+}
+
+impl BotKind {
+    pub const ALL: [BotKind; 2] = [BotKind::Random, BotKind::Greedy];
+
+    /// The name the command line takes (`--bot greedy`).
+    pub fn name(self) -> &'static str {
+        match self {
+            BotKind::Random => "random",
+            BotKind::Greedy => "greedy",
+        }
+    }
+
+    /// The bot named `name`, in any case.
+    pub fn parse(name: &str) -> Option<BotKind> {
+        BotKind::ALL.into_iter().find(|kind| kind.name().eq_ignore_ascii_case(name.trim()))
+    }
+}
+
+impl std::fmt::Display for BotKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+pub struct Bot {
+    pub kind: BotKind,
+    rng: Rng,
+    /// Reused between decisions, so that deciding allocates nothing: the
+    /// seat's own hand, as it sees it.
+    hand: Vec<Face>,
+    moves: Moves,
+}
+
+/// Fills a bot's view of its own hand, when the bot needs to look.
+type Viewer<'a> = &'a dyn Fn(&mut Vec<Face>);
+
+impl Bot {
+    /// A bot whose choices come from the generator of `seed` and `stream`.
+    pub fn new(kind: BotKind, seed: u64, stream: u64) -> Bot {
+        Bot { kind, rng: Bot::rng(seed, stream), hand: Vec::new(), moves: Moves::default() }
+    }
+
+    /// The bot as `Bot::new` makes it, keeping its buffers.
+    pub fn reseed(&mut self, kind: BotKind, seed: u64, stream: u64) {
+        self.kind = kind;
+        self.rng = Bot::rng(seed, stream);
+    }
+
+    fn rng(seed: u64, stream: u64) -> Rng {
+        rng(crate::rng::game_seed(seed, stream.wrapping_add(1).wrapping_mul(0x5851_F42D_4C95_7F2D)))
+    }
+
+    /// The action `seat` takes now (`seat` must be the seat to act).
+    pub fn choose(&mut self, game: &mut Game<impl Rules>, seat: Seat) -> Result<Action, RuleFailure> {
+        game.legal_moves(seat, &mut self.moves)?;
+        Ok(self.decide(&game.variant.names, &|hand| game.hand_view_into(seat, hand)))
+    }
+
+    /// An out-of-turn play `seat` makes now (where a rule allows them), if
+    /// any: a bot takes half the chances it gets. `chance` is the seat's
+    /// bit of `Game::out_of_turn_chances`, worked out once for every seat:
+    /// a bot without a chance tosses no coin.
+    pub fn out_of_turn(
+        &mut self,
+        game: &mut Game<impl Rules>,
+        seat: Seat,
+        chance: bool,
+    ) -> Result<Option<Action>, RuleFailure> {
+        if !chance {
+            #[cfg(debug_assertions)]
+            if game.legal_moves(seat, &mut self.moves).is_ok() {
+                debug_assert!(self.moves.plays.is_empty(), "a seat that may not jump in has {:?}", self.moves.plays);
+            }
+            return Ok(None);
+        }
+        if !self.rng.random_bool(0.5) {
+            return Ok(None);
+        }
+        game.legal_moves(seat, &mut self.moves)?;
+        if self.moves.plays.is_empty() {
+            return Ok(None);
+        }
+        let viewer: Viewer = &|hand| game.hand_view_into(seat, hand);
+        Ok(self.pick(&game.variant.names).map(|option| self.play(option, viewer)))
+    }
+
+    /// The decision, from the legal moves and, where the bot needs to look
+    /// (to name a colour), the seat's hand.
+    fn decide(&mut self, names: &Names, viewer: Viewer) -> Action {
+        let seat = self.moves.seat;
+        if !self.moves.name_color.is_empty() {
+            return Action::NameColor(seat, self.favourite_color(viewer));
+        }
+        if self.moves.choose > 0 {
+            return Action::Choose(seat, self.rng.random_range(0..self.moves.choose));
+        }
+        if self.moves.accept {
+            if let Some(option) = self.pick(names) {
+                return self.play(option, viewer);
+            }
+            return if self.moves.challenge && self.rng.random_bool(0.5) {
+                Action::Challenge(seat)
+            } else {
+                Action::Accept(seat)
+            };
+        }
+        if self.moves.drawn {
+            return match self.moves.plays.first() {
+                Some(&option) => self.play(option, viewer),
+                None => Action::Pass(seat),
+            };
+        }
+        if let Some(option) = self.pick(names) {
+            return self.play(option, viewer);
+        }
+        if self.moves.draw { Action::Draw(seat) } else { Action::Pass(seat) }
+    }
+
+    /// The play of `option`, naming the bot's favourite colour for a wild
+    /// and calling UNO unless the bot forgets.
+    fn play(&mut self, option: PlayOption, viewer: Viewer) -> Action {
+        let color = if option.names_color { self.favourite_color(viewer) } else { self.moves.colors_of_side.start };
+        let uno = self.moves.held == 2 && self.calls_uno();
+        Action::Play(option.play(self.moves.seat, color, uno))
+    }
+
+    /// The colour the seat holds most of, among the colours a wild may name.
+    fn favourite_color(&mut self, viewer: Viewer) -> Color {
+        viewer(&mut self.hand);
+        let colors = if self.moves.name_color.is_empty() {
+            self.moves.colors_of_side.clone()
+        } else {
+            self.moves.name_color.clone()
+        };
+        let mut counts = [0u16; limits::COLORS];
+        for face in &self.hand {
+            if let Some(c) = face.color {
+                counts[usize::from(c)] += 1;
+            }
+        }
+        let in_play = &counts[usize::from(colors.start)..usize::from(colors.end)];
+        let best = in_play.iter().copied().max().unwrap_or(0);
+        let tied = in_play.iter().filter(|&&n| n == best).count();
+        let pick = self.rng.random_range(0..tied.max(1));
+        let index = in_play.iter().enumerate().filter(|&(_, &n)| n == best).nth(pick).map_or(0, |(i, _)| i);
+        colors.start + index as Color
+    }
+
+    /// Does the bot remember to call UNO with its second-to-last card? A
+    /// random bot forgets one time in eight; a greedy bot never does.
+    fn calls_uno(&mut self) -> bool {
+        self.kind == BotKind::Greedy || !self.rng.random_ratio(1, 8)
+    }
+
+    /// Does the bot catch a player who forgot to call UNO? Half the time.
+    fn catches(&mut self) -> bool {
+        self.rng.random_bool(0.5)
+    }
+
+    /// One of the legal plays: a card face (and side) first, then a target.
+    fn pick(&mut self, names: &Names) -> Option<PlayOption> {
+        let plays = &self.moves.plays;
+        let chosen = match self.kind {
+            BotKind::Random => *plays.choose(&mut self.rng)?,
+            BotKind::Greedy => {
+                let value = |o: &PlayOption| {
+                    let points = names.points(&o.face);
+                    if o.face.is_wild() { -points } else { points * 2 + i64::from(o.as_flex) }
+                };
+                let best = plays.iter().map(value).max()?;
+                let top: Vec<&PlayOption> = plays.iter().filter(|o| value(o) == best).collect();
+                **top.choose(&mut self.rng)?
+            }
+        };
+        // Every target of the chosen card and side is as likely (plays
+        // that name no target are one per card and side).
+        let same = |o: &&PlayOption| o.face == chosen.face && o.as_flex == chosen.as_flex;
+        if plays.iter().all(|o| o.target.is_none()) {
+            return Some(chosen);
+        }
+        let targets = plays.iter().filter(same).count();
+        if targets > 1 {
+            let n = self.rng.random_range(0..targets);
+            return plays.iter().filter(same).nth(n).copied();
+        }
+        Some(chosen)
+    }
+}
+
+/// The next bot action at the table: a catch of a player who forgot UNO,
+/// then an out-of-turn play by a bot that wants one (where a rule allows
+/// them), else the bot whose turn it is. `human` is a seat no bot plays
+/// for. `None` when it is the human's turn.
+pub fn next_action(
+    game: &mut Game<impl Rules>,
+    bots: &mut [Bot],
+    human: Option<Seat>,
+) -> Result<Option<(Seat, Action)>, RuleFailure> {
+    let to_act = game.to_act();
+    let players = game.players();
+    // Someone left with one card and no UNO call can be caught until the
+    // next player acts; the bots from the player to act on look first.
+    for exposed in seats_of(game.table().exposed()) {
+        for offset in 0..players {
+            let seat = (to_act + offset) % players;
+            if seat != exposed && Some(seat) != human && game.table().playing(seat) && bots[seat].catches() {
+                return Ok(Some((seat, Action::Catch { by: seat, target: exposed })));
+            }
+        }
+    }
+    if game.variant.has_hook(HookKind::CanPlayOutOfTurn) {
+        let chances = game.out_of_turn_chances();
+        for offset in 1..players {
+            let seat = (to_act + offset) % players;
+            let chance = chances >> seat & 1 != 0;
+            // A bot without a chance does nothing (a debug build checks so).
+            if (chance || cfg!(debug_assertions))
+                && Some(seat) != human
+                && let Some(action) = bots[seat].out_of_turn(game, seat, chance)?
+            {
+                return Ok(Some((seat, action)));
+            }
+        }
+    }
+    if Some(to_act) == human {
+        return Ok(None);
+    }
+    let action = bots[to_act].choose(game, to_act)?;
+    Ok(Some((to_act, action)))
+}

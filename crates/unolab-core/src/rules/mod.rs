@@ -1,0 +1,146 @@
+//! The rules, as the game asks them. The game knows its rules only through
+//! the `Rules` trait: it names a hook function (`FnRef`) and what the call
+//! is about, lends the game (`Lent`), and gets a typed `Reply`. How the
+//! answer is found is the implementation's business: scripts run by an
+//! interpreter, a memo that replays recorded calls, or rules written
+//! natively. A running rule reaches the game through a `Desk`, which
+//! records everything it reads (`Read`) and changes (`Op`): that trace is
+//! what a memo keys on.
+
+pub mod call;
+pub mod desk;
+pub mod read;
+
+use std::sync::Arc;
+
+use crate::seat::Seat;
+use crate::table::Table;
+use crate::text::Text;
+use crate::turn::Penalty;
+use crate::variant::{FnRef, Variant};
+
+pub use call::{Aside, CallInfo, HookArg, Lent, Open, Step};
+pub use desk::{CardHandle, Desk, HostError, Offered};
+
+/// A hook function's answer, of the kind its hook takes.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Reply {
+    /// A predicate's (`can_*`, `draw_again`).
+    Verdict(Verdict),
+    /// `match_winner`'s: the seats that won the match (none yet: empty).
+    Seats(Vec<Seat>),
+    /// `on_penalty`'s: the penalty as it takes effect.
+    Penalty(Penalty),
+    /// `score_hand`'s: what each seat adds.
+    Points(Vec<i64>),
+    /// `on_catch`'s: how many cards the caught seat draws.
+    Count(u32),
+    /// An effect's: its changes were made.
+    Done,
+}
+
+/// What a predicate answered.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Verdict {
+    /// Yes (for `can_play`: no objection).
+    Yes,
+    /// Yes, and for a play, even a card that does not match.
+    Allow,
+    /// No, with the rule's reason why not, if it gave one (boxed: it is
+    /// needed only where a refusal is put into words).
+    No(Option<Box<Reason>>),
+}
+
+impl Verdict {
+    pub fn yes(&self) -> bool {
+        !matches!(self, Verdict::No(_))
+    }
+}
+
+/// Why a predicate said no, in its words. A reason may name a card:
+/// `CARD_SLOT` in the text stands for the card's name, put in only when
+/// the reason is shown, so that calls that refuse alike about different
+/// cards share a recorded path (a card the rule asked for is the one at
+/// the same place then: `CardHandle::settled`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Reason {
+    pub text: Text,
+    pub card: Option<CardHandle>,
+}
+
+/// Where a reason's text says the card's name goes.
+pub const CARD_SLOT: &str = "{card}";
+
+impl Reason {
+    /// The card the reason names, as `call` sees it at `table` now (a
+    /// replayed reply may have been given about another card at its place).
+    pub fn settle(&mut self, table: &Table, call: &CallInfo) {
+        if let Some(card) = &mut self.card {
+            let (id, side) = card.settled(table, call);
+            *card = CardHandle::given(id, side);
+        }
+    }
+
+    /// The reason as a refusal keeps it.
+    pub fn why(self) -> Why {
+        Why { text: self.text, card: self.card.map(|card| (card.id, card.side)) }
+    }
+}
+
+/// A rule's reason why not, as a refusal keeps it: `{card}` in the text
+/// stands for the name of the card it names (shown on a side).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Why {
+    pub text: Text,
+    pub card: Option<(crate::card::CardId, crate::card::Side)>,
+}
+
+/// A rule that failed: its error, with the layer it came from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RuleFailure(pub String);
+
+impl std::fmt::Display for RuleFailure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// The rules of a variant, as the game asks them.
+pub trait Rules {
+    /// The variant these rules are of.
+    fn variant(&self) -> &Arc<Variant>;
+
+    /// Runs hook function `f` about `arg` on the game `lent`: its reads and
+    /// changes go through `lent` (and are traced there); the reply is of
+    /// the kind `f`'s hook takes.
+    fn run(&mut self, f: &FnRef, arg: &HookArg, lent: &mut Lent) -> Result<&Reply, RuleFailure>;
+
+    /// What predicate `f`, about a play, answers `call` at `table`, where
+    /// known without running anything; for what the call leaves `open`,
+    /// what it answers whatever that is. `None` where it is not known.
+    fn known(&self, _f: &FnRef, _open: Open, _call: &CallInfo, _table: &Table) -> Option<&Reply> {
+        None
+    }
+
+    /// The table, version `stamp` (`next_stamp`), will not change until
+    /// `thaw`: only predicates run meanwhile.
+    fn freeze(&mut self, _stamp: u64) {}
+
+    /// The table may change again.
+    fn thaw(&mut self) {}
+
+    /// An action (or a working out of moves) starts: its calls share one
+    /// budget. Actions nest: only the outermost counts.
+    fn begin_action(&mut self) {}
+
+    /// The action begun last ends.
+    fn end_action(&mut self) {}
+}
+
+/// A version stamp for a table that changed: never given twice in a
+/// process, so that rules that know answers for one version of one table
+/// never take another table for it.
+pub fn next_stamp() -> u64 {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+    NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+}

@@ -1,0 +1,132 @@
+//! Source files and positions: a YAML or script file's text and where it
+//! came from (disk or built into the binary), and how a problem found after
+//! deserializing is pinned to a line and column for the error message; and
+//! the words of messages about what someone wrote (did you mean...). The
+//! core never opens a file: loading (the `unolab-load` crate) reads them.
+
+use std::fmt;
+use std::path::PathBuf;
+
+/// Of `candidates`, the one `word` is likely a misspelling of: one edit
+/// away (two in a word of five letters or more), the nearest first.
+pub fn closest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    candidates
+        .into_iter()
+        .map(|candidate| (strsim::damerau_levenshtein(word, candidate), candidate))
+        .filter(|&(distance, _)| distance <= 1 || (distance == 2 && word.chars().count() >= 5))
+        .min()
+        .map(|(_, candidate)| candidate)
+}
+
+/// `: did you mean 'NAME'?` where `word` looks like a misspelling of one
+/// of `candidates` (`closest`), else nothing.
+pub fn did_you_mean<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> String {
+    closest(word, candidates).map_or_else(String::new, |name| format!("; did you mean '{name}'?"))
+}
+
+/// The first item of a list someone gave that repeats an earlier one.
+pub fn first_repeat<T: PartialEq>(items: &[T]) -> Option<&T> {
+    items.iter().enumerate().find(|&(i, item)| items[..i].contains(item)).map(|(_, item)| item)
+}
+
+/// Text with its control characters shown as escapes (`\u{1b}`), so that
+/// what a file or a script says cannot drive the terminal.
+pub fn without_controls(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.contains(char::is_control) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    text.chars()
+        .map(|c| if c.is_control() { c.escape_unicode().to_string() } else { c.to_string() })
+        .collect::<String>()
+        .into()
+}
+
+/// A file's text and the name to show in messages.
+#[derive(Debug, Clone)]
+pub struct SourceFile {
+    /// Shown in messages: a path, or `builtin:variants/classic.yaml`.
+    pub name: String,
+    pub text: String,
+    /// Where relative paths inside the file are resolved.
+    pub origin: Origin,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Origin {
+    Disk(PathBuf),
+    Builtin(String),
+}
+
+impl SourceFile {
+    /// The 1-based line and column of the first occurrence of `needle` as a
+    /// YAML value (after `key:` or `- ` or inside a flow list), else anywhere.
+    pub fn locate(&self, needle: &str) -> Option<Position> {
+        if needle.is_empty() {
+            return None;
+        }
+        let mut fallback = None;
+        for (index, line) in self.text.lines().enumerate() {
+            let code = line.split(" #").next().unwrap_or(line);
+            let mut from = 0;
+            while let Some(offset) = code[from..].find(needle) {
+                let at = from + offset;
+                let before = code[..at].trim_end_matches(['"', '\'']).trim_end();
+                let after = code[at + needle.len()..].trim_start_matches(['"', '\'']);
+                let bounded = (before.is_empty() || before.ends_with([':', '-', '[', ',', '{']))
+                    && (after.trim().is_empty() || after.trim_start().starts_with([',', ']', '}', '#', ':']));
+                let position = Position { line: index + 1, column: at + 1 };
+                if bounded {
+                    return Some(position);
+                }
+                fallback.get_or_insert(position);
+                from = at + needle.len();
+            }
+        }
+        fallback
+    }
+
+    /// `name:line:column: message`, or `name: message` where no place is known.
+    pub fn problem(&self, at: Option<Position>, message: impl fmt::Display) -> String {
+        match at {
+            Some(p) => format!("{}:{}:{}: {message}", self.name, p.line, p.column),
+            None => format!("{}: {message}", self.name),
+        }
+    }
+
+    /// The place of the reference a loading problem is about: the first
+    /// of `references` (a file's `variant:` and `rules:` entries, as
+    /// written) that a problem names, else the first reference.
+    pub fn place_of_reference(&self, references: &[&str], problems: &[String]) -> Option<Position> {
+        let named = references.iter().find(|r| problems.iter().any(|p| p.contains(*r)));
+        self.locate(named.or(references.first())?)
+    }
+
+    /// A problem about the value `needle`, located in the text.
+    pub fn problem_at(&self, needle: &str, message: impl fmt::Display) -> String {
+        self.problem(self.locate(needle), message)
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Position {
+    pub line: usize,
+    pub column: usize,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_misspelling_is_matched_to_the_word_meant_and_nothing_else_is() {
+        let words = ["hooks", "hands", "color", "play"];
+        assert_eq!(closest("hoks", words), Some("hooks"));
+        assert_eq!(closest("colour", words), Some("color"));
+        assert_eq!(closest("plya", words), Some("play"));
+        assert_eq!(closest("xyz", words), None);
+        // Two edits only in a longer word: "pa" is not "play".
+        assert_eq!(closest("pa", words), None);
+        assert_eq!(did_you_mean("hnads", words), "; did you mean 'hands'?");
+        assert_eq!(did_you_mean("deck", words), "");
+    }
+}

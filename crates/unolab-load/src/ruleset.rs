@@ -1,0 +1,135 @@
+//! Loading a ruleset: a variant (a built-in name or a path) with house rules
+//! on top and option settings, opened through a `Loader`, validated into a
+//! `Variant`, and its scripts checked, reporting every problem at once.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use crate::build::{self, LayerInput};
+use crate::builtin;
+use crate::files::{Loader, Open};
+use unolab_core::source::SourceFile;
+use unolab_core::variant::Variant;
+
+/// What to load: a built-in name or a path, for the variant and each rule,
+/// and `NAME=VALUE` settings of options.
+#[derive(Debug, Clone, Default)]
+pub struct LoadRequest {
+    pub variant: String,
+    pub rules: Vec<String>,
+    pub settings: Vec<(String, String)>,
+}
+
+impl LoadRequest {
+    /// The request as command-line arguments: `classic -r stacking --set
+    /// crossStack=true`.
+    pub fn arguments(&self) -> String {
+        let mut words = vec![self.variant.clone()];
+        words.extend(self.rules.iter().map(|r| format!("-r {r}")));
+        words.extend(self.settings.iter().map(|(k, v)| format!("--set {k}={v}")));
+        words.join(" ")
+    }
+}
+
+/// Opens a built-in variant (`variants/NAME.yaml`) or a path.
+pub fn open_variant(loader: &dyn Loader, reference: &str) -> Result<SourceFile, String> {
+    open(loader, reference, "variants/", "variant", builtin::variant_names())
+}
+
+/// Opens a built-in house rule (`variants/rules/NAME.yaml`) or a path.
+pub fn open_rule(loader: &dyn Loader, reference: &str) -> Result<SourceFile, String> {
+    open(loader, reference, "variants/rules/", "house rule", builtin::rule_names())
+}
+
+fn open(loader: &dyn Loader, reference: &str, dir: &str, what: &str, known: Vec<&str>) -> Result<SourceFile, String> {
+    if let Some(file) = SourceFile::builtin(&format!("{dir}{reference}.yaml")) {
+        return Ok(file);
+    }
+    let path = Path::new(reference);
+    if loader.exists(path) || reference.contains('/') || reference.ends_with(".yaml") || reference.ends_with(".yml") {
+        return SourceFile::read(loader, path);
+    }
+    Err(format!(
+        "unknown {what} '{reference}' (built in: {}; or give a path to a YAML file){}",
+        known.join(", "),
+        unolab_core::source::did_you_mean(reference, known.iter().copied())
+    ))
+}
+
+/// Parses a file and opens the scripts it names. A house rule's unknown
+/// field at the top of the file is told the fields a rule may set, not the
+/// variant's (a field unknown deeper in is told the fields there).
+fn input(loader: &dyn Loader, file: SourceFile, rule: bool, problems: &mut Vec<String>) -> Option<LayerInput> {
+    let spec = build::parse_spec(&file)
+        .map_err(|found| {
+            let fields = crate::spec::RULE_FIELDS;
+            for e in found {
+                problems.push(match crate::yaml::unknown_field(&e) {
+                    Some((unknown, word, expected)) if rule && fields.iter().all(|f| expected.contains(f)) => {
+                        format!(
+                            "{unknown}a house rule's fields are {}{}",
+                            fields.join(", "),
+                            unolab_core::source::did_you_mean(word, fields.iter().copied())
+                        )
+                    }
+                    _ => e,
+                })
+            }
+        })
+        .ok()?;
+    let mut scripts = Vec::new();
+    for path in &spec.scripts {
+        match file.sibling(loader, path) {
+            Ok(script) => scripts.push(script),
+            Err(e) => problems.push(file.problem_at(path, format!("script not found: {e}"))),
+        }
+    }
+    Some(LayerInput { file, spec, scripts })
+}
+
+/// Loads and validates a variant with house rules on top, scripts compiled
+/// and hooks checked against them. On failure, every problem found, one
+/// message each.
+pub fn load(request: &LoadRequest, loader: &dyn Loader) -> Result<Variant, Vec<String>> {
+    let mut problems = Vec::new();
+    let table_file = open_variant(loader, &request.variant).map_err(|e| vec![e])?;
+    let table = input(loader, table_file, false, &mut problems).ok_or_else(|| problems.clone())?;
+    let mut rules = Vec::new();
+    for reference in &request.rules {
+        match open_rule(loader, reference) {
+            Ok(file) => rules.extend(input(loader, file, true, &mut problems)),
+            Err(e) => problems.push(e),
+        }
+    }
+    let Some(variant) = build::build(&table, &rules, &request.settings, &unolab_script::check_layer, &mut problems)
+    else {
+        return Err(without_repeats(problems));
+    };
+    let variant = Arc::new(variant);
+    let all_scripts: Vec<bool> = std::iter::once(&table).chain(&rules).map(LayerInput::all_scripts).collect();
+    let (calls, warnings) = unolab_script::check::check_calls(&variant, &all_scripts);
+    problems.extend(calls);
+    let mut variant = Arc::try_unwrap(variant).unwrap_or_else(|shared| (*shared).clone());
+    variant.warnings.extend(warnings);
+    if problems.is_empty() { Ok(variant) } else { Err(without_repeats(problems)) }
+}
+
+/// The problems in order, each message once.
+fn without_repeats(problems: Vec<String>) -> Vec<String> {
+    let mut seen = std::collections::HashSet::new();
+    problems.into_iter().filter(|p| seen.insert(p.clone())).collect()
+}
+
+/// The raw spec of a built-in variant or rule (`variants/NAME.yaml`,
+/// `variants/rules/NAME.yaml`), read without validating it.
+pub fn builtin_spec(path: &str) -> Option<crate::spec::LayerSpec> {
+    builtin::file(path).and_then(|text| crate::yaml::from_str(text).ok())
+}
+
+/// The built-in variant marked `default: true`, which `unolab` plays when
+/// no variant is named.
+pub fn default_variant() -> Option<&'static str> {
+    builtin::variant_names()
+        .into_iter()
+        .find(|name| builtin_spec(&format!("variants/{name}.yaml")).is_some_and(|spec| spec.default))
+}

@@ -1,0 +1,380 @@
+//! The rules as Rhai scripts. `engine` makes every engine (all limits in
+//! one place); `check` compiles a layer's scripts and checks its hooks
+//! against them; `api` registers the host functions scripts call, each a
+//! call on the `Desk` the game of a hook call is lent to; `convert` turns
+//! host values into script values and back; `values` gives answers to
+//! scripts; `memo` puts a memo in front of any rules (`Memoized`).
+//! `Scripts` compiles each layer once and runs hook calls.
+
+pub mod api;
+pub mod check;
+pub mod convert;
+pub mod engine;
+pub mod memo;
+pub mod values;
+
+use std::cell::RefCell;
+use std::rc::Rc;
+use std::sync::Arc;
+
+use rhai::{AST, CallFnOptions, Dynamic, Engine, FuncArgs, Scope};
+
+use unolab_core::rules::{CardHandle, Desk, HookArg, Lent, Reply, RuleFailure, Rules};
+use unolab_core::turn::ChoiceOption;
+use unolab_core::variant::{FnRef, HookKind, Variant};
+
+pub use check::check_layer;
+pub use memo::Memoized;
+
+/// The rules as scripts, with a memo in front: what every front end plays
+/// with (`Scripts` alone runs every script every time).
+pub type Runtime = Memoized<Scripts>;
+
+impl Runtime {
+    /// Compiles every layer's scripts. Reports every problem.
+    pub fn new(variant: Arc<Variant>) -> Result<Runtime, Vec<String>> {
+        Scripts::new(variant).map(Memoized::over)
+    }
+}
+
+/// Compiled scripts of every layer, with the engine that runs them. One per
+/// thread: engines and ASTs are not shared across threads.
+pub struct Scripts {
+    engine: Engine,
+    /// When the running call started (its time budget).
+    clock: engine::CallClock,
+    /// The actions under way, innermost last (only the outermost holds the
+    /// budget).
+    actions: Vec<engine::ActionClock>,
+    layers: Vec<AST>,
+    /// The game of the running call, lent to the host functions.
+    desk: Rc<RefCell<Desk>>,
+    scope: Scope<'static>,
+    variant: Arc<Variant>,
+    /// The reply of the last call, lent to the caller.
+    reply: Reply,
+}
+
+impl Scripts {
+    /// Compiles every layer's scripts. Reports every problem.
+    pub fn new(variant: Arc<Variant>) -> Result<Scripts, Vec<String>> {
+        let desk = Rc::new(RefCell::new(Desk::new(variant.clone())));
+        let print_desk = desk.clone();
+        let (mut engine, clock) = engine::hardened_engine(move |text| {
+            if let Ok(mut desk) = print_desk.try_borrow_mut() {
+                desk.print(text);
+            }
+        });
+        api::register(&mut engine, &desk, &variant);
+        let mut problems = Vec::new();
+        let layers = variant.layers.iter().map(|layer| check::compile_layer(&engine, layer, &mut problems)).collect();
+        if !problems.is_empty() {
+            return Err(problems);
+        }
+        Ok(Scripts {
+            engine,
+            clock,
+            actions: Vec::new(),
+            layers,
+            desk,
+            scope: Scope::new(),
+            variant,
+            reply: Reply::Done,
+        })
+    }
+
+    /// The names of every function scripts may call: the host's and the
+    /// standard package's.
+    pub fn function_names(&self) -> std::collections::HashSet<String> {
+        self.engine.gen_fn_signatures(true).iter().map(|s| signature_name(s).to_string()).collect()
+    }
+
+    /// Signatures of the host's functions (not the standard package's).
+    pub fn host_signatures(&self) -> Vec<String> {
+        self.engine.gen_fn_signatures(false)
+    }
+
+    /// The numbers of arguments each host function takes, for the
+    /// functions only the host provides (a name the standard package also
+    /// has may take other counts there).
+    pub fn host_arities(&self) -> std::collections::HashMap<String, std::collections::HashSet<usize>> {
+        use std::collections::HashMap;
+        let count_by_name = |signatures: &[String]| {
+            let mut counts: HashMap<String, usize> = HashMap::new();
+            for signature in signatures {
+                *counts.entry(signature_name(signature).to_string()).or_default() += 1;
+            }
+            counts
+        };
+        let host = self.host_signatures();
+        let everywhere = count_by_name(&self.engine.gen_fn_signatures(true));
+        let only_host = count_by_name(&host);
+        let mut arities: HashMap<String, std::collections::HashSet<usize>> = HashMap::new();
+        for signature in &host {
+            let name = signature_name(signature);
+            let Some(inside) = signature.split_once('(').and_then(|(_, rest)| rest.rsplit_once(')')) else { continue };
+            let inside = inside.0.trim();
+            if everywhere.get(name) == only_host.get(name) {
+                arities.entry(name.to_string()).or_default().insert(if inside.is_empty() {
+                    0
+                } else {
+                    inside.split(',').count()
+                });
+            }
+        }
+        arities
+    }
+
+    /// Compiles a script with this runtime's engine.
+    pub fn compile(&self, text: &str) -> Result<AST, rhai::ParseError> {
+        self.engine.compile(text)
+    }
+
+    /// Runs `f` about `arg` on the game lent to the desk: its value, read
+    /// as a reply of `f`'s hook while the desk still holds the game.
+    fn call(&mut self, f: &FnRef, arg: &HookArg) -> Result<Reply, RuleFailure> {
+        let arg_value = match arg {
+            HookArg::None => None,
+            // What the script reads of its card is recorded (the memo keeps
+            // one tree per function, whatever the card).
+            HookArg::Card(..) => self.desk.borrow().arg_card().map(Dynamic::from),
+            HookArg::Seat(seat) => Some(Dynamic::from(*seat as i64)),
+            HookArg::Penalty(p) => Some(Dynamic::from(convert::penalty_to_map(&self.variant, p))),
+            HookArg::Chosen { tag, value } => {
+                let mut choice = rhai::Map::new();
+                // The choice names who chose: the call's seat, a read.
+                let me = self.desk.borrow_mut().me();
+                choice.insert("seat".into(), Dynamic::from(me as i64));
+                choice.insert("tag".into(), values::text(tag));
+                let value = match value {
+                    ChoiceOption::Value(value) => values::script_value(value),
+                    ChoiceOption::Card(id, side) => Dynamic::from(CardHandle::given(*id, *side)),
+                };
+                choice.insert("value".into(), value);
+                Some(Dynamic::from(choice))
+            }
+        };
+        let value = match arg_value {
+            None => self.invoke(f, ()),
+            Some(arg) => self.invoke(f, (arg,)),
+        }?;
+        self.reply(f, &value, arg)
+    }
+
+    /// The value `f` returned, as a reply of its hook, or why it is not one.
+    fn reply(&self, f: &FnRef, value: &Dynamic, arg: &HookArg) -> Result<Reply, RuleFailure> {
+        let mut desk = self.desk.borrow_mut();
+        let players = desk.players();
+        match f.kind {
+            HookKind::MatchWinner => match convert::named_seats(value, players) {
+                Some(seats) => Ok(Reply::Seats(seats)),
+                None => Err(self.wrong_answer(
+                    f,
+                    value,
+                    &format!("a seat (0 to {}), a list of seats, or () while nobody has won", players - 1),
+                )),
+            },
+            HookKind::ScoreHand => match convert::seat_numbers(value, players) {
+                Some(points) => Ok(Reply::Points(points)),
+                None => Err(self.wrong_answer(f, value, &format!("a list of one number per seat ({players} numbers)"))),
+            },
+            HookKind::OnCatch => match value.as_int().ok().and_then(|n| u32::try_from(n).ok()) {
+                Some(count) => Ok(Reply::Count(count)),
+                None => Err(self.wrong_answer(f, value, "how many cards the caught player draws (0 or more)")),
+            },
+            HookKind::OnPenalty => {
+                let HookArg::Penalty(given) = arg else { unreachable!("an on_penalty hook is given a penalty") };
+                // The colour a penalty names is one of the side in play.
+                let side = desk.side();
+                convert::penalty_from_map(&self.variant, side, players, value, given.by, given.group.clone())
+                    .map(Reply::Penalty)
+                    .map_err(|e| self.failure(f, format!("it returned a bad penalty: {e}")))
+            }
+            kind if kind.mode() == unolab_core::variant::HookMode::Predicate => {
+                let takes_reasons = kind.takes_reasons();
+                match convert::verdict(value, takes_reasons) {
+                    Some(verdict) => Ok(Reply::Verdict(verdict)),
+                    None => {
+                        let expected = match (kind.can_grant(), takes_reasons) {
+                            (true, true) => "true, false, \"allow\" or a reason why not",
+                            (true, false) => "true, false or \"allow\"",
+                            (false, true) => "true, false or a reason why not",
+                            (false, false) => "true or false",
+                        };
+                        Err(self.wrong_answer(f, value, expected))
+                    }
+                }
+            }
+            _ => Ok(Reply::Done),
+        }
+    }
+
+    fn invoke(&mut self, f: &FnRef, args: impl FuncArgs) -> Result<Dynamic, RuleFailure> {
+        let ast = &self.layers[f.layer];
+        let options = CallFnOptions::new().eval_ast(false).rewind_scope(true);
+        self.clock.start();
+        // The action's scripts may have spent its budget together.
+        if let Some(why) = self.clock.overrun() {
+            return Err(self.failure(f, why));
+        }
+        let result = self.engine.call_fn_with_options::<Dynamic>(options, &mut self.scope, ast, &f.function, args);
+        self.clock.stop();
+        result.map_err(|mut e| {
+            // A call stopped by its time budget says so (the budget's words).
+            if let rhai::EvalAltResult::ErrorTerminated(why, _) = &*e {
+                return self.failure(f, why);
+            }
+            // Where the error happened, as `script:line:column:` (the script
+            // that defines the hook function), so it is shown with its line.
+            let at = e.take_position();
+            match (self.defining_script(f), at.line(), at.position()) {
+                (Some((script, _)), Some(line), column) => RuleFailure(format!(
+                    "script error in {} ({} hook {}): {script}:{line}:{}: {}{}",
+                    self.variant.layers[f.layer].name,
+                    f.kind.name(),
+                    f.function,
+                    column.unwrap_or(1),
+                    call_in_words(&e, |name| self.function_exists(f, name)).unwrap_or_else(|| e.to_string()),
+                    card_property_hint(&e)
+                )),
+                _ => {
+                    e.set_position(at);
+                    self.failure(f, e)
+                }
+            }
+        })
+    }
+
+    /// Is there a function `name` a script of `f`'s layer may call: the
+    /// host's, the standard package's or one the layer's scripts define?
+    /// Only on the way to an error: it lists them all.
+    fn function_exists(&self, f: &FnRef, name: &str) -> bool {
+        self.layers[f.layer].iter_functions().any(|def| def.name == name) || self.function_names().contains(name)
+    }
+
+    /// The script that defines hook function `f`, and the line it starts
+    /// on. Only on the way to an error: the scripts are compiled again.
+    fn defining_script(&self, f: &FnRef) -> Option<(String, usize)> {
+        // A later script of the layer overrides an earlier one's function
+        // of the same name and arity (the scripts are merged in order).
+        let arity = f.kind.arity();
+        self.variant.layers[f.layer].scripts.iter().rev().find_map(|script| {
+            let ast = self.engine.compile(&script.text).ok()?;
+            let def = ast.iter_fn_def().find(|d| d.name == f.function && d.params.len() == arity)?;
+            Some((script.name.clone(), def.body.start_position().line()?))
+        })
+    }
+
+    /// A hook function as errors name it: its layer, hook and name, and the
+    /// script and line that define it.
+    pub fn describe(&self, f: &FnRef) -> String {
+        let layer = &self.variant.layers[f.layer];
+        let place = self.defining_script(f).map(|(script, line)| format!(", {script}:{line}")).unwrap_or_default();
+        format!("{} ({} hook {}{place})", layer.name, f.kind.name(), f.function)
+    }
+
+    /// A script error in hook function `f`.
+    pub fn failure(&self, f: &FnRef, problem: impl std::fmt::Display) -> RuleFailure {
+        RuleFailure(format!("script error in {}: {problem}", self.describe(f)))
+    }
+
+    /// The error for a hook that returned `value`, which is not what its
+    /// hook takes: `expected` says what is.
+    pub fn wrong_answer(&self, f: &FnRef, value: &Dynamic, expected: &str) -> RuleFailure {
+        let returned = if value.is_unit() {
+            "nothing (the function has no value at its end)".to_string()
+        } else {
+            format!("{value} ({})", kind_of(value))
+        };
+        self.failure(f, format!("it returned {returned}; it must return {expected}"))
+    }
+}
+
+impl Rules for Scripts {
+    fn variant(&self) -> &Arc<Variant> {
+        &self.variant
+    }
+
+    fn run(&mut self, f: &FnRef, arg: &HookArg, lent: &mut Lent) -> Result<&Reply, RuleFailure> {
+        lent.about(arg);
+        self.desk.borrow_mut().swap(lent);
+        let reply = self.call(f, arg);
+        self.desk.borrow_mut().swap(lent);
+        self.reply = reply?;
+        Ok(&self.reply)
+    }
+
+    fn begin_action(&mut self) {
+        self.actions.push(self.clock.start_action());
+    }
+
+    fn end_action(&mut self) {
+        self.actions.pop();
+    }
+}
+
+/// The function a signature (`fn name(a: i64) -> bool`) is of.
+fn signature_name(signature: &str) -> &str {
+    let head = signature.split('(').next().unwrap_or(signature);
+    head.rsplit(' ').next().unwrap_or(head)
+}
+
+/// What kind of value a script value is, in the words the docs use.
+pub fn kind_of(value: &Dynamic) -> String {
+    if value.is::<CardHandle>() {
+        return "a card".into();
+    }
+    type_in_words(value.type_name())
+}
+
+/// A Rhai type, by the name Rhai gives it, in the words the docs use.
+fn type_in_words(name: &str) -> String {
+    match name {
+        "i64" => "a number".into(),
+        "f64" => "a decimal number".into(),
+        "bool" => "true/false".into(),
+        "string" | "char" => "text".into(),
+        name if name.contains("ImmutableString") => "text".into(),
+        "map" => "a map".into(),
+        "array" => "an array".into(),
+        "()" => "nothing".into(),
+        name if name.ends_with("CardHandle") => "a card".into(),
+        other => format!("a {}", other.rsplit("::").next().unwrap_or(other)),
+    }
+}
+
+/// A call no function takes, in a script author's words: `draw() does
+/// not take (a number, text)` for Rhai's `Function not found: draw (i64,
+/// &str | ImmutableString | String)`; where no function has the name
+/// (`exists` says), that there is none.
+fn call_in_words(e: &rhai::EvalAltResult, exists: impl Fn(&str) -> bool) -> Option<String> {
+    let rhai::EvalAltResult::ErrorFunctionNotFound(signature, _) = e else { return None };
+    let (name, types) = signature.split_once(" (")?;
+    let types = types.strip_suffix(')')?;
+    let words: Vec<String> = types.split(", ").filter(|t| !t.is_empty()).map(type_in_words).collect();
+    let given = words.join(", ");
+    Some(if exists(name) {
+        format!("{name}() does not take ({given}): see the authoring guide for what it takes")
+    } else {
+        format!("no function '{name}' (called with ({given}))")
+    })
+}
+
+/// For a property a card does not have (`card.colour`), the properties it
+/// has, and the one meant where it looks like a misspelling of one.
+fn card_property_hint(e: &rhai::EvalAltResult) -> String {
+    let rhai::EvalAltResult::ErrorDotExpr(message, _) = e else { return String::new() };
+    let Some(name) = message.strip_prefix("Unknown property '").and_then(|rest| rest.split_once('\'')).map(|(n, _)| n)
+    else {
+        return String::new();
+    };
+    if !message.ends_with("type 'Card'") {
+        return String::new();
+    }
+    let properties = api::CARD_PROPERTIES.iter().map(|&(name, _)| name);
+    format!(
+        " (a card's properties: {}){}",
+        properties.clone().collect::<Vec<_>>().join(", "),
+        unolab_core::source::did_you_mean(name, properties)
+    )
+}
