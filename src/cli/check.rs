@@ -139,7 +139,8 @@ fn check_one(request: &LoadRequest, label: &str, told: &mut Told) -> i32 {
     let (smallest, largest) = (sizes.first().copied().unwrap_or(2), sizes.last().copied().unwrap_or(2));
     for players in if smallest == largest { vec![smallest] } else { vec![smallest, largest] } {
         // A check runs every script every time.
-        let config = SimConfig { memo: false, ..SimConfig::new(variant.clone(), players, CHECK_GAMES / 2, 1) };
+        let engine = sim::Engine { memo: false, ..sim::Engine::default() };
+        let config = SimConfig { engine, ..SimConfig::new(variant.clone(), players, CHECK_GAMES / 2, 1) };
         match sim::run(&config, &sim::Progress::default()) {
             Ok(stats) => {
                 // The same script error in several games is one problem:

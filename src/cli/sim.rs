@@ -107,7 +107,7 @@ fn sim_config(args: &SimArgs, request: &LoadRequest, players: usize, bots: &[Bot
         seed: args.seed,
         bots: bots.to_vec(),
         threads: args.threads,
-        memo: !args.no_memo,
+        engine: sim::Engine { memo: !args.no_memo, ..sim::Engine::default() },
         rows: args.games_out.is_some() || args.vs.is_some(),
         shard: args.shard.unwrap_or((0, 1)),
         matches: args.matches,

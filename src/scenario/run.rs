@@ -10,6 +10,7 @@ use crate::rules::Rules;
 use crate::scenario::schema::{Expect, Step};
 use crate::scenario::{Outcome, Scenario};
 use crate::seat::Seat;
+use crate::sim::Engine;
 use crate::table::State;
 use crate::turn::ScriptValue;
 
@@ -22,11 +23,32 @@ impl Scenario {
     /// Plays the scenario, and gives the game's log as far as it went: one
     /// line per event, then what scripts printed.
     pub fn run_logged(&self) -> (Outcome, Vec<String>) {
-        let game = crate::script::Runtime::new(self.variant.clone()).map_err(|p| p.join("\n"));
-        let mut game = match game.and_then(|rules| self.build(rules)) {
+        self.run_logged_with(Engine::default())
+    }
+
+    /// `run_logged`, the engine run as `engine` says (the memo off, the
+    /// move generator's fast paths proven: the same game).
+    pub fn run_logged_with(&self, engine: Engine) -> (Outcome, Vec<String>) {
+        let variant = self.variant.clone();
+        let failed = |e: String| (Outcome::Fail(format!("setup: {e}")), Vec::new());
+        let built = match engine.memo {
+            true => {
+                crate::script::Runtime::new(variant).map_err(|p| p.join("\n")).map(|rules| self.logged(rules, engine))
+            }
+            false => {
+                crate::script::Scripts::new(variant).map_err(|p| p.join("\n")).map(|rules| self.logged(rules, engine))
+            }
+        };
+        built.unwrap_or_else(failed)
+    }
+
+    /// Plays the scenario on a game of `rules`.
+    fn logged<R: Rules>(&self, rules: R, engine: Engine) -> (Outcome, Vec<String>) {
+        let mut game = match self.build(rules) {
             Ok(g) => g,
             Err(e) => return (Outcome::Fail(format!("setup: {e}")), Vec::new()),
         };
+        game.set_checks(engine.checks);
         let outcome = self.play(&mut game);
         let mut log: Vec<String> = game.events().iter().map(|e| crate::event::describe(e, &game.variant)).collect();
         log.extend(game.script_output().iter().map(|line| format!("print: {line}")));

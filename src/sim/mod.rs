@@ -27,8 +27,9 @@ pub struct SimConfig {
     /// The bot of each seat, repeating when the list is shorter.
     pub bots: Vec<BotKind>,
     pub threads: usize,
-    /// Reuse the outcome of script calls that read the same (same results).
-    pub memo: bool,
+    /// How the games are played: the memo on or off (the same results),
+    /// the move generator's fast paths proven or not.
+    pub engine: Engine,
     /// Keep a row per game (`--games-out`).
     pub rows: bool,
     /// Each game is a match played to the target score, not one hand.
@@ -137,6 +138,24 @@ pub fn play_out(game: &mut Game<impl Rules>, bots: &mut [Bot]) -> Result<HandRes
     Ok(HandResult::Won { seat, points, actions })
 }
 
+/// How a game's engine runs: with the memo in front of the scripts (what
+/// users run) or every script every time (`--no-memo`, `check`: the same
+/// games, slower); and whether the move generator proves its fast paths
+/// against its general checks as it goes (`Game::set_checks`: tests).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Engine {
+    pub memo: bool,
+    pub checks: bool,
+}
+
+/// The memo on; the fast paths proven in debug builds (as their debug
+/// assertions always were), not in release builds.
+impl Default for Engine {
+    fn default() -> Engine {
+        Engine { memo: true, checks: cfg!(debug_assertions) }
+    }
+}
+
 /// A table of `players` for `variant`, its scripts compiled, with the memo
 /// in front of them.
 pub(crate) fn new_game(variant: &Arc<Variant>, players: usize, seed: u64) -> Result<Game<Runtime>, String> {
@@ -175,7 +194,7 @@ impl SimConfig {
             seed,
             bots: vec![BotKind::Random],
             threads: 1,
-            memo: true,
+            engine: Engine::default(),
             rows: false,
             matches: false,
             shard: (0, 1),
@@ -328,7 +347,7 @@ impl SimStats {
 /// The games of one worker, on a game of `config` (its memo on or off).
 fn run_share(config: &SimConfig, worker: usize, progress: &Progress) -> Result<SimStats, String> {
     let (variant, players, seed) = (&config.variant, config.players, config.seed);
-    Ok(match config.memo {
+    Ok(match config.engine.memo {
         true => play_share(config, worker, progress, new_game(variant, players, seed)?),
         false => play_share(config, worker, progress, unmemoized_game(variant, players, seed)?),
     })
@@ -336,6 +355,7 @@ fn run_share(config: &SimConfig, worker: usize, progress: &Progress) -> Result<S
 
 fn play_share<R: Rules>(config: &SimConfig, worker: usize, progress: &Progress, mut game: Game<R>) -> SimStats {
     game.set_logging(false);
+    game.set_checks(config.engine.checks);
     // A hand whose script fails is counted as failed and put down.
     game.set_on_failure(OnFailure::Stop);
     let mut stats = SimStats::new(config.players);
@@ -437,13 +457,14 @@ pub struct Shown {
 /// The transcript of game `index` of a run: what `sim --show` prints.
 pub fn show(config: &SimConfig, index: u64) -> Result<Shown, String> {
     let (variant, players, seed) = (&config.variant, config.players, config.seed);
-    Ok(match config.memo {
+    Ok(match config.engine.memo {
         true => show_game(config, index, new_game(variant, players, seed)?),
         false => show_game(config, index, unmemoized_game(variant, players, seed)?),
     })
 }
 
 fn show_game<R: Rules>(config: &SimConfig, index: u64, mut game: Game<R>) -> Shown {
+    game.set_checks(config.engine.checks);
     let mut bots = Vec::new();
     let seed = prepare(config, &mut game, index, &mut bots);
     let result = play_hand(&mut game, &mut bots);
@@ -463,11 +484,30 @@ fn show_game<R: Rules>(config: &SimConfig, index: u64, mut game: Game<R>) -> Sho
 /// The full transcript of one seeded hand with bots: one line per event.
 /// A hand that does not end (or fails) is an error, with what it says.
 pub fn transcript(variant: Arc<Variant>, players: usize, seed: u64, bot: BotKind) -> Result<String, String> {
-    let mut game = new_game(&variant, players, seed)?;
+    transcript_with(variant, players, seed, bot, Engine::default())
+}
+
+/// `transcript`, the engine run as `engine` says.
+pub fn transcript_with(
+    variant: Arc<Variant>,
+    players: usize,
+    seed: u64,
+    bot: BotKind,
+    engine: Engine,
+) -> Result<String, String> {
+    match engine.memo {
+        true => transcript_of(new_game(&variant, players, seed)?, seed, bot, engine.checks),
+        false => transcript_of(unmemoized_game(&variant, players, seed)?, seed, bot, engine.checks),
+    }
+}
+
+fn transcript_of<R: Rules>(mut game: Game<R>, seed: u64, bot: BotKind, checks: bool) -> Result<String, String> {
+    game.set_checks(checks);
+    let players = game.players();
     let mut bots: Vec<Bot> = (0..players).map(|s| Bot::new(bot, seed, s as u64)).collect();
     let result = play_hand(&mut game, &mut bots)?;
     if let HandResult::Stuck { actions } = result {
         return Err(format!("the hand did not end within {actions} actions"));
     }
-    Ok(game.events().iter().map(|e| crate::event::describe(e, &variant)).collect::<Vec<_>>().join("\n"))
+    Ok(game.events().iter().map(|e| crate::event::describe(e, &game.variant)).collect::<Vec<_>>().join("\n"))
 }

@@ -93,9 +93,8 @@ impl Bot {
         chance: bool,
     ) -> Result<Option<Action>, RuleFailure> {
         if !chance {
-            #[cfg(debug_assertions)]
-            if game.legal_moves(seat, &mut self.moves).is_ok() {
-                debug_assert!(self.moves.plays.is_empty(), "a seat that may not jump in has {:?}", self.moves.plays);
+            if game.checks() && game.legal_moves(seat, &mut self.moves).is_ok() {
+                assert!(self.moves.plays.is_empty(), "a seat that may not jump in has {:?}", self.moves.plays);
             }
             return Ok(None);
         }
@@ -239,8 +238,9 @@ pub fn next_action(
         for offset in 1..players {
             let seat = (to_act + offset) % players;
             let chance = chances >> seat & 1 != 0;
-            // A bot without a chance does nothing (a debug build checks so).
-            if (chance || cfg!(debug_assertions))
+            // A bot without a chance does nothing (a game that proves its
+            // fast paths checks so).
+            if (chance || game.checks())
                 && Some(seat) != human
                 && let Some(action) = bots[seat].out_of_turn(game, seat, chance)?
             {
