@@ -273,10 +273,7 @@ impl<R: Rules> Game<R> {
             && (!self.may_be_allowed(seat, kind) || self.refused_whatever_play(kind, seat))
         {
             if self.checks {
-                let mut asked = Moves::default();
-                if self.plays_by_card(seat, standing, &mut asked).is_ok() {
-                    assert!(asked.plays.is_empty(), "a seat found to have no play has one: {asked:?}");
-                }
+                self.prove_plays(seat, standing, &[], "a seat found to have no play has one");
             }
             return Ok(());
         }
@@ -390,14 +387,9 @@ impl<R: Rules> Game<R> {
             index += 1;
         }
         if self.checks && runs {
-            let mut asked = Vec::new();
-            for index in 0..self.pos.table.hands[seat].len() {
-                let card = self.pos.table.hands[seat][index];
-                if !self.pos.table.hands[seat][..index].contains(&card) {
-                    self.plays_of_card(seat, standing, card, discard, &mut asked)?;
-                }
-            }
-            assert_eq!(asked, moves.plays, "the plays matched in runs are those each card's check finds");
+            let found = std::mem::take(&mut moves.plays);
+            self.prove_plays(seat, standing, &found, "the plays matched in runs are those of the general checks");
+            moves.plays = found;
         }
         Ok(())
     }
@@ -464,12 +456,7 @@ impl<R: Rules> Game<R> {
             Ok(())
         } else if !key.may_match(color, top) {
             if self.checks {
-                assert!(
-                    !self.variant.grants(card, self.pos.table.side)
-                        && !self.pos.table.matches(&self.variant, self.face(card), false)
-                        && !self.pos.table.matches(&self.variant, self.face(card), true),
-                    "a card that may match was passed over"
-                );
+                self.prove_card(seat, standing, card, &[], "a card that may match was passed over");
             }
             Ok(())
         } else if let Some(kind) = standing.asks()
@@ -478,10 +465,7 @@ impl<R: Rules> Game<R> {
             // Out of turn or answering, a play needs a rule's yes: the
             // memo knows every rule refuses it, so no general check is made.
             if self.checks {
-                let mut plays = Vec::new();
-                if self.plays_of(seat, standing, card, &[false, true], &mut plays).is_ok() {
-                    assert!(plays.is_empty(), "a rule that refused the plain play allowed {plays:?}");
-                }
+                self.prove_card(seat, standing, card, &[], "a card every rule refuses has a play");
             }
             Ok(())
         } else if key.regular_plain && in_turn() {
@@ -500,10 +484,8 @@ impl<R: Rules> Game<R> {
                 }
             }
             if self.checks {
-                let mut plays = Vec::new();
-                if self.plays_of(seat, standing, card, &[false, true], &mut plays).is_ok() {
-                    assert_eq!(plays, out[from..], "the regular side matched alone, the flex side asked about");
-                }
+                let found = out[from..].to_vec();
+                self.prove_card(seat, standing, card, &found, "the regular side matched alone, the flex side asked");
             }
             Ok(())
         } else {
@@ -511,10 +493,59 @@ impl<R: Rules> Game<R> {
         }
     }
 
+    /// The plays `seat`, standing so, may make now, each card of its hand
+    /// (one per visible face) asked about through the general checks
+    /// (`plays_of`), none passed over: what the fast paths are proven
+    /// against (`Game::set_checks`). `None` where a rule failed.
+    #[cold]
+    fn general_plays(&mut self, seat: Seat, standing: Standing) -> Option<Vec<PlayOption>> {
+        let (side, hand) = (self.pos.table.side, self.pos.table.hands[seat].clone());
+        let cards: Vec<CardId> = match standing {
+            Standing::Turn { drawn: Some(drawn) } => vec![drawn],
+            _ => hand
+                .iter()
+                .enumerate()
+                .filter(|&(index, &card)| {
+                    !hand[..index]
+                        .iter()
+                        .any(|&other| self.variant.choice(other, side) == self.variant.choice(card, side))
+                })
+                .map(|(_, &card)| card)
+                .collect(),
+        };
+        let mut plays = Vec::new();
+        for card in cards {
+            self.plays_of(seat, standing, card, &[false, true], &mut plays).ok()?;
+        }
+        Some(plays)
+    }
+
+    /// The plays a fast path `found` for `seat` are those of the general
+    /// checks (`general_plays`); a disagreement panics, saying `what`.
+    #[cold]
+    #[inline(never)]
+    fn prove_plays(&mut self, seat: Seat, standing: Standing, found: &[PlayOption], what: &str) {
+        if let Some(general) = self.general_plays(seat, standing) {
+            assert_eq!(found, general, "{what}");
+        }
+    }
+
+    /// The plays of `card` a fast path `found` are those of the general
+    /// checks; a disagreement panics, saying `what`.
+    #[cold]
+    #[inline(never)]
+    fn prove_card(&mut self, seat: Seat, standing: Standing, card: CardId, found: &[PlayOption], what: &str) {
+        let mut general = Vec::new();
+        if self.plays_of(seat, standing, card, &[false, true], &mut general).is_ok() {
+            assert_eq!(found, general, "{what}");
+        }
+    }
+
     /// The general checks agree with matching a plain card alone (its
     /// packed face, `matches`): a proof of the fast path
     /// (`Game::set_checks`).
     #[cold]
+    #[inline(never)]
     fn prove_plain(&mut self, seat: Seat, standing: Standing, card: CardId, matches: bool) {
         assert_eq!(matches, self.pos.table.matches(&self.variant, self.face(card), false), "a plain card's match");
         let play = Play {
