@@ -12,9 +12,9 @@ use std::time::Instant;
 
 use crate::bot::{Bot, BotKind};
 use crate::event::EVENT_KINDS;
-use crate::game::{Game, OnFailure};
+use crate::game::{ActionError, Game, OnFailure};
 use crate::rng::game_seed;
-use crate::rules::Rules;
+use crate::rules::{RuleFailure, Rules};
 use crate::script::{Runtime, Scripts};
 use crate::variant::Variant;
 
@@ -40,11 +40,44 @@ pub struct SimConfig {
 }
 
 /// A game that did not finish: a script failed, or it hit the action limit.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Failure {
     pub index: u64,
     pub seed: u64,
     pub message: String,
+    /// The rule's failure that stopped it, if one did (not kept by `--json`).
+    pub cause: Option<RuleFailure>,
+}
+
+/// Why a hand could not be played to its end: in words (which hand, which
+/// action), and the rule's failure that stopped it, if one did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HandFailure {
+    pub message: String,
+    pub cause: Option<RuleFailure>,
+}
+
+impl HandFailure {
+    /// The hand stopped at `error`, told in `words`.
+    fn of(error: &ActionError, words: String) -> HandFailure {
+        let cause = match error {
+            ActionError::Rule(failure) => Some(failure.clone()),
+            ActionError::Refused { .. } => None,
+        };
+        HandFailure { message: words, cause }
+    }
+}
+
+impl std::fmt::Display for HandFailure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl From<HandFailure> for String {
+    fn from(failure: HandFailure) -> String {
+        failure.message
+    }
 }
 
 /// One game of a run, for `--games-out`.
@@ -111,14 +144,14 @@ pub enum HandResult {
 }
 
 /// Deals and plays one hand with bots in every seat.
-pub fn play_hand(game: &mut Game<impl Rules>, bots: &mut [Bot]) -> Result<HandResult, String> {
-    game.deal().map_err(|e| e.to_string())?;
+pub fn play_hand(game: &mut Game<impl Rules>, bots: &mut [Bot]) -> Result<HandResult, HandFailure> {
+    game.deal().map_err(|e| HandFailure::of(&e, e.to_string()))?;
     play_out(game, bots)
 }
 
 /// Plays the hand in progress to its end with bots in every seat (a
 /// playout, from a position a bot searches from).
-pub fn play_out(game: &mut Game<impl Rules>, bots: &mut [Bot]) -> Result<HandResult, String> {
+pub fn play_out(game: &mut Game<impl Rules>, bots: &mut [Bot]) -> Result<HandResult, HandFailure> {
     let before = game.table().scores().to_vec();
     let mut actions = 0;
     while !game.hand_over() {
@@ -126,10 +159,12 @@ pub fn play_out(game: &mut Game<impl Rules>, bots: &mut [Bot]) -> Result<HandRes
             return Ok(HandResult::Stuck { actions });
         }
         let hand = game.table().hand_number();
-        let next = crate::bot::next_action(game, bots, None).map_err(|e| format!("hand {hand}: {e}"))?;
+        let next = crate::bot::next_action(game, bots, None)
+            .map_err(|e| HandFailure { message: format!("hand {hand}: {e}"), cause: Some(e) })?;
         let Some((_, action)) = next else { unreachable!("bots play every seat") };
         if let Err(e) = game.apply_unchecked(action) {
-            return Err(format!("hand {hand}, {}: {e}", action.describe(&game.variant, game.table().side())));
+            let words = format!("hand {hand}, {}: {e}", action.describe(&game.variant, game.table().side()));
+            return Err(HandFailure::of(&e, words));
         }
         actions += 1;
     }
@@ -249,7 +284,7 @@ impl SimStats {
         index: u64,
         seed: u64,
         game: &Game<impl Rules>,
-        result: Result<HandResult, String>,
+        result: Result<HandResult, HandFailure>,
     ) {
         self.games += 1;
         let log = game.log();
@@ -296,11 +331,11 @@ impl SimStats {
             }
             Ok(HandResult::Stuck { actions }) => {
                 let message = format!("did not end within {actions} actions");
-                self.stuck.push(Failure { index, seed, message });
+                self.stuck.push(Failure { index, seed, message, cause: None });
                 row.failed = Some("stuck");
             }
-            Err(message) => {
-                self.failures.push(Failure { index, seed, message });
+            Err(HandFailure { message, cause }) => {
+                self.failures.push(Failure { index, seed, message, cause });
                 row.failed = Some("failed");
             }
         }
@@ -313,8 +348,8 @@ impl SimStats {
     pub fn finish(&mut self) {
         self.turns.sort_unstable();
         self.hands_per_match.sort_unstable();
-        self.stuck.sort();
-        self.failures.sort();
+        self.stuck.sort_by_key(|f| f.index);
+        self.failures.sort_by_key(|f| f.index);
         self.rows.sort_by_key(|r| r.index);
     }
 
@@ -385,7 +420,7 @@ fn play_share<R: Rules>(config: &SimConfig, worker: usize, progress: &Progress, 
                 }
                 if hands == crate::limits::MATCH_HANDS {
                     let message = format!("the match did not end within {} hands", crate::limits::MATCH_HANDS);
-                    stats.stuck.push(Failure { index, seed, message });
+                    stats.stuck.push(Failure { index, seed, message, cause: None });
                 }
             }
         } else {

@@ -355,7 +355,10 @@ pub fn from_raw(value: &Value) -> Result<SimStats, String> {
     let failures = |name: &str| -> Result<Vec<super::Failure>, String> {
         let rows: Vec<(u64, u64, String)> =
             serde_json::from_value(field(name)?.clone()).map_err(|e| format!("'{name}': {e}"))?;
-        Ok(rows.into_iter().map(|(index, seed, message)| super::Failure { index, seed, message }).collect())
+        Ok(rows
+            .into_iter()
+            .map(|(index, seed, message)| super::Failure { index, seed, message, cause: None })
+            .collect())
     };
     let number = |name: &str| field(name)?.as_u64().ok_or_else(|| format!("'{name}' is not a count"));
     Ok(SimStats {

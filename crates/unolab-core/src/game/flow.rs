@@ -133,7 +133,7 @@ impl<R: Rules> Game<R> {
             }
             self.settle();
         }
-        Err(RuleFailure("the turn hooks keep moving the turn on (on_turn_start, on_turn_end)".into()))
+        Err(RuleFailure::new("the turn hooks keep moving the turn on (on_turn_start, on_turn_end)"))
     }
 
     /// Puts the table in order: the turn passes over a seat that left,
@@ -245,7 +245,7 @@ impl<R: Rules> Game<R> {
             && !self.hand_over()
             && !self.pos.table.owed.iter().any(|d| matches!(d, Decision::NameColor { .. }))
         {
-            return Err(RuleFailure(format!(
+            return Err(RuleFailure::new(format!(
                 "{} names no colour (names_color: false) and no rule named one: its on_play must call \
                  ask_color(p) or set_color(colour)",
                 self.variant.face_name(play.card, self.pos.table.side)
@@ -380,7 +380,7 @@ impl<R: Rules> Game<R> {
             return Ok(());
         }
         if self.moments_running >= crate::limits::NESTED_MOMENTS {
-            return Err(RuleFailure(format!(
+            return Err(RuleFailure::new(format!(
                 "{} hooks keep setting off moments ({} deep): a rule triggers itself",
                 kind.name(),
                 crate::limits::NESTED_MOMENTS
