@@ -572,8 +572,10 @@ fn bind_hooks(variant: &mut Variant, layers: &[Layer], problems: &mut Vec<String
     variant.global_hooks = vec![Vec::new(); HookKind::ALL.len()];
     variant.card_hook_fns = vec![Vec::new(); HookKind::ALL.len()];
     variant.targets = vec![[TargetNeed::None; 2]; slots];
-    // Per slot: a hook that may allow the face without matching is bound.
+    // Per slot: a hook that may allow the face without matching is bound
+    // (any such hook; and a `can_play` one, which concerns plays in turn).
     let mut grants = vec![false; slots];
+    let mut grants_in_turn = vec![false; slots];
     let mut ids: Vec<(usize, &str, HookKind)> = Vec::new();
     for (layer_index, layer) in layers.iter().enumerate() {
         for binding in &layer.hooks {
@@ -643,6 +645,7 @@ fn bind_hooks(variant: &mut Variant, layers: &[Layer], problems: &mut Vec<String
                             variant.card_hooks[binding.kind as usize][play_slot(slot, as_flex)].push(fn_ref);
                         }
                         grants[slot] |= binding.grants;
+                        grants_in_turn[slot] |= binding.grants && binding.kind == HookKind::CanPlay;
                     }
                 }
                 Err(e) => problems.push(layer.source.problem_at(&e.written, &e)),
@@ -674,7 +677,7 @@ fn bind_hooks(variant: &mut Variant, layers: &[Layer], problems: &mut Vec<String
             let plain_side = |as_flex: bool| {
                 variant.targets[slot][usize::from(as_flex)] == TargetNeed::None
                     && variant.card_hooks[HookKind::CanPlay as usize][play_slot(slot, as_flex)].is_empty()
-                    && !grants[slot]
+                    && !grants_in_turn[slot]
             };
             let plain = !variant.names.has_flex_side(face) && plain_side(false) && plain_side(true);
             FaceKey::new(face, &variant.names, (plain, plain_side(false)), grants[slot])

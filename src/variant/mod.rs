@@ -396,10 +396,11 @@ pub struct FaceKey {
     /// The number, or 256 + the symbol (what `top:value` compares).
     exact: u16,
     /// A play of this face in turn depends on matching alone (no flex
-    /// side, no target, no `can_play` hook, no hook that grants it).
+    /// side, no target, no `can_play` hook; a hook that grants answers or
+    /// plays out of turn does not concern plays in turn).
     pub plain: bool,
     /// A play of this face's regular side in turn depends on matching
-    /// alone (no target, no `can_play` hook, no hook that grants it): of a
+    /// alone (no target, no `can_play` hook): of a
     /// face that is not plain, only the flex side is asked about.
     pub regular_plain: bool,
     /// A play of the face names a colour.
