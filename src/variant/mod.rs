@@ -314,6 +314,9 @@ pub struct Layer {
     pub hooks: Vec<Binding>,
     pub inert_in: BTreeMap<String, String>,
     pub conflicts: Vec<String>,
+    /// How this rule answers one-answer hooks with another rule in play
+    /// (`combines_with`): the other rule's name and this rule's binding.
+    pub combines_with: Vec<(String, Binding)>,
     pub targets: Vec<spec::TargetSpec>,
 }
 

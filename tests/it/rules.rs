@@ -10,6 +10,7 @@ use unolab::builtin;
 use unolab::loader::load;
 use unolab::ruleset::LoadRequest;
 use unolab::sim::{Progress, SimConfig, run};
+use unolab::variant::HookKind;
 
 /// The built-in rules `mask` picks.
 fn rules_of(mask: u32) -> Vec<String> {
@@ -138,37 +139,99 @@ fn conflicting_rules_are_refused_naming_both() {
 }
 
 /// Hooks that give one answer for the table ask only the last function
-/// bound: a house rule's replaces the variant's, but two house rules that
-/// both answer drop one, and that is told (rule files that loaded before
-/// still load: refusing them comes after a warning).
+/// bound: a house rule's replaces the variant's. Two house rules that both
+/// score (score_hand, match_winner) are refused, naming both, unless one
+/// says how they combine (`combines_with`, as partners does with
+/// low-score: rules.md 9.1); two that answer on_catch are told that only
+/// the last is asked, and so is one layer binding such a hook twice.
 #[test]
-fn two_rules_answering_one_question_are_told() {
+fn two_rules_answering_one_question_combine_or_are_refused() {
     let request = LoadRequest {
         variant: "classic".into(),
         rules: vec!["partners".into(), "low-score".into()],
         ..LoadRequest::default()
     };
-    let both = load(&request).unwrap();
-    for hook in ["score_hand", "match_winner"] {
-        let told = format!(
-            "house rules 'partners' and 'low-score' each answer {hook}, but only the last, 'low-score', is asked"
-        );
-        assert!(both.warnings.iter().any(|w| w.starts_with(&told)), "{:?}", both.warnings);
+    // Partners says how it combines with low-score: in either order, its
+    // functions answer, and nothing is told.
+    for rules in [["partners", "low-score"], ["low-score", "partners"]] {
+        let both =
+            load(&LoadRequest { rules: rules.iter().map(|r| r.to_string()).collect(), ..request.clone() }).unwrap();
+        assert!(both.warnings.is_empty(), "{rules:?}: {:?}", both.warnings);
+        for (kind, function) in [(HookKind::ScoreHand, "team_own_cards"), (HookKind::MatchWinner, "lowest_team")] {
+            let bound: Vec<&str> = both.global_hook(kind).iter().map(|f| f.function.as_str()).collect();
+            assert_eq!(bound, [function], "{rules:?}");
+        }
     }
     // Each alone replaces the variant's answer (if any): nothing to tell.
     for rule in ["partners", "low-score"] {
         let alone = load(&LoadRequest { rules: vec![rule.into()], ..request.clone() }).unwrap();
         assert!(alone.warnings.is_empty(), "{:?}", alone.warnings);
     }
-    // One layer binding such a hook twice: the first is never asked.
     let (_scratch, paths) = super::scratch_files(&[
-        ("s.rhai", "fn a(p) { 1 }\nfn b(p) { 2 }\n"),
+        ("s.rhai", "fn a(p) { 1 }\nfn b(p) { 2 }\nfn score(w) { points() }\n"),
         (
             "twice.yaml",
             "name: twice\ndescription: Two catch penalties.\nscripts: [s.rhai]\nhooks:\n  on_catch:\n    - {call: a}\n    - {call: b}\n",
         ),
+        (
+            "scorer.yaml",
+            "name: scorer\ndescription: Own cards.\nscripts: [s.rhai]\nhooks:\n  score_hand:\n    - {call: score}\n",
+        ),
+        (
+            "catcher.yaml",
+            "name: catcher\ndescription: One card.\nscripts: [s.rhai]\nhooks:\n  on_catch:\n    - {call: a}\n",
+        ),
+        (
+            "polite.yaml",
+            "name: polite\ndescription: Own cards, with partners too.\nscripts: [s.rhai]\nhooks:\n  score_hand:\n    - {call: score}\n\
+             combines_with:\n  partners: {score_hand: score}\n",
+        ),
+        (
+            "odd.yaml",
+            "name: odd\ndescription: Not a one-answer hook.\nscripts: [s.rhai]\ncombines_with:\n  partners: {can_draw: a}\n",
+        ),
+        (
+            "missing.yaml",
+            "name: missing\ndescription: No such function.\nscripts: [s.rhai]\ncombines_with:\n  partners: {score_hand: nowhere}\n",
+        ),
     ]);
-    let twice = load(&LoadRequest { rules: vec![paths[1].clone()], ..request.clone() }).unwrap();
+    let rules =
+        |names: &[&str]| LoadRequest { rules: names.iter().map(|r| r.to_string()).collect(), ..request.clone() };
+    // Two scoring rules with no word on how they combine: refused, both named.
+    let problems = load(&rules(&["partners", &paths[2]])).unwrap_err();
+    assert_eq!(
+        problems,
+        vec![
+            "house rules 'partners' and 'scorer' each answer score_hand, and neither says how they combine \
+             (combines_with): they cannot be combined"
+                .to_string()
+        ]
+    );
+    // One that says so answers, whatever the order.
+    for order in [["partners", &paths[4]], [&paths[4], "partners"]] {
+        let combined = load(&rules(&order)).unwrap();
+        let bound: Vec<&str> = combined.global_hook(HookKind::ScoreHand).iter().map(|f| f.function.as_str()).collect();
+        assert_eq!(bound, ["score"], "{order:?}");
+        // partners still answers match_winner: polite does not.
+        assert_eq!(combined.global_hook(HookKind::MatchWinner).len(), 1);
+    }
+    // Only one-answer hooks combine, and their functions must exist, with
+    // the other rule in play or not.
+    let odd = load(&rules(&[&paths[5]])).unwrap_err();
+    assert!(odd.iter().any(|p| p.contains("combines_with names hooks that give one answer")), "{odd:?}");
+    let missing = load(&rules(&[&paths[6]])).unwrap_err();
+    assert!(missing.iter().any(|p| p.contains("calls 'nowhere', which no script of 'missing' defines")), "{missing:?}");
+    // Two rules answering on_catch: told that only the last is asked.
+    let catchers = load(&rules(&[&paths[3], &paths[1]])).unwrap();
+    assert!(
+        catchers.warnings.iter().any(|w| w.starts_with(
+            "house rules 'catcher' and 'twice' each answer on_catch, but only the last, 'twice', is asked"
+        )),
+        "{:?}",
+        catchers.warnings
+    );
+    // One layer binding such a hook twice: the first is never asked.
+    let twice = load(&rules(&[&paths[1]])).unwrap();
     assert!(
         twice.warnings.iter().any(|w| w.starts_with("'twice' binds on_catch 2 times, but only the last, b, is asked")),
         "{:?}",
