@@ -78,6 +78,9 @@ impl Game {
                 self.log.push(Event::Caught { seat: target, by });
                 let count = self.catch_penalty(target)?;
                 self.table.draw_cards(&self.variant, target, DrawSpec { count, until: None }, &mut self.log);
+                // Caught once: a seat that drew nothing (both piles spent)
+                // and still holds one card cannot be caught again for it.
+                self.table.uno.set(target, Uno::Missed);
             }
         }
         self.table.update_uno();
