@@ -66,6 +66,20 @@ fn every_pair_and_triple_of_rules_plays_on_every_variant() {
     });
 }
 
+/// The hand `sim flip -r draw-to-match -p 10 -n 200 --seed 10` dealt as
+/// game 141 went round for ever: the whole deck in hands, two players
+/// drawing back and playing back two Reverses. The deck stays spent, and
+/// after twenty rounds the hand is blocked (README, Rulings).
+#[test]
+fn a_hand_whose_deck_stays_spent_is_blocked() {
+    let request =
+        LoadRequest { variant: "flip".into(), rules: vec!["draw-to-match".into()], ..LoadRequest::default() };
+    let config = SimConfig::new(Arc::new(load(&request).unwrap()), 10, 200, 10);
+    let shown = unolab::sim::show(&config, 141).unwrap();
+    assert!(shown.ended, "{}", shown.text);
+    assert!(shown.text.contains("the deck has stayed spent for twenty rounds: the hand is blocked"), "{}", shown.text);
+}
+
 /// The full sweep: every set of built-in rules on every variant (about
 /// 8,000 rulesets). `cargo test -- --ignored` runs it.
 #[test]
