@@ -92,7 +92,10 @@ impl Game {
     /// announced to the rules.
     #[inline(always)]
     pub(crate) fn after(&mut self, reshuffles: u32) -> Result<(), ScriptFailure> {
-        if self.variant.has_moment_hooks() || self.table.seats_out() != 0 {
+        // `on_reshuffle` and `on_hand_end` alone need nothing of an action
+        // that turned no pile over.
+        let reshuffled = self.table.reshuffles != reshuffles && self.variant.has_hook(HookKind::OnReshuffle);
+        if self.variant.has_moment_hooks_each_action() || reshuffled || self.table.seats_out() != 0 {
             return self.after_with_rules(reshuffles);
         }
         // Nothing a rule could hook: only an owed decision to take up.

@@ -451,6 +451,7 @@ fn build_table(file: &SourceFile, spec: &LayerSpec, problems: &mut Vec<String>) 
         hook_reads_top: [false; HookKind::ALL.len()],
         card_hook_fns: Vec::new(),
         moment_hooks: false,
+        moment_hooks_each_action: false,
         predicates: false,
     })
 }
@@ -774,6 +775,11 @@ fn bind_hooks(variant: &mut Variant, layers: &[Layer], problems: &mut Vec<String
         };
     }
     variant.moment_hooks = HookKind::ALL.iter().any(|&kind| kind.is_moment() && variant.hook_bound[kind as usize]);
+    variant.moment_hooks_each_action = HookKind::ALL.iter().any(|&kind| {
+        kind.is_moment()
+            && !matches!(kind, HookKind::OnReshuffle | HookKind::OnHandEnd)
+            && variant.hook_bound[kind as usize]
+    });
     variant.predicates =
         HookKind::ALL.iter().any(|&kind| kind.mode() == HookMode::Predicate && variant.hook_bound[kind as usize]);
 }

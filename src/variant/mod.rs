@@ -384,6 +384,10 @@ pub struct Variant {
     card_hook_fns: Vec<Vec<FnRef>>,
     /// Is any hook bound to a moment (`HookKind::is_moment`)?
     moment_hooks: bool,
+    /// Is any hook bound to a moment that may need the table settled after
+    /// any action (all but `on_reshuffle`, looked at where a pile was
+    /// turned over, and `on_hand_end`, once the hand is over)?
+    moment_hooks_each_action: bool,
     /// Is any predicate hook bound?
     predicates: bool,
 }
@@ -554,6 +558,13 @@ impl Variant {
     /// (a colour named, a turn, a draw, a choice...)?
     pub fn has_moment_hooks(&self) -> bool {
         self.moment_hooks
+    }
+
+    /// Is any hook bound to a moment other than `on_reshuffle` and
+    /// `on_hand_end` (which only a reshuffle or the end of the hand sets
+    /// off)?
+    pub fn has_moment_hooks_each_action(&self) -> bool {
+        self.moment_hooks_each_action
     }
 
     /// Is any predicate hook bound (a rule that may be asked while moves
