@@ -57,11 +57,14 @@ impl Scenario {
 
     fn play(&self, game: &mut Game<impl Rules>) -> Outcome {
         let mut last_player: Option<Seat> = None;
+        // Where the events since the previous expectation begin.
+        let mut logged_from = game.events().len();
         for (index, (text, step)) in self.steps.iter().enumerate() {
             let fail = |why: String| Outcome::Fail(format!("step {} ({text}): {why}", index + 1));
             match step {
                 Step::Expect(checks) => {
-                    let mismatches = check_expectations(game, checks);
+                    let mismatches = check_expectations(game, checks, logged_from);
+                    logged_from = game.events().len();
                     if !mismatches.is_empty() {
                         return fail(mismatches.join("; "));
                     }
@@ -123,7 +126,8 @@ fn state_mismatch(state: &State, values: &[(String, Option<ScriptValue>)], what:
 }
 
 /// Every expectation that does not hold, as `what: expected X / found Y`.
-fn check_expectations(game: &Game<impl Rules>, checks: &[Expect]) -> Vec<String> {
+/// `logged_from`: the first event since the previous expectation.
+fn check_expectations(game: &Game<impl Rules>, checks: &[Expect], logged_from: usize) -> Vec<String> {
     let t = game.table();
     let v = &game.variant;
     let color_name = |c: Option<Color>| c.map(|c| v.names.color_name(c).to_string()).unwrap_or_else(|| "none".into());
@@ -242,6 +246,16 @@ fn check_expectations(game: &Game<impl Rules>, checks: &[Expect]) -> Vec<String>
             }
             Expect::AsideSize(n) => {
                 (t.aside().len() != *n).then(|| format!("aside_size: expected {n} / found {}", t.aside().len()))
+            }
+            Expect::Log(lines) => {
+                let found: Vec<String> = game
+                    .events()
+                    .get(logged_from..)
+                    .unwrap_or_default()
+                    .iter()
+                    .map(|e| crate::event::describe(e, v))
+                    .collect();
+                (found != *lines).then(|| format!("log: expected {lines:?} / found {found:?}"))
             }
         };
         mismatches.extend(mismatch);

@@ -81,6 +81,9 @@ impl<R: Rules> Game<R> {
                 self.pos.log.push(Event::Caught { seat: target, by });
                 let count = self.catch_penalty(target)?;
                 self.pos.table.draw_cards(&self.variant, target, DrawSpec { count, until: None }, &mut self.pos.log);
+                // Caught once: a seat that drew nothing (both piles spent)
+                // and still holds one card cannot be caught again for it.
+                self.pos.table.uno.set(target, Uno::Missed);
             }
         }
         self.pos.table.update_uno();
@@ -92,7 +95,10 @@ impl<R: Rules> Game<R> {
     /// announced to the rules.
     #[inline(always)]
     pub(crate) fn after(&mut self, reshuffles: u32) -> Result<(), RuleFailure> {
-        if self.variant.has_moment_hooks() || self.pos.table.seats_out() != 0 {
+        // `on_reshuffle` and `on_hand_end` alone need nothing of an action
+        // that turned no pile over.
+        let reshuffled = self.pos.table.reshuffles != reshuffles && self.variant.has_hook(HookKind::OnReshuffle);
+        if self.variant.has_moment_hooks_each_action() || reshuffled || self.pos.table.seats_out() != 0 {
             return self.after_with_rules(reshuffles);
         }
         // Nothing a rule could hook: only an owed decision to take up.
