@@ -5,8 +5,8 @@
 //! Layers, from the bottom: the model (`card`, `notation`, `variant`,
 //! `source`, `ruleset`), the state and its vocabulary (`turn`, `hands`, `table`,
 //! `event`), the rules engine (`script`, `game`, `view`, `bot`), and the
-//! front ends (`loader`, `scenario`, `snapshot`, `sim`, `repl`, `scaffold`, `cli`). Only the front
-//! ends touch files or the terminal.
+//! front ends (`loader`, `output`, `scenario`, `snapshot`, `sim`, `repl`, `scaffold`, `cli`). Only the
+//! front ends touch files or the terminal.
 
 pub mod args;
 pub mod bot;
@@ -21,6 +21,7 @@ pub mod hands;
 pub mod limits;
 pub mod loader;
 pub mod notation;
+pub mod output;
 pub mod repl;
 pub mod rng;
 pub mod ruleset;

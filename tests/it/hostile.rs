@@ -1,7 +1,11 @@
 //! Hostile inputs, as data: each case in `tests/hostile/cases.yaml` runs the
 //! binary and must end within its time, with its exit code, saying what it
-//! says. No panic, no hang, no machine's memory.
+//! says. No panic, no hang, no machine's
+//! memory. The cases that need a fixture no file in the repository can be
+//! (a named pipe, a symbolic link, a full disk, a signal) make it at run
+//! time, in the tests below the table's.
 
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -70,4 +74,177 @@ fn a_named_pipe_is_refused_at_once() {
     assert!(started.elapsed() < Duration::from_secs(10));
     assert_eq!(output.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&output.stderr).contains("not a regular file"));
+}
+
+/// The program's exit code and all it said (stdout, then stderr), run in
+/// `dir` with `stdin`; it must end within `seconds`. `limited`: with a file
+/// size limit of 0 (as a full disk: every write to a file fails, and the
+/// signal that would kill the program is ignored, so the write returns an
+/// error as on a full disk).
+fn run_in(dir: &Path, args: &[&str], stdin: &str, limited: bool, seconds: u64) -> (Option<i32>, String) {
+    let mut command = if limited {
+        let mut command = Command::new("sh");
+        command.arg("-c").arg("trap '' XFSZ; ulimit -f 0 && exec \"$0\" \"$@\"").arg(env!("CARGO_BIN_EXE_unolab"));
+        command
+    } else {
+        Command::new(env!("CARGO_BIN_EXE_unolab"))
+    };
+    let mut child = command
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut input = child.stdin.take().unwrap();
+    let stdin = stdin.to_string();
+    std::thread::spawn(move || {
+        use std::io::Write as _;
+        let _ = input.write_all(stdin.as_bytes());
+    });
+    let drain = |mut pipe: Box<dyn std::io::Read + Send>| {
+        std::thread::spawn(move || {
+            let mut bytes = Vec::new();
+            let _ = pipe.read_to_end(&mut bytes);
+            bytes
+        })
+    };
+    let stdout = drain(Box::new(child.stdout.take().unwrap()));
+    let stderr = drain(Box::new(child.stderr.take().unwrap()));
+    let deadline = Instant::now() + Duration::from_secs(seconds);
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("{args:?}: still running after {seconds} s (waiting on a pipe?)");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let (stdout, stderr) = (stdout.join().unwrap(), stderr.join().unwrap());
+    let text = format!("{}{}", String::from_utf8_lossy(&stdout), String::from_utf8_lossy(&stderr));
+    assert!(!text.contains("panicked"), "{args:?}:\n{text}");
+    (status.code(), text)
+}
+
+/// The names in a folder, sorted (a temporary file left behind shows).
+fn names_in(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> =
+        std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().to_string()).collect();
+    names.sort();
+    names
+}
+
+/// Makes a named pipe; false where there is no `mkfifo`.
+fn mkfifo(path: &Path) -> bool {
+    Command::new("mkfifo").arg(path).status().is_ok_and(|s| s.success())
+}
+
+fn is_fifo(path: &Path) -> bool {
+    use std::os::unix::fs::FileTypeExt as _;
+    std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_fifo())
+}
+
+/// A snapshot spec of one game in `dir`: `x.snapshots.yaml`, whose game's
+/// `.snap` is `x@2p-seed1.snap`.
+fn snapshot_spec(dir: &Path) -> std::path::PathBuf {
+    std::fs::create_dir_all(dir).unwrap();
+    std::fs::write(dir.join("x.snapshots.yaml"), "variant: classic\nplayers: 2\nseeds: [1]\n").unwrap();
+    dir.join("x@2p-seed1.snap")
+}
+
+/// Nothing is written to a named pipe (opening it would wait for a reader
+/// for ever): the rows of games, a plot, a saved game, a pending snapshot.
+/// Each is refused at once, naming the file; the pipe stays a pipe.
+#[test]
+fn a_named_pipe_is_not_written_to() {
+    let scratch = tempfile::tempdir().unwrap();
+    let dir = scratch.path();
+    let fifo = dir.join("pipe");
+    if !mkfifo(&fifo) {
+        return; // no mkfifo here: nothing to try
+    }
+    for option in ["--games-out", "--plot"] {
+        let (code, text) = run_in(dir, &["sim", "classic", "-n", "2", option, "pipe"], "", false, 20);
+        assert_eq!(code, Some(2), "{option}: {text}");
+        assert!(text.contains(&format!("error: {option} pipe: not a regular file")), "{option}: {text}");
+        assert!(!text.contains("turns per hand"), "refused before the run: {text}");
+    }
+    let (code, text) = run_in(dir, &["play", "classic", "--seed", "1"], "save pipe\nquit\n", false, 20);
+    assert_eq!(code, Some(0), "{text}");
+    assert!(text.contains("not saved: pipe: not a regular file"), "{text}");
+    let snap = snapshot_spec(&dir.join("snaps"));
+    let pending = dir.join("snaps/x@2p-seed1.snap.new");
+    assert!(mkfifo(&pending));
+    let (code, text) = run_in(dir, &["snapshot", "snaps"], "", false, 20);
+    assert_eq!(code, Some(2), "{text}");
+    assert!(text.contains("x@2p-seed1.snap.new: not a regular file"), "{text}");
+    assert!(is_fifo(&fifo) && is_fifo(&pending) && !snap.exists());
+    assert_eq!(names_in(&dir.join("snaps")), ["x.snapshots.yaml", "x@2p-seed1.snap.new"]);
+}
+
+/// `unolab snapshot` on a checked-out folder writes only inside it: a
+/// `.snap.new` (reviewing) or a `.snap` (accepting) that is a link to a
+/// file outside is refused, naming it, and the file it names is unchanged.
+#[test]
+fn snapshot_does_not_write_through_links() {
+    let scratch = tempfile::tempdir().unwrap();
+    let dir = scratch.path();
+    let victim = dir.join("victim.txt");
+    std::fs::write(&victim, "keep me\n").unwrap();
+    let snap = snapshot_spec(&dir.join("checkout"));
+    let pending = dir.join("checkout/x@2p-seed1.snap.new");
+    std::os::unix::fs::symlink("../victim.txt", &pending).unwrap();
+    let (code, text) = run_in(dir, &["snapshot", "checkout"], "", false, 20);
+    assert_eq!(code, Some(2), "{text}");
+    assert!(text.contains("x@2p-seed1.snap.new: a symbolic link: not written through"), "{text}");
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "keep me\n");
+    std::fs::remove_file(&pending).unwrap();
+    std::os::unix::fs::symlink("../victim.txt", &snap).unwrap();
+    let (code, text) = run_in(dir, &["snapshot", "checkout", "--accept"], "", false, 20);
+    assert_eq!(code, Some(2), "{text}");
+    assert!(text.contains("x@2p-seed1.snap: a symbolic link: not written through"), "{text}");
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "keep me\n");
+    assert_eq!(names_in(&dir.join("checkout")), ["x.snapshots.yaml", "x@2p-seed1.snap"]);
+    assert_eq!(names_in(dir), ["checkout", "victim.txt"]);
+}
+
+/// A write that fails (a full disk: here, a file size limit of 0) leaves
+/// the file that was there as it was, and nothing half-written beside it:
+/// rows of games, a plot, a saved game, an accepted snapshot.
+#[test]
+fn a_failed_write_leaves_the_old_file_whole() {
+    let scratch = tempfile::tempdir().unwrap();
+    let dir = scratch.path();
+    for (option, file) in [("--games-out", "games.csv"), ("--plot", "hands.svg")] {
+        let (code, text) = run_in(dir, &["sim", "classic", "-n", "20", option, file], "", false, 60);
+        assert_eq!(code, Some(0), "{text}");
+        let good = std::fs::read(dir.join(file)).unwrap();
+        assert!(good.len() > 200);
+        let (code, text) = run_in(dir, &["sim", "classic", "-n", "30", "--seed", "9", option, file], "", true, 60);
+        assert_eq!(code, Some(2), "{text}");
+        assert!(text.contains(&format!("error: {option} {file}: not written (")), "{text}");
+        assert!(text.contains(&format!("{file} is as it was")), "{text}");
+        assert_eq!(std::fs::read(dir.join(file)).unwrap(), good, "{option}");
+    }
+    let (code, text) = run_in(dir, &["play", "classic", "--seed", "1"], "save game.yaml\nquit\n", false, 20);
+    assert_eq!(code, Some(0), "{text}");
+    let good = std::fs::read_to_string(dir.join("game.yaml")).unwrap();
+    let (code, text) = run_in(dir, &["play", "classic", "--seed", "2"], "draw\nsave game.yaml\nquit\n", true, 20);
+    assert_eq!(code, Some(0), "{text}");
+    assert!(text.contains("not saved: game.yaml: not written ("), "{text}");
+    assert_eq!(std::fs::read_to_string(dir.join("game.yaml")).unwrap(), good);
+    let snap = snapshot_spec(&dir.join("snaps"));
+    let (code, text) = run_in(dir, &["snapshot", "snaps", "--accept"], "", false, 20);
+    assert_eq!(code, Some(0), "{text}");
+    let changed = std::fs::read_to_string(&snap).unwrap().replacen(" deals\n", " deals\nsomething else\n", 1);
+    std::fs::write(&snap, &changed).unwrap();
+    let (code, text) = run_in(dir, &["snapshot", "snaps", "--accept"], "", true, 20);
+    assert_eq!(code, Some(2), "{text}");
+    assert!(text.contains("x@2p-seed1.snap: not written ("), "{text}");
+    assert_eq!(std::fs::read_to_string(&snap).unwrap(), changed);
+    assert_eq!(names_in(&dir.join("snaps")), ["x.snapshots.yaml", "x@2p-seed1.snap"]);
+    assert_eq!(names_in(dir), ["game.yaml", "games.csv", "hands.svg", "snaps"]);
 }
