@@ -1,8 +1,9 @@
 //! Files unolab writes (rows of games, plots, saved games, snapshots, the
-//! line history): whole or not at all.
+//! line history) and the folders `unolab new` makes: whole or not at all.
 //! A file is written to a temporary file beside it and renamed over it
 //! once complete and on disk, so a full disk or any failed write leaves the
-//! old file as it was and no part of the new one. Only regular files
+//! old file as it was and no part of the new one; a folder is built in a
+//! staging folder beside it and moved into place whole. Only regular files
 //! are written: a pipe, a device or a folder where a file goes is refused
 //! before anything is written (opening a named pipe to write waits for a
 //! reader for ever), as `loader::read_text` refuses to read them.
@@ -126,6 +127,51 @@ pub fn write_with(
     Ok(())
 }
 
+/// Makes the folder `at` with `files` (paths inside it, and their text),
+/// whole: they are written into a staging folder beside `at`, which is
+/// then renamed to `at`. `at` must not exist, or be an empty folder. If
+/// anything fails, the staging folder is removed and nothing is left; the
+/// error names the path at fault.
+pub fn write_folder(at: &Path, files: &[(PathBuf, String)]) -> Result<(), String> {
+    match std::fs::symlink_metadata(at) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Ok(meta) if meta.is_dir() && std::fs::read_dir(at).is_ok_and(|mut entries| entries.next().is_none()) => {}
+        Ok(meta) if meta.is_dir() => return Err(format!("{} exists already and is not empty", at.display())),
+        Ok(_) => return Err(format!("{} exists already and is not a folder", at.display())),
+        Err(e) => return Err(format!("{}: {e}", at.display())),
+    }
+    let parent = folder_of(at);
+    std::fs::create_dir_all(parent).map_err(|e| format!("{}: {e}", parent.display()))?;
+    let name = at.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
+    let prefix = format!(".{name}.");
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(&prefix).suffix(".new");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt as _;
+        builder.permissions(std::fs::Permissions::from_mode(0o777));
+    }
+    let mut staging =
+        builder.tempdir_in(parent).map_err(|e| format!("{}: cannot make a folder: {e}", parent.display()))?;
+    for (inside, text) in files {
+        // Told at `at`, where the file would have been.
+        let shown = at.join(inside);
+        if inside.is_absolute() || inside.components().any(|c| !matches!(c, std::path::Component::Normal(_))) {
+            return Err(format!("{}: not a path inside {}", shown.display(), at.display()));
+        }
+        let path = staging.path().join(inside);
+        let written = std::fs::create_dir_all(folder_of(&path)).and_then(|()| {
+            let mut file = std::fs::File::create_new(&path)?;
+            file.write_all(text.as_bytes())?;
+            file.sync_all()
+        });
+        written.map_err(|e| format!("{}: {e}", shown.display()))?;
+    }
+    std::fs::rename(staging.path(), at).map_err(|e| format!("{}: {e}", at.display()))?;
+    staging.disable_cleanup(true);
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -227,5 +273,35 @@ mod tests {
             let e = write(Path::new("/dev/full"), USER_FILE, b"x").unwrap_err();
             assert!(e.contains("not a regular file"), "{e}");
         }
+    }
+
+    #[test]
+    fn a_folder_is_made_whole_or_not_at_all() {
+        let dir = scratch();
+        let at = dir.path().join("my-rule");
+        let files = vec![
+            (PathBuf::from("my-rule.yaml"), "name: my-rule\n".to_string()),
+            (PathBuf::from("scenarios/my-rule.yaml"), "steps: []\n".to_string()),
+        ];
+        write_folder(&at, &files).unwrap();
+        assert_eq!(std::fs::read_to_string(at.join("scenarios/my-rule.yaml")).unwrap(), "steps: []\n");
+        only(dir.path(), &["my-rule"]);
+        // Made already: refused, as it is.
+        let e = write_folder(&at, &files).unwrap_err();
+        assert!(e.ends_with("my-rule exists already and is not empty"), "{e}");
+        // A file where the folder goes: named, and nothing else is made.
+        let blocked = dir.path().join("blocked");
+        std::fs::write(&blocked, "").unwrap();
+        let e = write_folder(&blocked, &files).unwrap_err();
+        assert!(e.ends_with("blocked exists already and is not a folder"), "{e}");
+        // A path that would leave the folder: nothing is made.
+        let out = vec![files[0].clone(), (PathBuf::from("../out.txt"), String::new())];
+        assert!(write_folder(&dir.path().join("other"), &out).unwrap_err().contains("not a path inside"));
+        only(dir.path(), &["blocked", "my-rule"]);
+        // An empty folder is filled.
+        let empty = dir.path().join("empty");
+        std::fs::create_dir(&empty).unwrap();
+        write_folder(&empty, &files).unwrap();
+        only(&empty, &["my-rule.yaml", "scenarios"]);
     }
 }

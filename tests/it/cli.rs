@@ -464,7 +464,7 @@ fn new_scaffolds_files_that_check_and_pass_as_written() {
     // Nothing is overwritten; a bad name is refused.
     let again = run(&["new", "rule", "five"]);
     assert_eq!(again.status.code(), Some(2));
-    assert!(text(&again).contains("exists already; nothing was written"));
+    assert!(text(&again).contains("five exists already and is not empty; nothing was written"), "{}", text(&again));
     assert_eq!(run(&["new", "rule", "../escape"]).status.code(), Some(2));
     // A folder without a scenario passes nothing: bad usage, not a pass.
     std::fs::create_dir(dir.join("empty")).unwrap();

@@ -248,3 +248,27 @@ fn a_failed_write_leaves_the_old_file_whole() {
     assert_eq!(names_in(&dir.join("snaps")), ["x.snapshots.yaml", "x@2p-seed1.snap"]);
     assert_eq!(names_in(dir), ["game.yaml", "games.csv", "hands.svg", "snaps"]);
 }
+
+/// `unolab new` makes its folder whole or not at all: on a full disk
+/// nothing is left (and it then makes it once there is room); a file where
+/// a folder of it goes is named, and nothing is written.
+#[test]
+fn new_makes_its_folder_whole_or_not_at_all() {
+    let scratch = tempfile::tempdir().unwrap();
+    let dir = scratch.path();
+    let (code, text) = run_in(dir, &["new", "rule", "mine"], "", true, 20);
+    assert_eq!(code, Some(2), "{text}");
+    assert!(text.contains("mine/mine.yaml: File too large"), "{text}");
+    assert!(text.contains("nothing was written"), "{text}");
+    assert!(names_in(dir).is_empty(), "{:?}", names_in(dir));
+    let (code, text) = run_in(dir, &["new", "rule", "mine"], "", false, 20);
+    assert_eq!(code, Some(0), "{text}");
+    assert!(dir.join("mine/scenarios/mine.yaml").is_file());
+    std::fs::create_dir(dir.join("blocked")).unwrap();
+    std::fs::write(dir.join("blocked/scenarios"), "a file where a folder goes").unwrap();
+    let (code, text) = run_in(dir, &["new", "rule", "blocked"], "", false, 20);
+    assert_eq!(code, Some(2), "{text}");
+    assert!(text.contains("error: ./blocked exists already and is not empty; nothing was written"), "{text}");
+    assert_eq!(names_in(&dir.join("blocked")), ["scenarios"]);
+    assert_eq!(names_in(dir), ["blocked", "mine"]);
+}
