@@ -272,3 +272,70 @@ fn new_makes_its_folder_whole_or_not_at_all() {
     assert_eq!(names_in(&dir.join("blocked")), ["scenarios"]);
     assert_eq!(names_in(dir), ["blocked", "mine"]);
 }
+
+/// A game at a terminal (a pty) with its line history at `history`: one
+/// draw, then quit. Everything shown, up to the first prompt and after it.
+/// (The address space is bounded, so that reading `/dev/zero` without end
+/// fails instead of taking the machine's memory.)
+fn draw_and_quit_at_a_terminal(history: &Path) -> (String, String) {
+    use expectrl::Expect as _;
+    let mut command = Command::new("sh");
+    command.arg("-c").arg("ulimit -v 1000000 && exec \"$0\" \"$@\"").arg(env!("CARGO_BIN_EXE_unolab"));
+    command.args(["play", "classic", "--seed", "1"]).env("UNOLAB_HISTORY", history).env("NO_COLOR", "1");
+    let mut session = expectrl::Session::spawn(command).unwrap();
+    session.set_expect_timeout(Some(Duration::from_secs(20)));
+    let shown = session.expect("your turn").unwrap_or_else(|e| panic!("{}: no prompt: {e}", history.display()));
+    // A line at a time: the editor may drop what is typed ahead.
+    session.send_line("draw").unwrap();
+    let drawn = session.expect("your turn").unwrap_or_else(|e| panic!("{}: no prompt: {e}", history.display()));
+    session.send_line("quit").unwrap();
+    let end = session.expect(expectrl::Eof).unwrap_or_else(|e| panic!("{}: no end: {e}", history.display()));
+    let rest = format!("{}{}", String::from_utf8_lossy(drawn.before()), String::from_utf8_lossy(end.before()));
+    assert!(rest.contains("p0 draws"), "the game went on:\n{rest}");
+    (String::from_utf8_lossy(shown.before()).to_string(), rest)
+}
+
+/// A line history that is not a regular file of bounded size (`/dev/zero`,
+/// `/dev/full`, a named pipe, a file of more than 4 MB) is skipped with one
+/// warning, and the prompt comes at once; the file is left as it is.
+#[test]
+fn a_history_that_is_not_a_bounded_regular_file_is_skipped_with_one_warning() {
+    let scratch = tempfile::tempdir().unwrap();
+    let fifo = scratch.path().join("history-pipe");
+    let huge = scratch.path().join("huge-history.txt");
+    let lines = "p r5\n".repeat(1_000_000);
+    std::fs::write(&huge, &lines).unwrap();
+    let mut histories = vec![(huge.clone(), "larger than 4 MB")];
+    if mkfifo(&fifo) {
+        histories.push((fifo.clone(), "not a regular file"));
+    }
+    for device in ["/dev/zero", "/dev/full"].map(Path::new).into_iter().filter(|p| p.exists()) {
+        histories.push((device.to_path_buf(), "not a regular file"));
+    }
+    for (history, why) in histories {
+        let (before, rest) = draw_and_quit_at_a_terminal(&history);
+        let warning = format!("warning: line history {}: {why}; not used this session", history.display());
+        assert!(before.contains(&warning), "{}:\n{before}", history.display());
+        assert_eq!(format!("{before}{rest}").matches("warning:").count(), 1, "{before}{rest}");
+    }
+    assert!(is_fifo(&fifo));
+    assert!(std::fs::read_to_string(&huge).unwrap() == lines);
+}
+
+/// The lines typed are added to the history file, written whole; a new one
+/// is for its owner's eyes only.
+#[test]
+fn the_history_keeps_the_lines_typed() {
+    use std::os::unix::fs::PermissionsExt as _;
+    let scratch = tempfile::tempdir().unwrap();
+    let history = scratch.path().join("data/history.txt");
+    let (before, rest) = draw_and_quit_at_a_terminal(&history);
+    assert!(!format!("{before}{rest}").contains("warning"), "{before}{rest}");
+    assert_eq!(std::fs::read_to_string(&history).unwrap(), "#V2\ndraw\nquit\n");
+    assert_eq!(std::fs::metadata(&history).unwrap().permissions().mode() & 0o777, 0o600);
+    // An older history (rustyline's first format) is read and kept.
+    std::fs::write(&history, "p r5\n").unwrap();
+    draw_and_quit_at_a_terminal(&history);
+    assert_eq!(std::fs::read_to_string(&history).unwrap(), "#V2\np r5\ndraw\nquit\n");
+    assert_eq!(names_in(&scratch.path().join("data")), ["history.txt"]);
+}
