@@ -17,14 +17,6 @@ use crate::output;
 use crate::ruleset::LoadRequest;
 use crate::sim::{self, SimConfig};
 
-fn parse_shard(text: &str) -> Result<(u64, u64), String> {
-    let parsed = text.split_once('/').and_then(|(k, n)| Some((k.trim().parse().ok()?, n.trim().parse().ok()?)));
-    match parsed {
-        Some((k, n)) if n > 0 && k < n => Ok((k, n)),
-        _ => Err(format!("'{text}' is not K/N with 0 <= K < N (e.g. 0/4)")),
-    }
-}
-
 #[derive(Args)]
 pub(super) struct SimArgs {
     #[command(flatten)]
@@ -70,7 +62,7 @@ pub(super) struct SimArgs {
     matches: bool,
     /// Play only the games whose index is K modulo N (K from 0), so that N
     /// machines share a run; `unolab merge` adds their --json outputs up
-    #[arg(long, value_name = "K/N", value_parser = parse_shard)]
+    #[arg(long, value_name = "K/N", value_parser = sim::parse_shard)]
     shard: Option<(u64, u64)>,
     /// Compare with another configuration on the same seeds, e.g.
     /// --vs "-r stacking" or --vs "classic -p 3" (variant, players and bots

@@ -222,7 +222,11 @@ fn merged_shards_are_the_single_run() {
     // Two of three shards, or a shard of another run, are refused.
     let output = unolab(&["merge", &files[0], &files[1]]);
     assert_eq!(output.status.code(), Some(2));
-    assert!(text(&output).contains("not 0/3, 1/3, 2/3"), "{}", text(&output));
+    assert!(
+        text(&output).contains("the shards given are 0/3, 1/3: 2/3 is missing (each of the 3 shards once)"),
+        "{}",
+        text(&output)
+    );
 }
 
 #[test]

@@ -1,6 +1,6 @@
 //! Hostile inputs, as data: each case in `tests/hostile/cases.yaml` runs the
-//! binary and must end within its time, with its exit code, saying what it
-//! says. No panic, no hang, no machine's
+//! binary and must end within its time (and its memory, where it gives one),
+//! with its exit code, saying what it says. No panic, no hang, no machine's
 //! memory. The cases that need a fixture no file in the repository can be
 //! (a named pipe, a symbolic link, a full disk, a signal) make it at run
 //! time, in the tests below the table's.
@@ -21,7 +21,18 @@ fn hostile_inputs_are_answered_within_their_bounds() {
         let exit = case.get("exit").and_then(|e| e.as_i64()).expect("exit:");
         let says = case.get("says").and_then(|s| s.as_str()).expect("says:");
         let seconds = case.get("seconds").and_then(|s| s.as_u64()).unwrap_or(30);
-        let mut child = Command::new(env!("CARGO_BIN_EXE_unolab"))
+        // A memory bound is the address space the program may take: past
+        // it, an allocation fails and the program aborts (not exit 2).
+        let mut command = match case.get("memory_mb").and_then(|m| m.as_u64()) {
+            Some(megabytes) => {
+                let mut command = Command::new("sh");
+                command.arg("-c").arg(format!("ulimit -v {} && exec \"$0\" \"$@\"", megabytes * 1024));
+                command.arg(env!("CARGO_BIN_EXE_unolab"));
+                command
+            }
+            None => Command::new(env!("CARGO_BIN_EXE_unolab")),
+        };
+        let mut child = command
             .args(run.split_whitespace())
             .current_dir(root)
             .stdin(Stdio::null())
