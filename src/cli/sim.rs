@@ -270,8 +270,10 @@ pub(super) fn simulate(args: SimArgs) -> i32 {
     }
     let progress = Arc::new(sim::Progress::default());
     let watcher = Arc::clone(&progress);
-    // Ctrl-C stops the run; what was gathered is reported, marked partial.
-    // (A second handler cannot be installed; then Ctrl-C simply ends.)
+    // Ctrl-C stops the run; what was gathered is reported, marked partial,
+    // and the files are written. So do SIGTERM (a batch system's, `kill`'s)
+    // and SIGHUP (the terminal closed). (A second handler cannot be
+    // installed; then Ctrl-C simply ends.)
     let _ = ctrlc::set_handler(move || watcher.stop.store(true, std::sync::atomic::Ordering::Relaxed));
     let runs = plans.len() as u64 * if versus.is_some() { 2 } else { 1 };
     let bar = progress_bar(args.games * runs);

@@ -284,6 +284,58 @@ fn new_makes_its_folder_whole_or_not_at_all() {
     assert_eq!(names_in(dir), ["blocked", "mine"]);
 }
 
+/// SIGTERM stops a run as Ctrl-C does: the games played are reported
+/// (marked partial) and every row of them is written. The signal is sent
+/// once the program is seen to catch it (`/proc`), whenever that is.
+#[test]
+fn sigterm_stops_a_run_and_keeps_what_it_played() {
+    let scratch = tempfile::tempdir().unwrap();
+    let dir = scratch.path();
+    if !Path::new("/proc/self/status").exists() {
+        return; // no /proc here: nothing to watch
+    }
+    let mut child = Command::new(env!("CARGO_BIN_EXE_unolab"))
+        .args(["sim", "classic", "-n", "1000000000", "--games-out", "rows.csv"])
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let status = format!("/proc/{}/status", child.id());
+    let catches_sigterm = || {
+        let text = std::fs::read_to_string(&status).unwrap_or_default();
+        let caught = text.lines().find_map(|l| l.strip_prefix("SigCgt:")).unwrap_or("0");
+        u64::from_str_radix(caught.trim(), 16).is_ok_and(|mask| mask & (1 << (15 - 1)) != 0)
+    };
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let caught = loop {
+        if catches_sigterm() {
+            break true;
+        }
+        if child.try_wait().unwrap().is_some() || Instant::now() > deadline {
+            break false;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    if !caught {
+        let _ = child.kill();
+        let _ = child.wait();
+        panic!("SIGTERM is not caught (or the run ended before it was sent)");
+    }
+    assert!(Command::new("kill").args(["-TERM", &child.id().to_string()]).status().unwrap().success());
+    let output = child.wait_with_output().unwrap();
+    let text = format!("{}{}", String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr));
+    assert_eq!(output.status.code(), Some(0), "{text}");
+    assert!(text.contains("(PARTIAL: stopped early)"), "{text}");
+    let hands: usize = text.split(" hands, seed").next().and_then(|t| t.rsplit(' ').next()).unwrap().parse().unwrap();
+    let rows = std::fs::read_to_string(dir.join("rows.csv")).unwrap();
+    let mut lines = rows.lines();
+    let header = lines.next().unwrap().split(',').count();
+    assert!(lines.clone().all(|l| l.split(',').count() == header), "{rows}");
+    assert_eq!(lines.count(), hands, "{rows}");
+}
+
 /// A game at a terminal (a pty) with its line history at `history`: one
 /// draw, then quit. Everything shown, up to the first prompt and after it.
 /// (The address space is bounded, so that reading `/dev/zero` without end
