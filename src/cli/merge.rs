@@ -14,20 +14,26 @@ use crate::sim::{self, SimConfig, SimStats};
 /// The fields that say which run a shard belongs to.
 const RUN_FIELDS: [&str; 7] = ["variant", "rules", "options", "players", "seed", "bot", "run_games"];
 
-/// One shard file, read and checked; an error names the file.
-fn read(path: &Path) -> Result<(serde_json::Value, Shard), String> {
+/// What says which run a shard is of: its `RUN_FIELDS`, as written.
+type RunKey = Vec<Option<serde_json::Value>>;
+
+/// One shard file, read and checked; an error names the file. Only the
+/// shard's figures are kept, not its JSON.
+fn read(path: &Path) -> Result<(RunKey, Shard), String> {
     let read = crate::loader::read_text(path).map_err(|e| e.to_string()).and_then(|text| {
         let value: serde_json::Value = serde_json::from_str(&text).map_err(|e| e.to_string())?;
         let shard = sim::report::read_shard(&value)?;
-        Ok((value, shard))
+        Ok((RUN_FIELDS.iter().map(|f| value.get(*f).cloned()).collect(), shard))
     });
     read.map_err(|e| format!("{}: {e}", path.display()))
 }
 
-/// The shards added up, one file at a time: the first shard (which says
-/// what the run is) and the sums of all.
+/// The shards added up, one file at a time (one file's figures in memory
+/// besides the sums): the first shard (which says what the run is, its
+/// figures taken out) and the sums of all.
 fn add_up(files: &[PathBuf]) -> Result<(Shard, SimStats, f64), String> {
-    let (first_value, first) = read(&files[0])?;
+    let (first_key, mut first) = read(&files[0])?;
+    let mut first_stats = Some(std::mem::take(&mut first.stats));
     let n = first.shard.1;
     // The shards given, by K: as many as the files, whatever N says.
     let mut given: BTreeMap<u64, &Path> = BTreeMap::new();
@@ -36,10 +42,12 @@ fn add_up(files: &[PathBuf]) -> Result<(Shard, SimStats, f64), String> {
     // Hands and matches are not shares of one run.
     let mut hands_from: Option<&Path> = None;
     let mut matches_from: Option<&Path> = None;
-    for (i, path) in files.iter().enumerate() {
-        let (value, shard) = if i == 0 { (first_value.clone(), first.clone()) } else { read(path)? };
-        let same_run = |field: &str| value.get(field) == first_value.get(field);
-        if let Some(field) = RUN_FIELDS.iter().find(|f| !same_run(f)) {
+    for path in files {
+        let (key, shard) = match first_stats.take() {
+            Some(stats) => (first_key.clone(), Shard { stats, ..first.clone() }),
+            None => read(path)?,
+        };
+        if let Some((field, _)) = RUN_FIELDS.iter().zip(first_key.iter().zip(&key)).find(|(_, (a, b))| a != b) {
             return Err(format!(
                 "{}: '{field}' differs from {}: not a shard of the same run",
                 path.display(),
