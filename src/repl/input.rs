@@ -194,8 +194,11 @@ fn history_path() -> Option<PathBuf> {
 /// the older format, a line per entry as it is). Lines longer than a line
 /// of input may be (`limits::REPL_LINE`) are left out.
 fn parse_history(text: &str) -> Vec<String> {
-    let mut lines = text.lines().peekable();
-    let escaped = lines.next_if_eq(&"#V2").is_some();
+    let mut lines = text.lines();
+    let escaped = text.lines().next() == Some("#V2");
+    if escaped {
+        lines.next();
+    }
     let unescape = |line: &str| {
         let mut out = String::with_capacity(line.len());
         let mut chars = line.chars();
@@ -211,12 +214,16 @@ fn parse_history(text: &str) -> Vec<String> {
         }
         out
     };
-    let entries: Vec<String> = lines
+    // Only the newest lines are kept, so only they are made: from the end.
+    let mut entries: Vec<String> = lines
+        .rev()
         .filter(|line| !line.is_empty())
         .map(unescape)
         .filter(|entry| entry.chars().count() <= crate::limits::REPL_LINE)
+        .take(crate::limits::HISTORY_LINES)
         .collect();
-    entries[entries.len().saturating_sub(crate::limits::HISTORY_LINES)..].to_vec()
+    entries.reverse();
+    entries
 }
 
 /// A history file's text: rustyline's `#V2` format, so that either reads it.
