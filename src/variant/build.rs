@@ -388,8 +388,8 @@ fn build_table(file: &SourceFile, spec: &LayerSpec, problems: &mut Vec<String>) 
         ));
     }
     // Every table the variant accepts is dealt, and a card turned up. (A
-    // deck that is not given, or whose cards could not be read, is told
-    // about already.)
+    // deck that is not given, or a table with a problem told above, its
+    // cards, hand or players, is not measured.)
     let needed = hand_size.saturating_mul(max_players).saturating_add(1);
     if !spec.deck.is_empty() && problems.len() == designs_start && needed > deck.len() {
         let cards = if deck.len() == 1 { "1 card".to_string() } else { format!("{} cards", deck.len()) };
