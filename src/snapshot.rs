@@ -258,7 +258,9 @@ fn compare(snap: &Path, new: &SnapFile, mode: Mode) -> Result<Verdict, String> {
         Some(old) => Verdict::Changed(diff(old, body)),
         None => Verdict::New,
     };
-    let write = |path: &Path, text: &str| std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()));
+    // Whole, and only in the spec's folder: a link there is not written
+    // through, a pipe is not opened.
+    let write = |path: &Path, text: &str| crate::output::write(path, crate::output::FOLDER_FILE, text.as_bytes());
     let remove_pending = || match std::fs::remove_file(&pending) {
         Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(format!("{}: {e}", pending.display())),
         _ => Ok(()),

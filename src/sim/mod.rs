@@ -354,29 +354,63 @@ impl SimStats {
     }
 
     /// Adds the figures of another share of the same run (a thread's, or a
-    /// shard's): the sums add, the lists join.
-    pub fn merge(&mut self, share: SimStats) {
-        self.games += share.games;
-        let add = |to: &mut Vec<u64>, from: &[u64]| to.iter_mut().zip(from).for_each(|(t, f)| *t += f);
-        add(&mut self.wins, &share.wins);
-        add(&mut self.wins_by_position, &share.wins_by_position);
-        add(&mut self.events, &share.events);
-        add(&mut self.amounts, &share.amounts);
-        add(&mut self.hands_with, &share.hands_with);
-        add(&mut self.peaks, &share.peaks);
-        self.turns.extend(share.turns);
-        self.points_total = self.points_total.saturating_add(share.points_total);
-        for (name, n) in share.counters {
-            *self.counters.entry(name).or_default() += n;
+    /// shard's): the sums add, the lists join. A sum that would pass the
+    /// largest number, or a list by seat or by kind of another length, is
+    /// an error naming the figure as `--json` names it (a forged shard; the
+    /// figures as far as they were added are not to be used then).
+    pub fn merge(&mut self, share: SimStats) -> Result<(), String> {
+        fn add(to: &mut [u64], from: &[u64], name: &str) -> Result<(), String> {
+            if to.len() != from.len() {
+                return Err(format!("'{name}' has {} entries, not {}", from.len(), to.len()));
+            }
+            for (t, f) in to.iter_mut().zip(from) {
+                *t = t.checked_add(*f).ok_or_else(|| too_large(name))?;
+            }
+            Ok(())
         }
-        self.matches += share.matches;
-        add(&mut self.match_wins, &share.match_wins);
+        self.games = self.games.checked_add(share.games).ok_or_else(|| too_large("raw.games"))?;
+        add(&mut self.wins, &share.wins, "raw.wins")?;
+        add(&mut self.wins_by_position, &share.wins_by_position, "raw.wins_by_position")?;
+        add(&mut self.events, &share.events, "raw.events")?;
+        add(&mut self.amounts, &share.amounts, "raw.amounts")?;
+        add(&mut self.hands_with, &share.hands_with, "raw.hands_with")?;
+        add(&mut self.peaks, &share.peaks, "raw.peaks")?;
+        self.turns.extend(share.turns);
+        self.points_total =
+            self.points_total.checked_add(share.points_total).ok_or_else(|| too_large("raw.points_total"))?;
+        for (name, n) in share.counters {
+            let total = self.counters.entry(name).or_default();
+            *total = total.checked_add(n).ok_or_else(|| too_large("raw.counters"))?;
+        }
+        self.matches = self.matches.checked_add(share.matches).ok_or_else(|| too_large("raw.matches"))?;
+        add(&mut self.match_wins, &share.match_wins, "raw.match_wins")?;
         self.hands_per_match.extend(share.hands_per_match);
         self.stuck.extend(share.stuck);
         self.failures.extend(share.failures);
         self.rows.extend(share.rows);
         self.partial |= share.partial;
+        Ok(())
     }
+}
+
+/// A sum past the largest number.
+fn too_large(name: &str) -> String {
+    format!("'{name}' adds up past the largest count ({})", u64::MAX)
+}
+
+/// `K/N` (`--shard`): 0 <= K < N.
+pub fn parse_shard(text: &str) -> Result<(u64, u64), String> {
+    let parsed = text.split_once('/').and_then(|(k, n)| Some((k.trim().parse().ok()?, n.trim().parse().ok()?)));
+    match parsed {
+        Some((k, n)) if n > 0 && k < n => Ok((k, n)),
+        _ => Err(format!("'{text}' is not K/N with 0 <= K < N (e.g. 0/4)")),
+    }
+}
+
+/// How many of a run's `games` shard `(k, n)` plays: those whose index is
+/// `k` modulo `n`.
+pub fn shard_games(games: u64, (k, n): (u64, u64)) -> u64 {
+    if k >= games || n == 0 { 0 } else { (games - 1 - k) / n + 1 }
 }
 
 /// The games of one worker, on a game of `config` (its memo on or off).
@@ -474,7 +508,7 @@ pub fn run(config: &SimConfig, progress: &Progress) -> Result<SimStats, String> 
     });
     let mut total = SimStats::new(config.players);
     for share in shares {
-        total.merge(share?);
+        total.merge(share?)?;
     }
     total.finish();
     total.elapsed_s = start.elapsed().as_secs_f64();

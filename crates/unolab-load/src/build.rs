@@ -369,6 +369,7 @@ fn build_table(file: &SourceFile, spec: &LayerSpec, problems: &mut Vec<String>) 
     need(spec.players.is_some(), "players", problems);
     need(spec.target_score.is_some(), "target_score", problems);
     let names = build_names(file, spec, problems)?;
+    let designs_start = problems.len();
     let designs = build_designs(file, spec, &names, problems);
     let double_sided = designs.designs.iter().any(|d: &CardDef| d.dark.is_some());
     if double_sided && designs.designs.iter().any(|d| d.dark.is_none()) {
@@ -396,10 +397,17 @@ fn build_table(file: &SourceFile, spec: &LayerSpec, problems: &mut Vec<String>) 
             ),
         ));
     }
-    if !deck.is_empty() && hand_size * max_players + 1 > deck.len() {
+    // Every table the variant accepts is dealt, and a card turned up. (A
+    // deck that is not given, or a table with a problem told above, its
+    // cards, hand or players, is not measured.)
+    let needed = hand_size.saturating_mul(max_players).saturating_add(1);
+    if !spec.deck.is_empty() && problems.len() == designs_start && needed > deck.len() {
+        let cards = if deck.len() == 1 { "1 card".to_string() } else { format!("{} cards", deck.len()) };
         problems.push(file.problem_at(
-            "players:",
-            format!("{} cards cannot deal {hand_size} to {max_players} players and turn a discard", deck.len()),
+            "deck:",
+            format!(
+                "the deck's {cards} cannot deal {hand_size} to each of {max_players} players and turn a discard: that takes {needed}"
+            ),
         ));
     }
     let power_cards = spec.power_cards.unwrap_or(0);
