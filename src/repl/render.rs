@@ -177,6 +177,7 @@ pub fn table(
     order: &[usize],
     moves: &Moves,
     next: Option<usize>,
+    labels: &[String],
     style: Style,
 ) -> String {
     let mut out = String::new();
@@ -200,7 +201,12 @@ pub fn table(
         out += &format!("  table: {}\n", state_words(&view.state));
     }
     let seat_line = |seat: usize, cards: usize, score: i64, power: Option<bool>, uno: bool, playing: bool| {
-        let mut words = vec![if seat == view.seat { format!("you p{seat}") } else { format!("p{seat}") }];
+        let number = format!("p{seat}");
+        let label = match labels.get(seat) {
+            Some(name) if *name != number => format!("{name} {number}"),
+            _ => number,
+        };
+        let mut words = vec![if seat == view.seat { format!("you {label}") } else { label }];
         if !playing {
             words.push("left the hand".into());
         } else {

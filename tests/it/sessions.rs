@@ -62,13 +62,13 @@ fn reload_replays_under_the_edited_rules_and_stops_at_the_first_refused_move() {
     std::fs::write(&rule, "name: house\ndescription: No reds.\nscripts: [no-reds.rhai]\nhooks:\n  can_play:\n    - {match: red, call: no_reds}\n").unwrap();
     session.run(&mut Piped::new(&b"reload\nlog 1\n"[..]), &mut out).unwrap();
     let out = String::from_utf8(out).unwrap();
-    assert!(out.contains("p0 plays red 6"), "{out}");
+    assert!(out.contains("you play red 6"), "{out}");
     assert!(out.contains("not reloaded (the game goes on as it was):"), "{out}");
     assert!(out.contains("bogus"), "{out}");
     // The first red card played in the game was p0's (the red draw2 was
     // turned up, not played).
     assert!(out.contains("reloaded classic + house: 1 of 4 moves replayed\nmove 2 ('p0 play red 6'): refused: no red cards; staying at the last good point"), "{out}");
-    assert!(!out.ends_with("p0 plays red 6\n"), "{out}");
+    assert!(!out.ends_with("you play red 6\n"), "{out}");
 }
 
 /// The REPL's words for cards: colour initials of the side in play, a
@@ -174,6 +174,6 @@ fn a_partners_match_is_announced_for_the_team() {
     );
     let text = String::from_utf8_lossy(&output.stdout);
     assert_eq!(text.matches("match over: ").count(), 1, "{text}");
-    assert!(text.contains("match over: p0 and p2 win with 530 points."), "{text}");
-    assert!(text.contains("p0 and p2 win with 530 points; "), "{text}");
+    assert!(text.contains("match over: you and p2 win with 530 points."), "{text}");
+    assert!(text.contains("you and p2 win with 530 points; "), "{text}");
 }
