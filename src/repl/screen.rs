@@ -221,7 +221,8 @@ impl Screen {
             1 => "1 hand".to_string(),
             n => format!("{n} hands"),
         };
-        let winner = if table.match_winner().is_some() { format!("{}; ", self.match_winners(game)) } else { String::new() };
+        let winner =
+            if table.match_winner().is_some() { format!("{}; ", self.match_winners(game)) } else { String::new() };
         match command {
             Some(command) => {
                 let line = format!("{winner}{finished} finished; scores: {}. Play it again:", scores.join(", "));
@@ -380,7 +381,12 @@ impl Screen {
         Ok(true)
     }
 
-    pub fn make_move(&mut self, game: &mut Game<Runtime>, mut command: Command, out: &mut dyn Write) -> std::io::Result<()> {
+    pub fn make_move(
+        &mut self,
+        game: &mut Game<Runtime>,
+        mut command: Command,
+        out: &mut dyn Write,
+    ) -> std::io::Result<()> {
         if game.table().match_winner().is_some() {
             writeln!(out, "the match is over: 'new' starts another, 'undo' goes back")?;
             return Ok(());
@@ -478,7 +484,9 @@ impl Screen {
         // A bot playing for you never forgets to call UNO.
         let held = game.table().hands()[seat].len();
         let result = match bot.choose(game, seat) {
-            Ok(Action::Play(play)) if held == 2 => self.apply_shown(game, Action::Play(Play { uno: true, ..play }), out)?,
+            Ok(Action::Play(play)) if held == 2 => {
+                self.apply_shown(game, Action::Play(Play { uno: true, ..play }), out)?
+            }
             Ok(action) => self.apply_shown(game, action, out)?,
             Err(e) => Err(e.to_string()),
         };
