@@ -145,6 +145,7 @@ pub fn main() -> i32 {
         seed: None,
         bot: BotKind::Random,
         glyphs: false,
+        pace: None,
     }));
     match command {
         Command::Play(args) => play::play(args),

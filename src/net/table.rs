@@ -590,6 +590,9 @@ impl Table {
             Input::Undo => {
                 let _ = writeln!(out, "undo is the host's to allow, and this host does not (unolab host --allow-undo)");
             }
+            Input::Pace(_) => {
+                let _ = writeln!(out, "a networked table goes at its players' pace: the bots play at once");
+            }
             Input::Save(_) | Input::Load(_) | Input::New(_) | Input::Reload => {
                 let _ = writeln!(out, "save, load, new and reload are the host's at a networked table");
             }

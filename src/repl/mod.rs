@@ -21,7 +21,7 @@ use crate::bot::{self, Bot};
 use crate::game::{Game, Record};
 use crate::script::Runtime;
 use crate::variant::Variant;
-use command::Input;
+use command::{Input, Pace};
 use input::{Line, LineSource};
 use record::{SavedGame, Setup};
 use render::Style;
@@ -41,6 +41,15 @@ pub struct Session<'a> {
     game: Game<Runtime>,
     screen: Screen,
     load: &'a LoadFn,
+    pace: Pace,
+    /// Play waits for Enter (see `pace`).
+    paused: bool,
+    /// Enter was given: the next hand may be dealt.
+    go_on: bool,
+    /// The summary of the hand over was shown (before a pause).
+    summarised: bool,
+    /// A `new` or `load` that would throw the match away, asked about.
+    confirm: Option<Box<Next>>,
 }
 
 /// What happened to a line.
@@ -84,7 +93,22 @@ pub fn bots_at(setup: &Setup, game: &Game<Runtime>) -> Vec<Bot> {
 impl<'a> Session<'a> {
     pub fn new(setup: Setup, game: Game<Runtime>, style: Style, load: &'a LoadFn) -> Session<'a> {
         let screen = Screen::new(HUMAN, setup.players, style);
-        Session { setup, game, screen, load }
+        Session {
+            setup,
+            game,
+            screen,
+            load,
+            pace: Pace::Off,
+            paused: false,
+            go_on: false,
+            summarised: false,
+            confirm: None,
+        }
+    }
+
+    /// How play is paced (`Pace::Off` unless set).
+    pub fn set_pace(&mut self, pace: Pace) {
+        self.pace = pace;
     }
 
     /// Plays until `quit` or the end of input.
@@ -107,11 +131,19 @@ impl<'a> Session<'a> {
                 self.screen.show_table(&self.game, out)?;
             }
             input.set_vocabulary(self.screen.vocabulary(&self.game));
-            let prompt = self.screen.prompt(&self.game);
+            let prompt = if self.confirm.is_some() {
+                "throw this match away? (yes/no)".to_string()
+            } else if self.paused && self.game.hand_over() {
+                format!("hand {} over: Enter deals the next hand", self.game.table().hand_number())
+            } else if self.paused {
+                "Enter: play goes on".to_string()
+            } else {
+                self.screen.prompt(&self.game)
+            };
             if !input.interactive() {
                 // Without prompts, a chance out of turn is still announced:
                 // it changes what the next line means.
-                if self.screen.in_window(&self.game) && self.screen.has_chance(&self.game) {
+                if self.paused || self.screen.in_window(&self.game) && self.screen.has_chance(&self.game) {
                     writeln!(out, "{prompt}")?;
                 }
                 out.flush()?;
@@ -158,8 +190,11 @@ impl<'a> Session<'a> {
             self.setup.seed
         );
         writeln!(out, "{}", render::wrap_text(&opening, 2, self.screen.style))?;
-        for line in variant.options_in_words() {
-            writeln!(out, "{line}")?;
+        // The options in force are the rule sheet's ('rules'); only those
+        // set by hand are said here.
+        let settings: Vec<String> = self.setup.request.settings.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        if !settings.is_empty() {
+            writeln!(out, "settings: {}", settings.join(", "))?;
         }
         for note in variant.notes() {
             writeln!(out, "note: {note}")?;
@@ -178,6 +213,9 @@ impl<'a> Session<'a> {
         // hand end, or never give seat 0 a turn, are stopped, not followed
         // for ever.
         let mut actions = 0;
+        if self.paused {
+            return Ok(());
+        }
         loop {
             self.screen.show_events(&self.game, out).map_err(|e| e.to_string())?;
             self.screen.refresh_moves(&mut self.game);
@@ -187,7 +225,18 @@ impl<'a> Session<'a> {
             }
             if self.game.table().hand_number() == 0 || self.game.hand_over() {
                 if self.game.hand_over() {
-                    self.screen.hand_summary(&self.game, out).map_err(|e| e.to_string())?;
+                    if self.pace != Pace::Off && !std::mem::take(&mut self.go_on) {
+                        // The summary, then a pause before the next deal.
+                        if !std::mem::replace(&mut self.summarised, true) {
+                            self.screen.hand_summary(&self.game, out).map_err(|e| e.to_string())?;
+                        }
+                        self.screen.table_shown = true;
+                        self.paused = true;
+                        return Ok(());
+                    }
+                    if !std::mem::take(&mut self.summarised) {
+                        self.screen.hand_summary(&self.game, out).map_err(|e| e.to_string())?;
+                    }
                 }
                 self.screen.scores_at_deal = self.game.table().scores().to_vec();
                 self.game.deal().map_err(|e| e.to_string())?;
@@ -207,6 +256,15 @@ impl<'a> Session<'a> {
             match bot::next_action(&mut self.game, &mut bots, Some(HUMAN)).map_err(|e| e.to_string())? {
                 Some((seat, action)) => {
                     self.game.apply(action).map_err(|e| format!("p{seat} could not act: {e}"))?;
+                    if self.pace == Pace::Move && !self.game.hand_over() {
+                        self.screen.show_events(&self.game, out).map_err(|e| e.to_string())?;
+                        self.screen.refresh_moves(&mut self.game);
+                        if !self.screen.holds_play(&self.game) {
+                            self.paused = true;
+                            self.screen.table_shown = true;
+                            return Ok(());
+                        }
+                    }
                 }
                 None => return Ok(()),
             }
@@ -215,6 +273,22 @@ impl<'a> Session<'a> {
 
     /// Carries out one line of input.
     fn handle(&mut self, line: &str, out: &mut dyn Write) -> std::io::Result<Flow> {
+        if let Some(next) = self.confirm.take() {
+            let answer = line.trim().to_ascii_lowercase();
+            if answer == "yes" || answer == "y" {
+                self.put_in_play(*next, out)?;
+                return Ok(Flow::Continue);
+            }
+            writeln!(out, "the match goes on")?;
+            if answer.is_empty() || answer == "no" || answer == "n" {
+                return Ok(Flow::Continue);
+            }
+        }
+        if self.paused && line.trim().is_empty() {
+            self.paused = false;
+            self.go_on = self.game.hand_over();
+            return Ok(Flow::Continue);
+        }
         let input = match command::parse_at(&self.game, HUMAN, line) {
             Ok(input) => input,
             Err(e) => {
@@ -227,7 +301,24 @@ impl<'a> Session<'a> {
         if self.screen.handle(&mut self.game, &input, || bot, out)? {
             return Ok(Flow::Continue);
         }
+        self.carry_out(input, out)
+    }
+
+    /// A match is in progress: seat 0 has made a decision, and nobody has
+    /// won.
+    fn in_progress(&self) -> bool {
+        self.game.table().match_winner().is_none()
+            && self.game.history().iter().any(|r| matches!(r, Record::Act(a) if a.seat() == HUMAN))
+    }
+
+    /// Carries out the session's own commands.
+    fn carry_out(&mut self, input: Input, out: &mut dyn Write) -> std::io::Result<Flow> {
         match input {
+            Input::Pace(None) => writeln!(out, "pace {} (off, hand or move)", self.pace.name())?,
+            Input::Pace(Some(pace)) => {
+                self.pace = pace;
+                writeln!(out, "pace {}", pace.name())?;
+            }
             Input::Undo => self.undo(out)?,
             Input::Save(path) => match SavedGame::of(&self.setup, &self.game).write(Path::new(&home(&path))) {
                 Ok(()) => writeln!(out, "saved to {path}")?,
@@ -279,14 +370,45 @@ impl<'a> Session<'a> {
         match self.rebuild(&setup, &saved.history) {
             Ok((_, Some(problem))) => self.screen.say(out, &format!("not loaded: {path}: {problem}"))?,
             Ok((game, None)) => {
-                self.setup = setup;
-                self.replace_game(game);
-                writeln!(out, "loaded {path}: {} moves replayed", saved.history.len())?;
-                self.opening(out)?;
+                let said = format!("loaded {path}: {} moves replayed", saved.history.len());
+                self.offer(Next { setup, game, said: Some(said), fresh: false }, out)?;
             }
             Err(problems) => list_problems(out, &format!("not loaded: {path}:"), &problems)?,
         }
         Ok(())
+    }
+
+    /// Puts a new match in play, or asks first where one is in progress.
+    fn offer(&mut self, next: Next, out: &mut dyn Write) -> std::io::Result<()> {
+        if self.in_progress() {
+            let table = self.game.table();
+            let line = format!(
+                "this match is in progress (hand {}, your score {}): throw it away? (yes/no)",
+                table.hand_number(),
+                table.scores()[HUMAN]
+            );
+            self.screen.say(out, &line)?;
+            self.confirm = Some(Box::new(next));
+            return Ok(());
+        }
+        self.put_in_play(next, out)
+    }
+
+    fn put_in_play(&mut self, next: Next, out: &mut dyn Write) -> std::io::Result<()> {
+        let Next { setup, game, said, fresh } = next;
+        self.setup = setup;
+        if fresh {
+            self.screen = Screen::new(HUMAN, self.setup.players, self.screen.style);
+        }
+        self.replace_game(game);
+        if fresh {
+            self.screen.announced = false;
+        }
+        (self.paused, self.go_on, self.summarised) = (false, false, false);
+        if let Some(said) = said {
+            writeln!(out, "{said}")?;
+        }
+        self.opening(out)
     }
 
     fn reload(&mut self, out: &mut dyn Write) -> std::io::Result<()> {
@@ -294,15 +416,41 @@ impl<'a> Session<'a> {
         match self.rebuild(&self.setup.clone(), &lines) {
             Ok((game, problem)) => {
                 let (records, title) = (game.history().len(), game.variant.title());
+                let before = self.hands_in_words();
                 self.replace_game(game);
                 writeln!(out, "reloaded {title}: {records} of {} moves replayed", lines.len())?;
                 if let Some(problem) = problem {
                     self.screen.say(out, &format!("{problem}; staying at the last good point"))?;
                 }
+                for (seat, (was, now)) in before.iter().zip(self.hands_in_words()).enumerate() {
+                    if *was != now {
+                        let line = format!("p{seat}'s hand changed: {was} before, {now} now");
+                        self.screen.say(out, &line)?;
+                    }
+                }
             }
             Err(problems) => list_problems(out, "not reloaded (the game goes on as it was):", &problems)?,
         }
         Ok(())
+    }
+
+    /// Each seat's hand as seat 0 may know it: its own cards, the others'
+    /// counts.
+    fn hands_in_words(&self) -> Vec<String> {
+        let (table, variant) = (self.game.table(), &self.game.variant);
+        (0..self.game.players())
+            .map(|seat| {
+                let hand = &table.hands()[seat];
+                let count = format!("{} card{}", hand.len(), if hand.len() == 1 { "" } else { "s" });
+                if seat != HUMAN {
+                    return count;
+                }
+                let mut cards: Vec<String> =
+                    hand.iter().map(|&c| variant.names.format_face(variant.face(c, table.side()))).collect();
+                cards.sort();
+                format!("{count} ({})", cards.join(", "))
+            })
+            .collect()
     }
 
     fn new_match(&mut self, args: &[String], out: &mut dyn Write) -> std::io::Result<()> {
@@ -314,17 +462,21 @@ impl<'a> Session<'a> {
             }
         };
         match start(&setup, self.load) {
-            Ok((_, game)) => {
-                self.setup = setup;
-                self.screen = Screen::new(HUMAN, self.setup.players, self.screen.style);
-                self.replace_game(game);
-                self.screen.announced = false;
-                self.opening(out)?;
-            }
+            Ok((_, game)) => self.offer(Next { setup, game, said: None, fresh: true }, out)?,
             Err(problems) => list_problems(out, "no new match:", &problems)?,
         }
         Ok(())
     }
+}
+
+/// A match `new` or `load` would put in play.
+struct Next {
+    setup: Setup,
+    game: Game<Runtime>,
+    /// What to say once it is in play.
+    said: Option<String>,
+    /// A new match (not a loaded one).
+    fresh: bool,
 }
 
 /// Plays the lines of a history on a new game of `setup`; stops at the

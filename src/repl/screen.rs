@@ -37,6 +37,8 @@ pub struct Screen {
     pub words: SeatWords,
     /// The seat can start a new match with `new` (not at a networked table).
     pub can_restart: bool,
+    /// The seat has been told that a flex side leaves the colour in play.
+    pub flex_told: bool,
 }
 
 impl Screen {
@@ -52,6 +54,7 @@ impl Screen {
             moves: Moves::default(),
             words: SeatWords::of_seat(seat),
             can_restart: true,
+            flex_told: false,
         }
     }
 
@@ -101,6 +104,7 @@ impl Screen {
             let line = describe_for(event, &game.variant, Some(self.seat));
             let indent = if one_action && index > 0 { "  " } else { "" };
             lines.push(format!("{turn_indent}{indent}{line}"));
+            lines.extend(self.note(game, events, index).map(|note| format!("{turn_indent}{indent}  ({note})")));
         }
         for line in render::condense(lines) {
             writeln!(out, "{}", self.words.line(&line))?;
@@ -110,6 +114,52 @@ impl Screen {
         }
         self.shown = game.events().len();
         Ok(())
+    }
+
+    /// A word on an event a newcomer may not follow: a card turned up to
+    /// start the hand that the rules set aside (the next one turned up
+    /// over it), and, once, the colour in play after a flex side.
+    fn note(&mut self, game: &Game<Runtime>, events: &[Event], index: usize) -> Option<String> {
+        let names = &game.variant.names;
+        match (&events[index], events.get(index + 1)) {
+            (Event::TurnedUp { .. }, Some(Event::TurnedUp { .. })) => Some(
+                "the rules set this card aside: it stays in the discard pile without effect, and the next is turned up"
+                    .into(),
+            ),
+            (Event::Played { card, side, as_flex: true, .. }, _) if !self.flex_told => {
+                let main = game.variant.face(*card, *side).color?;
+                if !events[index + 1..].iter().all(|e| !matches!(e, Event::ColorChosen { .. })) {
+                    return None;
+                }
+                self.flex_told = true;
+                Some(format!(
+                    "played on its flex side, the card keeps {} as the colour in play, its main colour (rules.md 3.4)",
+                    names.color_name(main)
+                ))
+            }
+            _ => None,
+        }
+    }
+
+    /// The restricted cards the seat may play only as a bluff now: it holds
+    /// a card of the colour in play (rules.md 1.4), so the player it hits
+    /// may challenge it.
+    pub fn bluffs(&self, game: &Game<Runtime>) -> Vec<crate::card::Face> {
+        let (table, variant) = (game.table(), &game.variant);
+        let Some(color) = table.color() else { return Vec::new() };
+        let holds_colour = table.hands()[self.seat].iter().any(|&c| {
+            let face = variant.face(c, table.side());
+            face.color == Some(color) && !face.symbol().is_some_and(|s| variant.names.symbol_info(s).wild)
+        });
+        if !holds_colour {
+            return Vec::new();
+        }
+        self.moves
+            .plays
+            .iter()
+            .filter(|o| !o.as_flex && o.face.symbol().is_some_and(|s| variant.names.symbol_info(s).restricted))
+            .map(|o| o.face)
+            .collect()
     }
 
     pub fn refresh_moves(&mut self, game: &mut Game<Runtime>) {
@@ -248,7 +298,9 @@ impl Screen {
         let next = (!game.hand_over()).then(|| game.table().seat_after(game.table().current(), 1));
         let order = self.hand_order(game);
         let labels: Vec<String> = (0..game.players()).map(|s| self.words.label(s)).collect();
-        let table = render::table(&game.variant.names, &view, &order, &self.moves, next, &labels, self.style);
+        let bluffs = self.bluffs(game);
+        let shown = render::Shown { moves: &self.moves, bluffs: &bluffs, next, labels: &labels };
+        let table = render::table(&game.variant.names, &view, &order, &shown, self.style);
         write!(out, "{table}")?;
         self.table_shown = true;
         Ok(())
@@ -414,8 +466,35 @@ impl Screen {
         };
         if let Err(e) = result {
             self.say(out, &e)?;
+            if let (Command::Play(_), Some(why)) = (&command, self.why_not_an_answer(game)) {
+                self.say(out, &why)?;
+            }
         }
         Ok(())
+    }
+
+    /// Why a card refused while a penalty waits on the seat could not
+    /// answer it: which cards may (the rules in play decide what stacks).
+    fn why_not_an_answer(&self, game: &Game<Runtime>) -> Option<String> {
+        let Phase::Answer(penalty) = game.table().phase() else { return None };
+        if penalty.victim != self.seat {
+            return None;
+        }
+        let names = &game.variant.names;
+        let top = game.table().top().map(|c| names.format_face(game.variant.face(c, game.table().side())))?;
+        let mut answers: Vec<String> = self.moves.plays.iter().map(|o| names.format_face(&o.face)).collect();
+        answers.dedup();
+        let also = if penalty.challenge.is_some() { " or challenge it" } else { "" };
+        Some(if answers.is_empty() {
+            format!(
+                "the {top} played on you waits for your answer: no card of yours may answer it ('rules' says what stacks): accept it{also}"
+            )
+        } else {
+            format!(
+                "the {top} played on you waits for your answer: only {} may answer it ('rules' says what stacks); or accept it{also}",
+                answers.join(" or ")
+            )
+        })
     }
 
     /// Applies the seat's `action`, or says why not (the outer error: the

@@ -69,6 +69,9 @@ fn reload_replays_under_the_edited_rules_and_stops_at_the_first_refused_move() {
     // turned up, not played).
     assert!(out.contains("reloaded classic + house: 1 of 4 moves replayed\nmove 2 ('p0 play red 6'): refused: no red cards; staying at the last good point"), "{out}");
     assert!(!out.ends_with("you play red 6\n"), "{out}");
+    // Going back changed the hands, and the reload says so.
+    assert!(out.contains("p1's hand changed: 8 cards before, 7 cards now"), "{out}");
+    assert!(out.contains("your hand changed: 6 cards ("), "{out}");
 }
 
 /// The REPL's words for cards: colour initials of the side in play, a
@@ -84,7 +87,7 @@ fn card_words_expand_against_the_side_and_the_hand() {
     let names = &flip.names;
     let face = |text: &str| names.parse_face(text).unwrap();
     let hand = [face("purple 9"), face("teal skip"), face("pink 2")];
-    let dark = Context { names, colors: flip.colors_of(Side::Dark), hand: &hand };
+    let dark = Context { names, colors: flip.colors_of(Side::Dark), hand: &hand, naming_color: false };
     let played = |line: &str| match parse(&dark, line) {
         Ok(Input::Move(Command::Play(play))) => match play.card {
             CardRef::Named(CardPattern::Face(f)) => Ok(names.format_face(&f)),
@@ -97,7 +100,7 @@ fn card_words_expand_against_the_side_and_the_hand() {
     assert_eq!(played("play skip"), Ok("teal skip".into()), "the one skip held");
     let ambiguous = parse(&dark, "play p9").unwrap_err();
     assert!(ambiguous.contains("could be pink or purple"), "{ambiguous}");
-    let light = Context { names, colors: flip.colors_of(Side::Light), hand: &[] };
+    let light = Context { names, colors: flip.colors_of(Side::Light), hand: &[], naming_color: false };
     assert!(parse(&light, "play p9").is_err(), "no light colour starts with p");
 }
 
