@@ -381,21 +381,34 @@ impl Table {
 
     /// When the first seat's time to act runs out.
     fn next_deadline(&self) -> Option<Instant> {
-        self.people.iter().filter_map(|p| p.waiting.map(|(_, since)| since + self.turn_time)).min()
+        (0..self.people.len())
+            .filter_map(|seat| self.people[seat].waiting.map(|(_, since)| since + self.time_for(seat)))
+            .min()
+    }
+
+    /// The time `seat` has now: its turn time, or less for a chance out of
+    /// turn (play need not wait long for a catch nobody takes).
+    fn time_for(&self, seat: Seat) -> Duration {
+        if self.people[seat].screen.in_window(&self.game) {
+            self.turn_time.min(Duration::from_secs(crate::limits::CHANCE_SECONDS))
+        } else {
+            self.turn_time
+        }
     }
 
     /// A bot decides for each seat whose time ran out, and everyone is told.
     fn time_out(&mut self) {
         let now = Instant::now();
         for seat in 0..self.people.len() {
+            let time = self.time_for(seat);
             let late = self.people[seat]
                 .waiting
-                .is_some_and(|(at, since)| at == self.game.history().len() && since + self.turn_time <= now);
+                .is_some_and(|(at, since)| at == self.game.history().len() && since + time <= now);
             if !late || !self.people[seat].screen.holds_play(&self.game) {
                 continue;
             }
             self.people[seat].waiting = None;
-            let seconds = self.turn_time.as_secs_f64();
+            let seconds = time.as_secs_f64();
             log(&format!("p{seat} did not act within {seconds} s: a bot decided for them"));
             self.tell_all(&format!("p{seat} did not act within {seconds} s: a bot decides for p{seat} this once"));
             let bot = bots_at(&self.setup, &self.game).swap_remove(seat);

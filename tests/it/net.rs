@@ -497,6 +497,7 @@ fn the_host_saves_and_resumes_a_match_and_its_players_are_told_when_it_stops() {
     assert!(saved.history.len() > 6, "{:?}", saved.history);
 
     let mut host = Host::start(&["--resume", "saved.yaml", "--humans", "1"], scratch.path());
+    host.wait_for(&format!("resumed after {} moves", saved.history.len()));
     let mut join = Command::new(env!("CARGO_BIN_EXE_unolab"))
         .args(["join", &host.addr, &host.code, "--name", "ann"])
         .stdin(Stdio::piped())

@@ -180,3 +180,19 @@ fn a_partners_match_is_announced_for_the_team() {
     assert!(text.contains("match over: you and p2 win with 530 points."), "{text}");
     assert!(text.contains("you and p2 win with 530 points; "), "{text}");
 }
+
+/// A card refused while a penalty waits on you is told why: which cards
+/// may answer it (under stacking, a +2 does not stack on a +4).
+#[test]
+fn a_card_that_cannot_answer_a_penalty_is_told_which_may() {
+    let output = super::cli::with_input(
+        Command::new(env!("CARGO_BIN_EXE_unolab"))
+            .args(["play", "classic", "-r", "stacking", "--seed", "3", "-p", "3"]),
+        &"play +2\nauto\n".repeat(200),
+    );
+    let text = String::from_utf8_lossy(&output.stdout).replace("\n  ", " ");
+    assert!(
+        text.contains("the wild-draw4 played on you waits for your answer: only wild-draw4 may answer it"),
+        "{text}"
+    );
+}

@@ -146,3 +146,7 @@ pub const TURN_SECONDS_MOST: u64 = 24 * 3600;
 
 /// Times a client tries to take its seat back after a lost connection.
 pub const RECONNECT_TRIES: u32 = 5;
+
+/// Seconds a networked table waits for a person to take or let pass a
+/// chance out of turn (a catch, a jump-in), if their turn time is longer.
+pub const CHANCE_SECONDS: u64 = 10;
