@@ -22,7 +22,7 @@ pub struct HostArgs {
     /// People to wait for (they take the first seats); bots play the others
     #[arg(long, default_value_t = 2)]
     pub humans: usize,
-    /// The address to listen on (port 0: a free port); loopback unless given
+    /// The address to listen on, HOST:PORT or a port on loopback (port 0: a free one)
     #[arg(long, default_value = "127.0.0.1:0", value_name = "ADDR")]
     pub listen: String,
     /// Seed for every shuffle and bot choice (default: from the clock)

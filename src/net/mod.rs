@@ -73,10 +73,15 @@ pub fn host(options: HostOptions) -> i32 {
         complain(&format!("error: {e}"));
         return 2;
     }
-    let listener = match std::net::TcpListener::bind(&options.listen) {
+    // A port alone is a port on loopback.
+    let listen = match options.listen.parse::<u16>() {
+        Ok(port) => format!("127.0.0.1:{port}"),
+        Err(_) => options.listen.clone(),
+    };
+    let listener = match std::net::TcpListener::bind(&listen) {
         Ok(listener) => listener,
         Err(e) => {
-            complain(&format!("error: cannot listen on {}: {e}", options.listen));
+            complain(&format!("error: cannot listen on {listen}: {e}"));
             return 2;
         }
     };

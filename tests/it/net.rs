@@ -511,7 +511,9 @@ fn the_host_saves_and_resumes_a_match_and_its_players_are_told_when_it_stops() {
     watcher.hello(&host.code, Some("late"), None);
     assert!(watcher.until("closing", |_| true)["reason"].as_str().unwrap().contains("every seat"));
     std::thread::sleep(Duration::from_millis(500));
-    host.command("quit");
+    // SIGTERM stops the host as its 'quit' does: the players are told.
+    let pid = host.child.id().to_string();
+    assert!(Command::new("kill").args(["-TERM", &pid]).status().unwrap().success());
     assert_eq!(host.wait(), 0);
     let stdin = join.stdin.take();
     let status = join.wait().unwrap();
