@@ -496,7 +496,7 @@ fn the_host_saves_and_resumes_a_match_and_its_players_are_told_when_it_stops() {
     let saved = unolab::repl::record::SavedGame::read(&scratch.path().join("saved.yaml")).unwrap();
     assert!(saved.history.len() > 6, "{:?}", saved.history);
 
-    let mut host = Host::start(&["--resume", "saved.yaml", "--humans", "1"], scratch.path());
+    let host = Host::start(&["--resume", "saved.yaml", "--humans", "1"], scratch.path());
     host.wait_for(&format!("resumed after {} moves", saved.history.len()));
     let mut join = Command::new(env!("CARGO_BIN_EXE_unolab"))
         .args(["join", &host.addr, &host.code, "--name", "ann"])
