@@ -1191,7 +1191,7 @@ mod tests {
         t.finish_hand(vec![1, 2, 3, 0]);
         t.landing = Landing::PlayedBy(1);
         t.hands[0].push(CardId(3));
-        t.leave(1, false, &mut Log::new(false));
+        t.leave(1, LeftCards::UnderDraw, &mut Log::new(false));
         t.state.insert("x".into(), ScriptValue::Int(4));
         t.start_hand(2);
         assert_eq!((t.scores.clone(), t.hand_number, t.dealer, t.current), (vec![10, 20, 30], 1, 2, 0));
@@ -1205,8 +1205,8 @@ mod tests {
         let mut t = table(5);
         let mut log = Log::new(false);
         t.hands = vec![vec![CardId(0)], vec![CardId(1)], vec![CardId(2)], vec![CardId(3)], vec![CardId(4)]].into();
-        t.leave(1, false, &mut log);
-        t.leave(3, true, &mut log);
+        t.leave(1, LeftCards::UnderDraw, &mut log);
+        t.leave(3, LeftCards::Aside, &mut log);
         assert_eq!((t.seat_after(0, 1), t.seat_after(0, 2), t.seat_after(4, 1)), (2, 4, 0));
         assert_eq!(t.seat_after(1, 1), 2, "from a seat that left, the next seat still in");
         assert_eq!(t.seat_after(1, 0), 2);
