@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 
 use serde::Deserialize;
-use unolab_core::variant::{SelectorSpec, TargetSpec};
+use unolab_core::variant::{ActionSpec, SelectorSpec, TargetSpec};
 
 /// `variants/NAME.yaml`, or a house rule (`variants/rules/NAME.yaml`), which
 /// uses the same schema without the table fields (`deck`, `colors`, ...).
@@ -54,6 +54,10 @@ pub struct LayerSpec {
     /// Faces whose play names a target player (`target:` in a step).
     #[serde(default)]
     pub targets: Vec<TargetSpec>,
+    /// Actions the player whose turn it is may take instead of playing or
+    /// drawing.
+    #[serde(default)]
+    pub actions: Vec<ActionSpec>,
     /// House rules this rule cannot be combined with.
     #[serde(default)]
     pub conflicts: Vec<String>,
@@ -81,6 +85,7 @@ pub const RULE_FIELDS: &[&str] = &[
     "scripts",
     "hooks",
     "targets",
+    "actions",
     "public_state",
     "uno_penalty",
     "players_multiple_of",

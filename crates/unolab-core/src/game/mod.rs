@@ -8,6 +8,7 @@
 //! game was told to stop at a failure instead: `OnFailure`).
 
 pub mod action;
+mod acts;
 mod askable;
 pub mod command;
 mod deal;
@@ -28,8 +29,8 @@ use crate::table::{Layout, Table};
 use crate::variant::{HookKind, TopNeed, Variant};
 
 pub use crate::rules::Why;
-pub use action::{Action, Play, Record};
-pub use moves::{Moves, PlayOption};
+pub use action::{Act, Action, Play, Record};
+pub use moves::{ActOption, Moves, PlayOption};
 pub use position::Position;
 pub use refusal::{ActionError, Refusal};
 
@@ -319,6 +320,8 @@ impl<R: Rules> Game<R> {
                     .any(|&kind| v.card_hook_need(kind, card, self.pos.table.side) != TopNeed::NEVER),
                 None => v.has_hook(HookKind::DrawAgain) || v.has_hook(HookKind::CanPlay),
             },
+            // An action a rule declares is its script.
+            Action::Act(_) => true,
             _ => false,
         }
     }
