@@ -94,8 +94,7 @@ pub fn run_spec(path: &Path, mode: Mode) -> Result<SpecResult, String> {
     };
     let bot = match &raw.bot {
         None => BotKind::Random,
-        Some(name) => BotKind::parse(name)
-            .ok_or_else(|| source.problem_at(name, format!("unknown bot '{name}' (random or greedy)")))?,
+        Some(name) => BotKind::read(name).map_err(|e| source.problem_at(name, e))?,
     };
     let players = match &raw.players {
         None => vec![variant.table_sizes().find(|&n| n >= 4).unwrap_or(variant.min_players)],
@@ -133,7 +132,7 @@ pub fn run_spec(path: &Path, mode: Mode) -> Result<SpecResult, String> {
             let snap = dir.join(format!("{stem}@{n}p-seed{seed}.snap"));
             let verdict = match crate::sim::transcript(variant.clone(), n, seed, bot) {
                 Ok(body) => {
-                    let description = format!("{what}, {n} players, seed {seed}, {} bots", bot.name());
+                    let description = format!("{what}, {n} players, seed {seed}, {bot} bots");
                     let file = SnapFile { source: source.name.clone(), description, body };
                     let verdict = compare(&snap, &file, mode)?;
                     played.push((n, seed, file.body));

@@ -15,7 +15,7 @@ use std::io::Write;
 use std::path::Path;
 use std::sync::Arc;
 
-use crate::bot::{self, Bot};
+use crate::bot::{self, Bot, BotKind};
 use crate::event::{Event, describe_for};
 use crate::game::command::{CardRef, Command, Sight};
 use crate::game::{Action, Game, Moves, Play, Record};
@@ -289,8 +289,13 @@ impl<'a> Session<'a> {
     /// so an undone move made again meets the same answers, as a replayed or
     /// loaded game does.
     fn bots(&self) -> Vec<Bot> {
+        (0..self.setup.players).map(|seat| self.bot(self.setup.bot, seat)).collect()
+    }
+
+    /// A bot of `kind` for `seat`, seeded as `bots` seeds it.
+    fn bot(&self, kind: BotKind, seat: usize) -> Bot {
         let seed = crate::rng::game_seed(self.setup.seed, self.game.history().len() as u64);
-        (0..self.setup.players).map(|seat| Bot::new(self.setup.bot, seed, seat as u64)).collect()
+        Bot::new(kind, seed, seat as u64)
     }
 
     /// Seat 0 may do something now that is not a turn: play out of turn,
@@ -510,7 +515,7 @@ impl<'a> Session<'a> {
                 Err(e) => writeln!(out, "{e}")?,
             },
             Input::Hand | Input::Table => self.table_shown = false,
-            Input::Auto => self.auto(out)?,
+            Input::Auto(kind) => self.auto(kind, out)?,
             Input::Log(n) => {
                 let events = self.game.events();
                 for event in &events[events.len().saturating_sub(n)..] {
@@ -620,14 +625,14 @@ impl<'a> Session<'a> {
         Some((penalty.by, hand))
     }
 
-    /// A bot decides for seat 0: its turn, or whether to take a chance
-    /// out of turn.
-    fn auto(&mut self, out: &mut dyn Write) -> std::io::Result<()> {
+    /// A bot decides for seat 0 (one of `kind`, else like the others at
+    /// the table): its turn, or whether to take a chance out of turn.
+    fn auto(&mut self, kind: Option<BotKind>, out: &mut dyn Write) -> std::io::Result<()> {
         if self.game.table().match_winner().is_some() {
             writeln!(out, "the match is over: 'new' starts another, 'undo' goes back")?;
             return Ok(());
         }
-        let mut bot = self.bots().swap_remove(HUMAN);
+        let mut bot = self.bot(kind.unwrap_or(self.setup.bot), HUMAN);
         if self.in_window() {
             let taken = if self.uno_at_stake() {
                 Ok(Some(crate::game::Action::CallUno(HUMAN)))
