@@ -171,7 +171,7 @@ fn search(c: &mut Criterion) {
         let name = if rules.is_empty() { variant.to_string() } else { format!("{variant}+{}", rules.join("+")) };
         let (mut game, positions) = choices(variant, rules, 20);
         let mut bot = Bot::new(BotKind::SEARCH, 7, 0);
-        let mut decide = |game: &mut Game<Runtime>, bot: &mut Bot| {
+        let decide = |game: &mut Game<Runtime>, bot: &mut Bot| {
             for position in &positions {
                 game.set_position(position);
                 std::hint::black_box(bot.choose(game, 0).expect("the search decides"));

@@ -15,6 +15,7 @@ use serde::Deserialize;
 use crate::bot::BotKind;
 use crate::loader::{Disk, Open};
 use crate::ruleset::LoadRequest;
+use crate::sim::Engine;
 use crate::source::SourceFile;
 use crate::yaml::Yaml;
 
@@ -84,6 +85,12 @@ fn is_spec(path: &Path) -> bool {
 /// Plays the games of one spec file and compares each transcript with its
 /// `.snap`. `Err`: the spec itself is bad input.
 pub fn run_spec(path: &Path, mode: Mode) -> Result<SpecResult, String> {
+    run_spec_with(path, mode, Engine::default())
+}
+
+/// `run_spec`, the engine run as `engine` says (the memo off, the move
+/// generator's fast paths proven: the same games).
+pub fn run_spec_with(path: &Path, mode: Mode, engine: Engine) -> Result<SpecResult, String> {
     let source = SourceFile::read(&Disk, path)?;
     let raw: RawSpec = crate::yaml::from_file(&source)?;
     let variant = crate::scenario::load_named(&Disk, &source, path, &raw.variant, &raw.rules, &raw.options)?;
@@ -130,7 +137,7 @@ pub fn run_spec(path: &Path, mode: Mode) -> Result<SpecResult, String> {
     for &n in &players {
         for &seed in &raw.seeds {
             let snap = dir.join(format!("{stem}@{n}p-seed{seed}.snap"));
-            let verdict = match crate::sim::transcript(variant.clone(), n, seed, bot) {
+            let verdict = match crate::sim::transcript_with(variant.clone(), n, seed, bot, engine) {
                 Ok(body) => {
                     let description = format!("{what}, {n} players, seed {seed}, {bot} bots");
                     let file = SnapFile { source: source.name.clone(), description, body };
@@ -250,7 +257,9 @@ fn compare(snap: &Path, new: &SnapFile, mode: Mode) -> Result<Verdict, String> {
         Some(old) => Verdict::Changed(diff(old, body)),
         None => Verdict::New,
     };
-    let write = |path: &Path, text: &str| std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()));
+    // Whole, and only in the spec's folder: a link there is not written
+    // through, a pipe is not opened.
+    let write = |path: &Path, text: &str| crate::output::write(path, crate::output::FOLDER_FILE, text.as_bytes());
     let remove_pending = || match std::fs::remove_file(&pending) {
         Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(format!("{}: {e}", pending.display())),
         _ => Ok(()),

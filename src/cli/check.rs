@@ -83,21 +83,12 @@ pub(super) fn check(targets: &[String], rules: &[String], settings: &[(String, S
 
 /// What `check` has told: a problem of a file once, though a rule is
 /// checked on every variant; a script error once (where in which script
-/// it happened, `script_error_place`), with the other checks and table
+/// it happened, `RuleFailure::place`), with the other checks and table
 /// sizes it also happened in, told once at the end.
 #[derive(Default)]
 struct Told {
     problems: std::collections::HashSet<String>,
     script_errors: Vec<(String, Vec<String>)>,
-}
-
-/// Where a failure's script error happened, in words that do not depend
-/// on the table (`script error in LAYER (HOOK FUNCTION): SCRIPT:LINE:COLUMN`),
-/// if it is one.
-fn script_error_place(message: &str) -> Option<String> {
-    let error = &message[message.find("script error in ")?..];
-    let mut parts = error.splitn(3, ": ");
-    Some(format!("{}: {}", parts.next()?, parts.next()?))
 }
 
 /// Checks one ruleset: it loads, its scripts compile, and seeded bot games
@@ -139,22 +130,32 @@ fn check_one(request: &LoadRequest, label: &str, told: &mut Told) -> i32 {
     let (smallest, largest) = (sizes.first().copied().unwrap_or(2), sizes.last().copied().unwrap_or(2));
     for players in if smallest == largest { vec![smallest] } else { vec![smallest, largest] } {
         // A check runs every script every time.
-        let config = SimConfig { memo: false, ..SimConfig::new(variant.clone(), players, CHECK_GAMES / 2, 1) };
+        let engine = sim::Engine { memo: false, ..sim::Engine::default() };
+        let config = SimConfig { engine, ..SimConfig::new(variant.clone(), players, CHECK_GAMES / 2, 1) };
         match sim::run(&config, &sim::Progress::default()) {
             Ok(stats) => {
                 // The same script error in several games is one problem:
                 // its first game, and how many more.
                 let mut seen: Vec<(&str, &sim::Failure, usize)> = Vec::new();
                 for f in stats.failures.iter().chain(&stats.stuck) {
-                    let problem = f.message.find("script error").map_or(f.message.as_str(), |at| &f.message[at..]);
+                    let problem = f.cause.as_ref().map_or(f.message.as_str(), |cause| cause.message());
                     match seen.iter_mut().find(|(p, _, _)| *p == problem) {
                         Some((_, _, more)) => *more += 1,
                         None => seen.push((problem, f, 0)),
                     }
                 }
                 for (_, f, more) in seen {
-                    // Met in an earlier check: said once, at the end.
-                    if let Some(place) = script_error_place(&f.message) {
+                    // Met in an earlier check: said once, at the end. Where
+                    // the interpreter knew no line, the error's words tell
+                    // errors of one function apart.
+                    let place = f.cause.as_ref().and_then(|cause| {
+                        let place = cause.place()?;
+                        Some(match place.script {
+                            Some(_) => format!("script error in {place}"),
+                            None => cause.message().to_string(),
+                        })
+                    });
+                    if let Some(place) = place {
                         match told.script_errors.iter_mut().find(|(known, _)| *known == place) {
                             Some((_, also)) => {
                                 also.push(format!("{label}, {players} players"));

@@ -1,81 +1,130 @@
 //! `unolab merge`: the `--json` outputs of a run's shards added up into
-//! the figures of the single run.
+//! the figures of the single run. A shard is read trusting nothing
+//! (`sim::report::read_shard`); the shards must be of one run, each once,
+//! and their sums must add up.
 
-use std::path::PathBuf;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
 
 use super::{BAD_INPUT, SUCCESS, load_request, request_for};
 use crate::args::Ruleset;
-use crate::bot::BotKind;
-use crate::sim::{self, SimConfig};
+use crate::sim::report::Shard;
+use crate::sim::{self, SimConfig, SimStats};
 
 /// The fields that say which run a shard belongs to.
 const RUN_FIELDS: [&str; 7] = ["variant", "rules", "options", "players", "seed", "bot", "run_games"];
 
+/// What says which run a shard is of: its `RUN_FIELDS`, as written.
+type RunKey = Vec<Option<serde_json::Value>>;
+
+/// One shard file, read and checked; an error names the file. Only the
+/// shard's figures are kept, not its JSON.
+fn read(path: &Path) -> Result<(RunKey, Shard), String> {
+    let read = crate::loader::read_text(path).map_err(|e| e.to_string()).and_then(|text| {
+        let value: serde_json::Value = serde_json::from_str(&text).map_err(|e| e.to_string())?;
+        let shard = sim::report::read_shard(&value)?;
+        Ok((RUN_FIELDS.iter().map(|f| value.get(*f).cloned()).collect(), shard))
+    });
+    read.map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// The shards added up, one file at a time (one file's figures in memory
+/// besides the sums): the first shard (which says what the run is, its
+/// figures taken out) and the sums of all.
+fn add_up(files: &[PathBuf]) -> Result<(Shard, SimStats, f64), String> {
+    let (first_key, mut first) = read(&files[0])?;
+    let mut first_stats = Some(std::mem::take(&mut first.stats));
+    let n = first.shard.1;
+    // The shards given, by K: as many as the files, whatever N says.
+    let mut given: BTreeMap<u64, &Path> = BTreeMap::new();
+    let mut total = SimStats::new(first.players);
+    let mut elapsed = 0.0;
+    // Hands and matches are not shares of one run.
+    let mut hands_from: Option<&Path> = None;
+    let mut matches_from: Option<&Path> = None;
+    for path in files {
+        let (key, shard) = match first_stats.take() {
+            Some(stats) => (first_key.clone(), Shard { stats, ..first.clone() }),
+            None => read(path)?,
+        };
+        if let Some((field, _)) = RUN_FIELDS.iter().zip(first_key.iter().zip(&key)).find(|(_, (a, b))| a != b) {
+            return Err(format!(
+                "{}: '{field}' differs from {}: not a shard of the same run",
+                path.display(),
+                files[0].display()
+            ));
+        }
+        let (k, of) = shard.shard;
+        if of != n {
+            return Err(format!(
+                "{}: 'shard' {k}/{of} is not one of the {n} shards of {}",
+                path.display(),
+                files[0].display()
+            ));
+        }
+        if let Some(before) = given.insert(k, path) {
+            return Err(format!("shard {k}/{n} is given twice: {} and {}", before.display(), path.display()));
+        }
+        if shard.stats.matches > 0 {
+            matches_from = Some(path);
+        } else if shard.stats.games > 0 {
+            hands_from = Some(path);
+        }
+        if let (Some(hands), Some(matches)) = (hands_from, matches_from) {
+            return Err(format!(
+                "{} played hands and {} matches (--matches): not shards of the same run",
+                hands.display(),
+                matches.display()
+            ));
+        }
+        elapsed += shard.elapsed_s;
+        total.merge(shard.stats).map_err(|e| format!("{}: added to the shards before it, {e}", path.display()))?;
+    }
+    // Each shard given once; are they all there? (Looking for the missing
+    // ones takes at most as many steps as there are files, and five more.)
+    if given.len() as u64 != n {
+        let shown = |k: &u64| format!("{k}/{n}");
+        let missing: Vec<String> = (0..n).filter(|k| !given.contains_key(k)).take(5).map(|k| shown(&k)).collect();
+        let more = n - given.len() as u64 - missing.len() as u64;
+        let more = if more > 0 { format!(" and {more} more") } else { String::new() };
+        let are = if missing.len() == 1 && more.is_empty() { "is" } else { "are" };
+        return Err(format!(
+            "the shards given are {}: {}{more} {are} missing (each of the {n} shards once)",
+            given.keys().map(shown).collect::<Vec<_>>().join(", "),
+            missing.join(", "),
+        ));
+    }
+    Ok((first, total, elapsed))
+}
+
 /// `unolab merge`: the shards of one run added up, reported as the single
 /// run would be.
 pub(super) fn merge(files: &[PathBuf], as_json: bool) -> i32 {
-    let mut shards = Vec::new();
-    for path in files {
-        let read = crate::loader::read_text(path).map_err(|e| e.to_string()).and_then(|text| {
-            let value: serde_json::Value = serde_json::from_str(&text).map_err(|e| e.to_string())?;
-            let stats = sim::report::from_raw(&value)?;
-            Ok((value, stats))
-        });
-        match read {
-            Ok(shard) => shards.push(shard),
-            Err(e) => {
-                complain!("error: {}: {e}", path.display());
-                return BAD_INPUT;
-            }
-        }
-    }
-    let first = shards[0].0.clone();
-    let first = &first;
-    for (path, (value, _)) in files.iter().zip(&shards) {
-        if let Some(field) = RUN_FIELDS.iter().find(|f| value.get(**f) != first.get(**f)) {
-            complain!(
-                "error: {}: '{field}' differs from {}: not a shard of the same run",
-                path.display(),
-                files[0].display()
-            );
+    let (first, mut total, elapsed) = match add_up(files) {
+        Ok(added) => added,
+        Err(e) => {
+            complain!("error: {e}");
             return BAD_INPUT;
         }
-    }
-    let mut names: Vec<String> = shards.iter().map(|(v, _)| v["shard"].as_str().unwrap_or("0/1").to_string()).collect();
-    names.sort();
-    let n = names.first().and_then(|s| s.split_once('/')).and_then(|(_, n)| n.parse::<u64>().ok()).unwrap_or(1);
-    let expected: Vec<String> = (0..n).map(|k| format!("{k}/{n}")).collect();
-    let mut sorted_expected = expected.clone();
-    sorted_expected.sort();
-    if names != sorted_expected {
-        complain!("error: the shards are {}, not {} (each once)", names.join(", "), expected.join(", "));
-        return BAD_INPUT;
-    }
-    let players = first["players"].as_u64().unwrap_or(0) as usize;
-    let mut total = sim::SimStats::new(players);
-    let mut elapsed = 0.0;
-    for (value, stats) in shards {
-        elapsed += value["elapsed_s"].as_f64().unwrap_or(0.0);
-        total.merge(stats);
-    }
+    };
     total.finish();
     total.elapsed_s = elapsed;
-    let string = |v: &serde_json::Value| v.as_str().unwrap_or_default().to_string();
-    let rules: Vec<String> = first["rules"].as_array().map(|r| r.iter().map(string).collect()).unwrap_or_default();
-    let settings: Vec<(String, String)> = first["options"]
-        .as_object()
-        .map(|o| o.iter().map(|(k, v)| (k.clone(), string(v))).collect())
-        .unwrap_or_default();
-    let ruleset = Ruleset { variant: Some(string(&first["variant"])), rules, settings };
+    let ruleset =
+        Ruleset { variant: Some(first.variant.clone()), rules: first.rules.clone(), settings: first.settings };
+    let in_run = || complain!("  (the run of {})", files[0].display());
     let Ok(request) = request_for(&ruleset) else { return BAD_INPUT };
-    let Ok(variant) = load_request(&request) else { return BAD_INPUT };
-    let bots: Vec<BotKind> =
-        string(&first["bot"]).split(',').map(|b| BotKind::parse(b).unwrap_or(BotKind::Random)).collect();
-    let games = first["run_games"].as_u64().unwrap_or(0);
+    let Ok(variant) = load_request(&request) else {
+        in_run();
+        return BAD_INPUT;
+    };
+    if let Err(e) = variant.seats(first.players) {
+        complain!("error: {}: 'players': {e}", files[0].display());
+        return BAD_INPUT;
+    }
     let config = SimConfig {
-        bots,
-        matches: first["matches"].as_u64().unwrap_or(0) > 0,
-        ..SimConfig::new(variant, players, games, first["seed"].as_u64().unwrap_or(0))
+        bots: first.bots,
+        matches: total.matches > 0,
+        ..SimConfig::new(variant, first.players, first.run_games, first.seed)
     };
     if as_json {
         say!("{}", sim::report::json(&config, &total));

@@ -40,9 +40,11 @@ pub(super) fn scaffold(what: NewWhat) -> i32 {
     }
     let ruleset = Ruleset { variant: Some(from.clone()), rules: Vec::new(), settings: Vec::new() };
     let Ok(variant) = load(&ruleset) else { return BAD_INPUT };
-    let (files, rule) = match &what {
-        NewWhat::Rule { name, dir } => (crate::scaffold::rule(dir, name, &variant, &from), true),
-        NewWhat::Variant { name, dir, .. } => (crate::scaffold::variant(dir, name, &variant, &from), false),
+    let (files, rule, at) = match &what {
+        NewWhat::Rule { name, dir } => (crate::scaffold::rule(dir, name, &variant, &from), true, dir.join(name)),
+        NewWhat::Variant { name, dir, .. } => {
+            (crate::scaffold::variant(dir, name, &variant, &from), false, dir.join(name))
+        }
     };
     let files = match files {
         Ok(files) => files,
@@ -51,20 +53,21 @@ pub(super) fn scaffold(what: NewWhat) -> i32 {
             return BAD_INPUT;
         }
     };
-    if let Some(existing) = files.iter().find(|f| f.path.exists()) {
-        complain!("error: {} exists already; nothing was written", existing.path.display());
+    // The folder is made whole, or not at all: its files are written in a
+    // staging folder beside it, then moved into place together.
+    let inside = files
+        .iter()
+        .map(|file| file.path.strip_prefix(&at).map(|p| (p.to_path_buf(), file.text.clone())))
+        .collect::<Result<Vec<_>, _>>();
+    let Ok(inside) = inside else {
+        complain!("error: a starting file is outside {}", at.display());
+        return BAD_INPUT;
+    };
+    if let Err(e) = crate::output::write_folder(&at, &inside) {
+        complain!("error: {e}; nothing was written");
         return BAD_INPUT;
     }
     for file in &files {
-        let written = file
-            .path
-            .parent()
-            .map_or(Ok(()), std::fs::create_dir_all)
-            .and_then(|()| std::fs::write(&file.path, &file.text));
-        if let Err(e) = written {
-            complain!("error: {}: {e}", file.path.display());
-            return BAD_INPUT;
-        }
         say!("created {}", file.path.display());
     }
     say!("{}", crate::scaffold::next_steps(&files, rule));

@@ -13,16 +13,9 @@ use super::{BAD_INPUT, FAILED, SUCCESS, load_request, request_for};
 use crate::args::Ruleset;
 use crate::bot::BotKind;
 use crate::limits;
+use crate::output;
 use crate::ruleset::LoadRequest;
 use crate::sim::{self, SimConfig};
-
-fn parse_shard(text: &str) -> Result<(u64, u64), String> {
-    let parsed = text.split_once('/').and_then(|(k, n)| Some((k.trim().parse().ok()?, n.trim().parse().ok()?)));
-    match parsed {
-        Some((k, n)) if n > 0 && k < n => Ok((k, n)),
-        _ => Err(format!("'{text}' is not K/N with 0 <= K < N (e.g. 0/4)")),
-    }
-}
 
 #[derive(Args)]
 pub(super) struct SimArgs {
@@ -69,7 +62,7 @@ pub(super) struct SimArgs {
     matches: bool,
     /// Play only the games whose index is K modulo N (K from 0), so that N
     /// machines share a run; `unolab merge` adds their --json outputs up
-    #[arg(long, value_name = "K/N", value_parser = parse_shard)]
+    #[arg(long, value_name = "K/N", value_parser = sim::parse_shard)]
     shard: Option<(u64, u64)>,
     /// Compare with another configuration on the same seeds, e.g.
     /// --vs "-r stacking" or --vs "classic -p 3" (variant, players and bots
@@ -107,7 +100,7 @@ fn sim_config(args: &SimArgs, request: &LoadRequest, players: usize, bots: &[Bot
         seed: args.seed,
         bots: bots.to_vec(),
         threads: args.threads,
-        memo: !args.no_memo,
+        engine: sim::Engine { memo: !args.no_memo, ..sim::Engine::default() },
         rows: args.games_out.is_some() || args.vs.is_some(),
         shard: args.shard.unwrap_or((0, 1)),
         matches: args.matches,
@@ -277,8 +270,10 @@ pub(super) fn simulate(args: SimArgs) -> i32 {
     }
     let progress = Arc::new(sim::Progress::default());
     let watcher = Arc::clone(&progress);
-    // Ctrl-C stops the run; what was gathered is reported, marked partial.
-    // (A second handler cannot be installed; then Ctrl-C simply ends.)
+    // Ctrl-C stops the run; what was gathered is reported, marked partial,
+    // and the files are written. So do SIGTERM (a batch system's, `kill`'s)
+    // and SIGHUP (the terminal closed). (A second handler cannot be
+    // installed; then Ctrl-C simply ends.)
     let _ = ctrlc::set_handler(move || watcher.stop.store(true, std::sync::atomic::Ordering::Relaxed));
     let runs = plans.len() as u64 * if versus.is_some() { 2 } else { 1 };
     let bar = progress_bar(args.games * runs);
@@ -343,11 +338,13 @@ pub(super) fn simulate(args: SimArgs) -> i32 {
         say!("{}", texts.join("\n").trim_end());
     }
     // The files come after the report: a file that cannot be written
-    // loses nothing of the run.
+    // loses nothing of the run. Each is written whole or not at all: a
+    // file there already is replaced only by a complete one.
     if let Some(path) = &args.games_out {
         let csv = path.extension().is_some_and(|e| e.eq_ignore_ascii_case("csv"));
-        if let Err(e) = std::fs::write(path, sim::report::rows(&results[0].0.rows, csv)) {
-            complain!("error: {}: {e}", path.display());
+        let rows = sim::report::rows(&results[0].0.rows, csv);
+        if let Err(e) = output::write(path, output::USER_FILE, rows.as_bytes()) {
+            complain!("error: --games-out {e}");
             return BAD_INPUT;
         }
     }
@@ -360,8 +357,11 @@ pub(super) fn simulate(args: SimArgs) -> i32 {
             stats.games,
             config.seed
         );
-        if let Err(e) = sim::plot::svg(stats, &title, path) {
-            complain!("error: {e}");
+        let written = sim::plot::svg(stats, &title)
+            .map_err(|e| format!("{}: {e}", path.display()))
+            .and_then(|svg| output::write(path, output::USER_FILE, svg.as_bytes()));
+        if let Err(e) = written {
+            complain!("error: --plot {e}");
             return BAD_INPUT;
         }
     }
@@ -372,12 +372,11 @@ pub(super) fn simulate(args: SimArgs) -> i32 {
     if failed { FAILED } else { SUCCESS }
 }
 
-/// A file a run is to write, checked before the run: its folder exists.
+/// A file a run is to write, checked before the run: a regular file or
+/// none (not a folder, a pipe or a device), in a folder that exists.
 fn check_output(option: &str, path: &std::path::Path) -> Result<(), String> {
-    let folder = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(std::path::Path::new("."));
-    if path.is_dir() {
-        return Err(format!("{option} {}: that is a folder; name a file", path.display()));
-    }
+    let target = output::destination(path, output::USER_FILE).map_err(|e| format!("{option} {e}"))?;
+    let folder = target.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(std::path::Path::new("."));
     if !folder.is_dir() {
         return Err(format!("{option} {}: there is no folder {}", path.display(), folder.display()));
     }

@@ -173,7 +173,11 @@ impl Highlighter for ReplHelper {
 /// A person at a terminal.
 pub struct Terminal {
     editor: Editor<ReplHelper, FileHistory>,
+    /// Where the line history is kept, while it can be (`None` once it
+    /// could not be read or written: one warning, then no more tries).
     history: Option<PathBuf>,
+    /// Lines typed since the history was last written.
+    unsaved: Vec<String>,
 }
 
 /// Where the line history is kept: `UNOLAB_HISTORY`, else
@@ -185,23 +189,119 @@ fn history_path() -> Option<PathBuf> {
     Some(dirs::data_dir()?.join("unolab").join("history.txt"))
 }
 
+/// The lines of a history file, oldest first, in rustyline's format: a
+/// first line `#V2`, then a line per entry with `\n` and `\\` escaped (or, in
+/// the older format, a line per entry as it is). Lines longer than a line
+/// of input may be (`limits::REPL_LINE`) are left out.
+fn parse_history(text: &str) -> Vec<String> {
+    let mut lines = text.lines();
+    let escaped = text.lines().next() == Some("#V2");
+    if escaped {
+        lines.next();
+    }
+    let unescape = |line: &str| {
+        let mut out = String::with_capacity(line.len());
+        let mut chars = line.chars();
+        while let Some(c) = chars.next() {
+            match (c, escaped) {
+                ('\\', true) => match chars.next() {
+                    Some('n') => out.push('\n'),
+                    Some(other) => out.push(other),
+                    None => {}
+                },
+                _ => out.push(c),
+            }
+        }
+        out
+    };
+    // Only the newest lines are kept, so only they are made: from the end.
+    let mut entries: Vec<String> = lines
+        .rev()
+        .filter(|line| !line.is_empty())
+        .map(unescape)
+        .filter(|entry| entry.chars().count() <= crate::limits::REPL_LINE)
+        .take(crate::limits::HISTORY_LINES)
+        .collect();
+    entries.reverse();
+    entries
+}
+
+/// A history file's text: rustyline's `#V2` format, so that either reads it.
+fn history_text(entries: &[String]) -> String {
+    let mut text = String::from("#V2\n");
+    for entry in &entries[entries.len().saturating_sub(crate::limits::HISTORY_LINES)..] {
+        text += &entry.replace('\\', "\\\\").replace('\n', "\\n");
+        text.push('\n');
+    }
+    text
+}
+
+/// The history at `path`: `Ok(None)` where there is none yet. Only a
+/// regular file is read, and only up to `limits::FILE_BYTES` (a device, a
+/// pipe or a huge file is an error at once, not read until memory runs out
+/// or a writer comes).
+fn read_history(path: &std::path::Path) -> Result<Option<Vec<String>>, String> {
+    match crate::loader::read_text(path) {
+        Ok(text) => Ok(Some(parse_history(&text))),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(format!("{}: {e}", path.display())),
+    }
+}
+
+/// A warning on stderr, between two prompts.
+fn warn(text: &str) {
+    use std::io::Write as _;
+    let _ = writeln!(std::io::stderr().lock(), "warning: {text}");
+}
+
 impl Terminal {
     pub fn new(color: bool) -> Result<Terminal, String> {
         let config = rustyline::Config::builder()
             .auto_add_history(true)
-            .max_history_size(1000)
+            .max_history_size(crate::limits::HISTORY_LINES)
             .map_err(|e| e.to_string())?
             .completion_type(rustyline::CompletionType::List)
             .build();
         let mut editor = Editor::with_config(config).map_err(|e| format!("the terminal: {e}"))?;
         let files = rustyline::completion::FilenameCompleter::new();
         editor.set_helper(Some(ReplHelper { vocabulary: Vocabulary::default(), color, files }));
-        let history = history_path();
+        let mut history = history_path();
         if let Some(path) = &history {
-            // A missing history is a first session.
-            let _ = editor.load_history(path);
+            // A missing history is a first session; one that cannot be read
+            // is left alone, neither read nor written.
+            match read_history(path) {
+                Ok(lines) => {
+                    for line in lines.unwrap_or_default() {
+                        let _ = editor.add_history_entry(line);
+                    }
+                }
+                Err(e) => {
+                    warn(&format!("line history {e}; not used this session"));
+                    history = None;
+                }
+            }
         }
-        Ok(Terminal { editor, history })
+        Ok(Terminal { editor, history, unsaved: Vec::new() })
+    }
+
+    /// Adds the lines typed since to the history file as it is now (another
+    /// session may have added to it), written whole. A history that cannot
+    /// be read or written any more is warned of once, and left alone.
+    fn save_history(&mut self) {
+        let Some(path) = &self.history else { return };
+        let saved = read_history(path).and_then(|lines| {
+            let mut lines = lines.unwrap_or_default();
+            lines.append(&mut self.unsaved);
+            if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+                std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+            }
+            crate::output::write(path, crate::output::PRIVATE_FILE, history_text(&lines).as_bytes())
+        });
+        // History is a convenience: a read-only home does not stop play.
+        if let Err(e) = saved {
+            warn(&format!("line history {e}; not kept this session"));
+            self.history = None;
+        }
     }
 }
 
@@ -214,12 +314,12 @@ impl LineSource for Terminal {
             Err(ReadlineError::Io(e)) => return Err(e),
             Err(e) => return Err(std::io::Error::other(e.to_string())),
         };
-        if let (Line::Text(_), Some(path)) = (&line, &self.history) {
-            if let Some(dir) = path.parent() {
-                let _ = std::fs::create_dir_all(dir);
-            }
-            // History is a convenience: a read-only home does not stop play.
-            let _ = self.editor.append_history(path);
+        if let Line::Text(text) = &line
+            && !text.trim().is_empty()
+            && text.chars().count() <= crate::limits::REPL_LINE
+        {
+            self.unsaved.push(text.clone());
+            self.save_history();
         }
         Ok(line)
     }
@@ -232,5 +332,49 @@ impl LineSource for Terminal {
         if let Some(helper) = self.editor.helper_mut() {
             helper.vocabulary = vocabulary;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_history_reads_back_as_written_and_as_rustyline_writes_it() {
+        let entries = vec!["p r5".to_string(), r"save C:\games\a.yaml".to_string(), "two\nlines".to_string()];
+        let text = history_text(&entries);
+        assert_eq!(text, "#V2\np r5\nsave C:\\\\games\\\\a.yaml\ntwo\\nlines\n");
+        assert_eq!(parse_history(&text), entries);
+        // The older format: a line per entry, nothing escaped.
+        assert_eq!(parse_history("p r5\n\ndraw\n"), ["p r5", "draw"]);
+        // The newest lines are kept, and no line longer than input may be.
+        let many: Vec<String> = (0..crate::limits::HISTORY_LINES + 5).map(|i| format!("log {i}")).collect();
+        let kept = parse_history(&history_text(&many));
+        assert_eq!(kept.len(), crate::limits::HISTORY_LINES);
+        assert_eq!(kept.last().unwrap(), &format!("log {}", crate::limits::HISTORY_LINES + 4));
+        let long = "x".repeat(crate::limits::REPL_LINE + 1);
+        assert_eq!(parse_history(&format!("#V2\n{long}\np\n")), ["p"]);
+    }
+
+    /// A history that is not a regular file of bounded size is not read:
+    /// an error at once (a pipe would wait for a writer for ever, a device
+    /// would be read until memory runs out).
+    #[test]
+    fn a_history_that_is_not_a_bounded_regular_file_is_refused_at_once() {
+        let scratch = tempfile::tempdir().unwrap();
+        assert_eq!(read_history(&scratch.path().join("none.txt")).unwrap(), None);
+        for device in ["/dev/zero", "/dev/full"] {
+            if std::path::Path::new(device).exists() {
+                let e = read_history(std::path::Path::new(device)).unwrap_err();
+                assert!(e.contains("not a regular file"), "{e}");
+            }
+        }
+        let fifo = scratch.path().join("fifo");
+        if std::process::Command::new("mkfifo").arg(&fifo).status().is_ok_and(|s| s.success()) {
+            assert!(read_history(&fifo).unwrap_err().contains("not a regular file"));
+        }
+        let big = scratch.path().join("big.txt");
+        std::fs::write(&big, "p r5\n".repeat(crate::limits::FILE_BYTES as usize / 5 + 1)).unwrap();
+        assert!(read_history(&big).unwrap_err().contains("larger than"));
     }
 }

@@ -559,38 +559,13 @@ impl<'a> Session<'a> {
             }
         }
         let result = match self.game.resolve(&command, HUMAN, Sight::Seat) {
-            Ok(action) => {
-                let action = self.on_the_side_that_plays(action, out)?;
-                self.apply_shown(action, out)?
-            }
+            Ok(action) => self.apply_shown(action, out)?,
             Err(e) => Err(e),
         };
         if let Err(e) = result {
             self.say(out, &e)?;
         }
         Ok(())
-    }
-
-    /// A card named without `flex` whose face may be played now on its flex
-    /// side only is played on that side, and the player is told: such as a
-    /// two-colour number, whose flex side plays only where its regular side
-    /// does not match (rules.md 3.10). Any other action, as it is (a card
-    /// whose regular side may be played is refused as asked, if it is).
-    /// Seat 0's moves are up to date when a command is read (`advance`).
-    fn on_the_side_that_plays(&self, action: Action, out: &mut dyn Write) -> std::io::Result<Action> {
-        let Action::Play(play) = action else { return Ok(action) };
-        if play.as_flex {
-            return Ok(action);
-        }
-        let face = *self.game.variant.face(play.card, self.game.table().side());
-        let regular_plays = self.moves.plays.iter().any(|o| o.face == face && !o.as_flex);
-        let flexed = Action::Play(Play { as_flex: true, ..play });
-        if regular_plays || !self.game.lists(&self.moves, &flexed) {
-            return Ok(action);
-        }
-        let card = self.game.variant.card_name(play.card);
-        writeln!(out, "{card} may be played on its flex side only now: played as flex")?;
-        Ok(flexed)
     }
 
     /// Applies seat 0's `action`, or says why not (the outer error: the

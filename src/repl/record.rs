@@ -221,6 +221,7 @@ impl SavedGame {
     pub fn write(&self, path: &Path) -> Result<(), String> {
         let text = crate::yaml::to_string(self)?;
         let text = format!("# unolab saved game: load it with 'load FILE' in 'unolab play'\n{text}");
-        std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))
+        // Whole or not at all: a save that fails leaves the one before.
+        crate::output::write(path, crate::output::USER_FILE, text.as_bytes())
     }
 }

@@ -10,6 +10,7 @@ use crate::rules::Rules;
 use crate::scenario::schema::{Expect, Step};
 use crate::scenario::{Outcome, Scenario};
 use crate::seat::Seat;
+use crate::sim::Engine;
 use crate::table::State;
 use crate::turn::ScriptValue;
 
@@ -22,11 +23,32 @@ impl Scenario {
     /// Plays the scenario, and gives the game's log as far as it went: one
     /// line per event, then what scripts printed.
     pub fn run_logged(&self) -> (Outcome, Vec<String>) {
-        let game = crate::script::Runtime::new(self.variant.clone()).map_err(|p| p.join("\n"));
-        let mut game = match game.and_then(|rules| self.build(rules)) {
+        self.run_logged_with(Engine::default())
+    }
+
+    /// `run_logged`, the engine run as `engine` says (the memo off, the
+    /// move generator's fast paths proven: the same game).
+    pub fn run_logged_with(&self, engine: Engine) -> (Outcome, Vec<String>) {
+        let variant = self.variant.clone();
+        let failed = |e: String| (Outcome::Fail(format!("setup: {e}")), Vec::new());
+        let built = match engine.memo {
+            true => {
+                crate::script::Runtime::new(variant).map_err(|p| p.join("\n")).map(|rules| self.logged(rules, engine))
+            }
+            false => {
+                crate::script::Scripts::new(variant).map_err(|p| p.join("\n")).map(|rules| self.logged(rules, engine))
+            }
+        };
+        built.unwrap_or_else(failed)
+    }
+
+    /// Plays the scenario on a game of `rules`.
+    fn logged<R: Rules>(&self, rules: R, engine: Engine) -> (Outcome, Vec<String>) {
+        let mut game = match self.build(rules) {
             Ok(g) => g,
             Err(e) => return (Outcome::Fail(format!("setup: {e}")), Vec::new()),
         };
+        game.set_checks(engine.checks);
         let outcome = self.play(&mut game);
         let mut log: Vec<String> = game.events().iter().map(|e| crate::event::describe(e, &game.variant)).collect();
         log.extend(game.script_output().iter().map(|line| format!("print: {line}")));
@@ -35,11 +57,14 @@ impl Scenario {
 
     fn play(&self, game: &mut Game<impl Rules>) -> Outcome {
         let mut last_player: Option<Seat> = None;
+        // Where the events since the previous expectation begin.
+        let mut logged_from = game.events().len();
         for (index, (text, step)) in self.steps.iter().enumerate() {
             let fail = |why: String| Outcome::Fail(format!("step {} ({text}): {why}", index + 1));
             match step {
                 Step::Expect(checks) => {
-                    let mismatches = check_expectations(game, checks);
+                    let mismatches = check_expectations(game, checks, logged_from);
+                    logged_from = game.events().len();
                     if !mismatches.is_empty() {
                         return fail(mismatches.join("; "));
                     }
@@ -101,7 +126,8 @@ fn state_mismatch(state: &State, values: &[(String, Option<ScriptValue>)], what:
 }
 
 /// Every expectation that does not hold, as `what: expected X / found Y`.
-fn check_expectations(game: &Game<impl Rules>, checks: &[Expect]) -> Vec<String> {
+/// `logged_from`: the first event since the previous expectation.
+fn check_expectations(game: &Game<impl Rules>, checks: &[Expect], logged_from: usize) -> Vec<String> {
     let t = game.table();
     let v = &game.variant;
     let color_name = |c: Option<Color>| c.map(|c| v.names.color_name(c).to_string()).unwrap_or_else(|| "none".into());
@@ -220,6 +246,16 @@ fn check_expectations(game: &Game<impl Rules>, checks: &[Expect]) -> Vec<String>
             }
             Expect::AsideSize(n) => {
                 (t.aside().len() != *n).then(|| format!("aside_size: expected {n} / found {}", t.aside().len()))
+            }
+            Expect::Log(lines) => {
+                let found: Vec<String> = game
+                    .events()
+                    .get(logged_from..)
+                    .unwrap_or_default()
+                    .iter()
+                    .map(|e| crate::event::describe(e, v))
+                    .collect();
+                (found != *lines).then(|| format!("log: expected {lines:?} / found {found:?}"))
             }
         };
         mismatches.extend(mismatch);

@@ -90,6 +90,9 @@ pub enum Expect {
     Playing(Vec<Seat>),
     /// Cards out of play (`leave_hand(p, "aside")`).
     AsideSize(usize),
+    /// Exactly these lines were logged since the previous expectation (or
+    /// the setup), one per event, as `scenario --verbose` shows them.
+    Log(Vec<String>),
 }
 
 /// A value for the rules' state, written in YAML: a number, text or
@@ -202,6 +205,7 @@ const EXPECTATIONS: &[&str] = &[
     "seat_state",
     "playing",
     "aside_size",
+    "log",
 ];
 
 /// An unknown `what` of a scenario: the ones there are, and the one it
@@ -323,6 +327,15 @@ fn parse_expect(variant: &Variant, value: &Yaml) -> Result<Vec<Expect>, String> 
                     .collect::<Result<_, _>>()?,
             ),
             "aside_size" => Expect::AsideSize(count(v)?),
+            "log" => Expect::Log(
+                v.as_sequence()
+                    .ok_or("log: a list of the lines logged since the previous expectation")?
+                    .iter()
+                    .map(|line| {
+                        line.as_str().map(str::to_string).ok_or_else(|| format!("log: '{line}' is not a line of text"))
+                    })
+                    .collect::<Result<_, _>>()?,
+            ),
             other => return Err(unknown("expectation", other, EXPECTATIONS)),
         });
     }

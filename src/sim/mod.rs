@@ -16,7 +16,7 @@ use crate::bot::{Bot, BotKind};
 use crate::event::EVENT_KINDS;
 use crate::game::{Game, OnFailure};
 use crate::rng::game_seed;
-use crate::rules::Rules;
+use crate::rules::{RuleFailure, Rules};
 use crate::script::{Runtime, Scripts};
 use crate::variant::Variant;
 
@@ -29,8 +29,9 @@ pub struct SimConfig {
     /// The bot of each seat, repeating when the list is shorter.
     pub bots: Vec<BotKind>,
     pub threads: usize,
-    /// Reuse the outcome of script calls that read the same (same results).
-    pub memo: bool,
+    /// How the games are played: the memo on or off (the same results),
+    /// the move generator's fast paths proven or not.
+    pub engine: Engine,
     /// Keep a row per game (`--games-out`).
     pub rows: bool,
     /// Each game is a match played to the target score, not one hand.
@@ -41,11 +42,13 @@ pub struct SimConfig {
 }
 
 /// A game that did not finish: a script failed, or it hit the action limit.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Failure {
     pub index: u64,
     pub seed: u64,
     pub message: String,
+    /// The rule's failure that stopped it, if one did (not kept by `--json`).
+    pub cause: Option<RuleFailure>,
 }
 
 /// One game of a run, for `--games-out`.
@@ -104,12 +107,30 @@ pub struct SimStats {
     pub hands_per_match: Vec<u32>,
 }
 
-pub use crate::bot::playout::{HandResult, play_out};
+pub use crate::bot::playout::{HandFailure, HandResult, play_out};
 
 /// Deals and plays one hand with bots in every seat.
-pub fn play_hand(game: &mut Game<impl Rules>, bots: &mut [Bot]) -> Result<HandResult, String> {
-    game.deal().map_err(|e| e.to_string())?;
+pub fn play_hand(game: &mut Game<impl Rules>, bots: &mut [Bot]) -> Result<HandResult, HandFailure> {
+    game.deal().map_err(|e| HandFailure::of(&e, e.to_string()))?;
     play_out(game, bots)
+}
+
+/// How a game's engine runs: with the memo in front of the scripts (what
+/// users run) or every script every time (`--no-memo`, `check`: the same
+/// games, slower); and whether the move generator proves its fast paths
+/// against its general checks as it goes (`Game::set_checks`: tests).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Engine {
+    pub memo: bool,
+    pub checks: bool,
+}
+
+/// The memo on; the fast paths proven in debug builds (as their debug
+/// assertions always were), not in release builds.
+impl Default for Engine {
+    fn default() -> Engine {
+        Engine { memo: true, checks: cfg!(debug_assertions) }
+    }
 }
 
 /// A table of `players` for `variant`, its scripts compiled, with the memo
@@ -150,7 +171,7 @@ impl SimConfig {
             seed,
             bots: vec![BotKind::Random],
             threads: 1,
-            memo: true,
+            engine: Engine::default(),
             rows: false,
             matches: false,
             shard: (0, 1),
@@ -205,7 +226,7 @@ impl SimStats {
         index: u64,
         seed: u64,
         game: &Game<impl Rules>,
-        result: Result<HandResult, String>,
+        result: Result<HandResult, HandFailure>,
     ) {
         self.games += 1;
         let log = game.log();
@@ -252,11 +273,11 @@ impl SimStats {
             }
             Ok(HandResult::Stuck { actions }) => {
                 let message = format!("did not end within {actions} actions");
-                self.stuck.push(Failure { index, seed, message });
+                self.stuck.push(Failure { index, seed, message, cause: None });
                 row.failed = Some("stuck");
             }
-            Err(message) => {
-                self.failures.push(Failure { index, seed, message });
+            Err(HandFailure { message, cause }) => {
+                self.failures.push(Failure { index, seed, message, cause });
                 row.failed = Some("failed");
             }
         }
@@ -269,41 +290,75 @@ impl SimStats {
     pub fn finish(&mut self) {
         self.turns.sort_unstable();
         self.hands_per_match.sort_unstable();
-        self.stuck.sort();
-        self.failures.sort();
+        self.stuck.sort_by_key(|f| f.index);
+        self.failures.sort_by_key(|f| f.index);
         self.rows.sort_by_key(|r| r.index);
     }
 
     /// Adds the figures of another share of the same run (a thread's, or a
-    /// shard's): the sums add, the lists join.
-    pub fn merge(&mut self, share: SimStats) {
-        self.games += share.games;
-        let add = |to: &mut Vec<u64>, from: &[u64]| to.iter_mut().zip(from).for_each(|(t, f)| *t += f);
-        add(&mut self.wins, &share.wins);
-        add(&mut self.wins_by_position, &share.wins_by_position);
-        add(&mut self.events, &share.events);
-        add(&mut self.amounts, &share.amounts);
-        add(&mut self.hands_with, &share.hands_with);
-        add(&mut self.peaks, &share.peaks);
-        self.turns.extend(share.turns);
-        self.points_total = self.points_total.saturating_add(share.points_total);
-        for (name, n) in share.counters {
-            *self.counters.entry(name).or_default() += n;
+    /// shard's): the sums add, the lists join. A sum that would pass the
+    /// largest number, or a list by seat or by kind of another length, is
+    /// an error naming the figure as `--json` names it (a forged shard; the
+    /// figures as far as they were added are not to be used then).
+    pub fn merge(&mut self, share: SimStats) -> Result<(), String> {
+        fn add(to: &mut [u64], from: &[u64], name: &str) -> Result<(), String> {
+            if to.len() != from.len() {
+                return Err(format!("'{name}' has {} entries, not {}", from.len(), to.len()));
+            }
+            for (t, f) in to.iter_mut().zip(from) {
+                *t = t.checked_add(*f).ok_or_else(|| too_large(name))?;
+            }
+            Ok(())
         }
-        self.matches += share.matches;
-        add(&mut self.match_wins, &share.match_wins);
+        self.games = self.games.checked_add(share.games).ok_or_else(|| too_large("raw.games"))?;
+        add(&mut self.wins, &share.wins, "raw.wins")?;
+        add(&mut self.wins_by_position, &share.wins_by_position, "raw.wins_by_position")?;
+        add(&mut self.events, &share.events, "raw.events")?;
+        add(&mut self.amounts, &share.amounts, "raw.amounts")?;
+        add(&mut self.hands_with, &share.hands_with, "raw.hands_with")?;
+        add(&mut self.peaks, &share.peaks, "raw.peaks")?;
+        self.turns.extend(share.turns);
+        self.points_total =
+            self.points_total.checked_add(share.points_total).ok_or_else(|| too_large("raw.points_total"))?;
+        for (name, n) in share.counters {
+            let total = self.counters.entry(name).or_default();
+            *total = total.checked_add(n).ok_or_else(|| too_large("raw.counters"))?;
+        }
+        self.matches = self.matches.checked_add(share.matches).ok_or_else(|| too_large("raw.matches"))?;
+        add(&mut self.match_wins, &share.match_wins, "raw.match_wins")?;
         self.hands_per_match.extend(share.hands_per_match);
         self.stuck.extend(share.stuck);
         self.failures.extend(share.failures);
         self.rows.extend(share.rows);
         self.partial |= share.partial;
+        Ok(())
     }
+}
+
+/// A sum past the largest number.
+fn too_large(name: &str) -> String {
+    format!("'{name}' adds up past the largest count ({})", u64::MAX)
+}
+
+/// `K/N` (`--shard`): 0 <= K < N.
+pub fn parse_shard(text: &str) -> Result<(u64, u64), String> {
+    let parsed = text.split_once('/').and_then(|(k, n)| Some((k.trim().parse().ok()?, n.trim().parse().ok()?)));
+    match parsed {
+        Some((k, n)) if n > 0 && k < n => Ok((k, n)),
+        _ => Err(format!("'{text}' is not K/N with 0 <= K < N (e.g. 0/4)")),
+    }
+}
+
+/// How many of a run's `games` shard `(k, n)` plays: those whose index is
+/// `k` modulo `n`.
+pub fn shard_games(games: u64, (k, n): (u64, u64)) -> u64 {
+    if k >= games || n == 0 { 0 } else { (games - 1 - k) / n + 1 }
 }
 
 /// The games of one worker, on a game of `config` (its memo on or off).
 fn run_share(config: &SimConfig, worker: usize, progress: &Progress) -> Result<SimStats, String> {
     let (variant, players, seed) = (&config.variant, config.players, config.seed);
-    Ok(match config.memo {
+    Ok(match config.engine.memo {
         true => play_share(config, worker, progress, new_game(variant, players, seed)?),
         false => play_share(config, worker, progress, unmemoized_game(variant, players, seed)?),
     })
@@ -311,6 +366,7 @@ fn run_share(config: &SimConfig, worker: usize, progress: &Progress) -> Result<S
 
 fn play_share<R: Rules>(config: &SimConfig, worker: usize, progress: &Progress, mut game: Game<R>) -> SimStats {
     game.set_logging(false);
+    game.set_checks(config.engine.checks);
     // A hand whose script fails is counted as failed and put down.
     game.set_on_failure(OnFailure::Stop);
     let mut stats = SimStats::new(config.players);
@@ -340,7 +396,7 @@ fn play_share<R: Rules>(config: &SimConfig, worker: usize, progress: &Progress, 
                 }
                 if hands == crate::limits::MATCH_HANDS {
                     let message = format!("the match did not end within {} hands", crate::limits::MATCH_HANDS);
-                    stats.stuck.push(Failure { index, seed, message });
+                    stats.stuck.push(Failure { index, seed, message, cause: None });
                 }
             }
         } else {
@@ -394,7 +450,7 @@ pub fn run(config: &SimConfig, progress: &Progress) -> Result<SimStats, String> 
     });
     let mut total = SimStats::new(config.players);
     for share in shares {
-        total.merge(share?);
+        total.merge(share?)?;
     }
     total.finish();
     total.elapsed_s = start.elapsed().as_secs_f64();
@@ -412,13 +468,14 @@ pub struct Shown {
 /// The transcript of game `index` of a run: what `sim --show` prints.
 pub fn show(config: &SimConfig, index: u64) -> Result<Shown, String> {
     let (variant, players, seed) = (&config.variant, config.players, config.seed);
-    Ok(match config.memo {
+    Ok(match config.engine.memo {
         true => show_game(config, index, new_game(variant, players, seed)?),
         false => show_game(config, index, unmemoized_game(variant, players, seed)?),
     })
 }
 
 fn show_game<R: Rules>(config: &SimConfig, index: u64, mut game: Game<R>) -> Shown {
+    game.set_checks(config.engine.checks);
     let mut bots = Vec::new();
     let seed = prepare(config, &mut game, index, &mut bots);
     let result = play_hand(&mut game, &mut bots);
@@ -438,11 +495,30 @@ fn show_game<R: Rules>(config: &SimConfig, index: u64, mut game: Game<R>) -> Sho
 /// The full transcript of one seeded hand with bots: one line per event.
 /// A hand that does not end (or fails) is an error, with what it says.
 pub fn transcript(variant: Arc<Variant>, players: usize, seed: u64, bot: BotKind) -> Result<String, String> {
-    let mut game = new_game(&variant, players, seed)?;
+    transcript_with(variant, players, seed, bot, Engine::default())
+}
+
+/// `transcript`, the engine run as `engine` says.
+pub fn transcript_with(
+    variant: Arc<Variant>,
+    players: usize,
+    seed: u64,
+    bot: BotKind,
+    engine: Engine,
+) -> Result<String, String> {
+    match engine.memo {
+        true => transcript_of(new_game(&variant, players, seed)?, seed, bot, engine.checks),
+        false => transcript_of(unmemoized_game(&variant, players, seed)?, seed, bot, engine.checks),
+    }
+}
+
+fn transcript_of<R: Rules>(mut game: Game<R>, seed: u64, bot: BotKind, checks: bool) -> Result<String, String> {
+    game.set_checks(checks);
+    let players = game.players();
     let mut bots: Vec<Bot> = (0..players).map(|s| Bot::new(bot, seed, s as u64)).collect();
     let result = play_hand(&mut game, &mut bots)?;
     if let HandResult::Stuck { actions } = result {
         return Err(format!("the hand did not end within {actions} actions"));
     }
-    Ok(game.events().iter().map(|e| crate::event::describe(e, &variant)).collect::<Vec<_>>().join("\n"))
+    Ok(game.events().iter().map(|e| crate::event::describe(e, &game.variant)).collect::<Vec<_>>().join("\n"))
 }

@@ -1,15 +1,23 @@
 //! `sim --plot FILE.svg`: the pictures of a run, drawn with plotters: a
-//! histogram of hand length and bars of wins by position from the dealer.
+//! histogram of hand length and bars of wins by position from the dealer,
+//! drawn into a string.
 
 use plotters::prelude::*;
 
 use super::SimStats;
 use super::report::{quantile, wilson};
 
-/// Draws the run's pictures into an SVG file.
-pub fn svg(stats: &SimStats, title: &str, path: &std::path::Path) -> Result<(), String> {
-    let failed = |e: &dyn std::fmt::Display| format!("{}: {e}", path.display());
-    let root = SVGBackend::new(path, (960, 420)).into_drawing_area();
+/// The run's pictures as the text of an SVG file (written whole by the
+/// caller, as every file unolab writes).
+pub fn svg(stats: &SimStats, title: &str) -> Result<String, String> {
+    let mut text = String::new();
+    draw(stats, title, &mut text)?;
+    Ok(text)
+}
+
+fn draw(stats: &SimStats, title: &str, text: &mut String) -> Result<(), String> {
+    let failed = |e: &dyn std::fmt::Display| e.to_string();
+    let root = SVGBackend::with_string(text, (960, 420)).into_drawing_area();
     root.fill(&WHITE).map_err(|e| failed(&e))?;
     let root = root.titled(title, ("sans-serif", 18)).map_err(|e| failed(&e))?;
     let (left, right) = root.split_horizontally(560);

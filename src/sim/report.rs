@@ -6,7 +6,9 @@
 use serde_json::{Value, json};
 
 use super::{GameRow, SimConfig, SimStats};
+use crate::bot::BotKind;
 use crate::event::EVENT_KINDS;
+use crate::limits;
 
 /// z for a two-sided 95% interval.
 const Z95: f64 = 1.959_963_984_540_054;
@@ -345,39 +347,238 @@ fn raw(stats: &SimStats) -> Value {
     })
 }
 
-/// The figures of a run from its JSON's `raw` part.
-pub fn from_raw(value: &Value) -> Result<SimStats, String> {
-    let raw = value.get("raw").ok_or("no 'raw' figures: not the JSON of 'unolab sim --json'")?;
-    let field = |name: &str| raw.get(name).ok_or_else(|| format!("no '{name}' in the raw figures"));
-    let list = |name: &str| -> Result<Vec<u64>, String> {
-        serde_json::from_value(field(name)?.clone()).map_err(|e| format!("'{name}': {e}"))
+/// One shard's output (`sim --shard K/N --json`) as `unolab merge` reads
+/// it: the run it is a share of, which share, and its figures.
+#[derive(Debug, Clone)]
+pub struct Shard {
+    pub variant: String,
+    pub rules: Vec<String>,
+    /// The options in force, as `--set` takes them.
+    pub settings: Vec<(String, String)>,
+    pub players: usize,
+    pub seed: u64,
+    pub bots: Vec<BotKind>,
+    /// The games (or matches) of the whole run (`-n`).
+    pub run_games: u64,
+    /// `(k, n)`: this shard plays the games whose index is `k` modulo `n`.
+    pub shard: (u64, u64),
+    pub elapsed_s: f64,
+    pub stats: SimStats,
+}
+
+/// The value at `path` (`raw.wins`) of a JSON object.
+fn at<'a>(value: &'a Value, path: &str) -> Result<&'a Value, String> {
+    path.split('.').try_fold(value, |value, key| value.get(key)).ok_or_else(|| format!("no '{path}'"))
+}
+
+/// The value at `path`, read as a `T`.
+fn typed<'a, T: serde::Deserialize<'a>>(value: &'a Value, path: &str) -> Result<T, String> {
+    T::deserialize(at(value, path)?).map_err(|e| format!("'{path}': {e}"))
+}
+
+/// The sum of counts, where it is a count.
+fn sum(values: impl IntoIterator<Item = u64>, path: &str) -> Result<u64, String> {
+    values
+        .into_iter()
+        .try_fold(0u64, u64::checked_add)
+        .ok_or_else(|| format!("'{path}' adds up past the largest count ({})", u64::MAX))
+}
+
+/// Reads a shard, trusting nothing: every number is within the bounds the
+/// simulator keeps (`limits`), every list has the length of the table or
+/// of the kinds of events, and the figures agree with each other and with
+/// the share of the run the shard says it played (no more games than the
+/// share has, every game counted once, failures at its own indices and
+/// seeds). Each problem names its field; nothing is allocated by a count
+/// read, only by what the file holds.
+pub fn read_shard(value: &Value) -> Result<Shard, String> {
+    if !value.is_object() || value.get("raw").is_none() {
+        return Err("not the JSON of one run of 'unolab sim --json' (no 'raw' figures; a sweep or --vs prints several runs, and merge takes one)".into());
+    }
+    let players: u64 = typed(value, "players")?;
+    if !(2..=limits::PLAYERS as u64).contains(&players) {
+        return Err(format!("'players': {players} is not a table of 2 to {} players", limits::PLAYERS));
+    }
+    let players = players as usize;
+    let run_games: u64 = typed(value, "run_games")?;
+    if !(1..=limits::SIM_GAMES).contains(&run_games) {
+        return Err(format!("'run_games': {run_games} is not 1 to {} games (sim -n)", limits::SIM_GAMES));
+    }
+    let shard = super::parse_shard(&typed::<String>(value, "shard")?).map_err(|e| format!("'shard': {e}"))?;
+    let seed: u64 = typed(value, "seed")?;
+    let bots = typed::<String>(value, "bot")?
+        .split(',')
+        .map(|name| BotKind::parse(name).ok_or_else(|| format!("'bot': '{name}' is not a bot (random, greedy)")))
+        .collect::<Result<Vec<BotKind>, String>>()?;
+    if bots.len() > players {
+        return Err(format!("'bot': {} bots for {players} players", bots.len()));
+    }
+    let settings = at(value, "options")?
+        .as_object()
+        .ok_or("'options' is not an object")?
+        .iter()
+        .map(|(name, v)| {
+            v.as_str().map(|v| (name.clone(), v.to_string())).ok_or_else(|| format!("'options.{name}' is not a string"))
+        })
+        .collect::<Result<Vec<_>, String>>()?;
+    let elapsed_s: f64 = typed(value, "elapsed_s")?;
+    if !(elapsed_s.is_finite() && elapsed_s >= 0.0) {
+        return Err(format!("'elapsed_s': {elapsed_s} is not a time"));
+    }
+    let stats = raw_figures(value, players)?;
+    check_figures(&stats, seed, run_games, shard)?;
+    Ok(Shard {
+        variant: typed(value, "variant")?,
+        rules: typed(value, "rules")?,
+        settings,
+        players,
+        seed,
+        bots,
+        run_games,
+        shard,
+        elapsed_s,
+        stats,
+    })
+}
+
+/// The figures of a run from its JSON's `raw` part, each list of the
+/// length it must have.
+fn raw_figures(value: &Value, players: usize) -> Result<SimStats, String> {
+    let kinds = EVENT_KINDS.len();
+    let list = |name: &str, length: usize, of: &str| -> Result<Vec<u64>, String> {
+        let path = format!("raw.{name}");
+        let list: Vec<u64> = typed(value, &path)?;
+        if list.len() != length {
+            return Err(format!("'{path}' has {} entries, not one for each of the {length} {of}", list.len()));
+        }
+        Ok(list)
     };
     let failures = |name: &str| -> Result<Vec<super::Failure>, String> {
-        let rows: Vec<(u64, u64, String)> =
-            serde_json::from_value(field(name)?.clone()).map_err(|e| format!("'{name}': {e}"))?;
-        Ok(rows.into_iter().map(|(index, seed, message)| super::Failure { index, seed, message }).collect())
+        let rows: Vec<(u64, u64, String)> = typed(value, &format!("raw.{name}"))?;
+        Ok(rows
+            .into_iter()
+            .map(|(index, seed, message)| super::Failure { index, seed, message, cause: None })
+            .collect())
     };
-    let number = |name: &str| field(name)?.as_u64().ok_or_else(|| format!("'{name}' is not a count"));
     Ok(SimStats {
-        games: number("games")?,
-        partial: field("partial")?.as_bool().unwrap_or(false),
-        wins: list("wins")?,
-        wins_by_position: list("wins_by_position")?,
-        turns: serde_json::from_value(field("turns")?.clone()).map_err(|e| format!("'turns': {e}"))?,
-        points_total: field("points_total")?.as_i64().ok_or("'points_total' is not a number")?,
-        events: list("events")?,
-        amounts: list("amounts")?,
-        hands_with: list("hands_with")?,
-        peaks: list("peaks")?,
-        counters: serde_json::from_value(field("counters")?.clone()).map_err(|e| format!("'counters': {e}"))?,
+        games: typed(value, "raw.games")?,
+        partial: typed(value, "raw.partial")?,
+        wins: list("wins", players, "players")?,
+        wins_by_position: list("wins_by_position", players, "players")?,
+        turns: typed(value, "raw.turns")?,
+        points_total: typed(value, "raw.points_total")?,
+        events: list("events", kinds, "kinds of event")?,
+        amounts: list("amounts", kinds, "kinds of event")?,
+        hands_with: list("hands_with", kinds, "kinds of event")?,
+        peaks: list("peaks", kinds, "kinds of event")?,
+        counters: typed(value, "raw.counters")?,
         stuck: failures("stuck")?,
         failures: failures("failures")?,
-        matches: number("matches")?,
-        match_wins: list("match_wins")?,
-        hands_per_match: serde_json::from_value(field("hands_per_match")?.clone())
-            .map_err(|e| format!("'hands_per_match': {e}"))?,
+        matches: typed(value, "raw.matches")?,
+        match_wins: list("match_wins", players, "players")?,
+        hands_per_match: typed(value, "raw.hands_per_match")?,
         ..SimStats::default()
     })
+}
+
+/// Do a shard's figures agree with each other and with its share of the
+/// run (`run_games` games from `seed`, the share `shard`)?
+fn check_figures(stats: &SimStats, seed: u64, run_games: u64, shard: (u64, u64)) -> Result<(), String> {
+    let share = super::shard_games(run_games, shard);
+    let (k, n) = shard;
+    // Games are hands, or with --matches each match is a game of one or
+    // more hands.
+    let matches = stats.matches > 0;
+    let (played, path) = if matches { (stats.matches, "raw.matches") } else { (stats.games, "raw.games") };
+    if played > share || (played < share && !stats.partial) {
+        let partial = if stats.partial { "at most " } else { "" };
+        let what = if matches { "matches" } else { "games" };
+        return Err(format!(
+            "'{path}' is {played}, but shard {k}/{n} of a run of {run_games} {what} plays {partial}{share}"
+        ));
+    }
+    let finished = stats.finished();
+    let ended = sum([finished, stats.stuck.len() as u64, stats.failures.len() as u64], "raw.turns")?;
+    if matches {
+        // A match plays up to `MATCH_HANDS` hands; one that plays them all
+        // without a winner is listed as stuck on top of its hands.
+        let most = stats.matches.saturating_mul(u64::from(limits::MATCH_HANDS));
+        if stats.games < stats.matches || stats.games > most {
+            return Err(format!(
+                "'raw.games': {} hands cannot be {} matches of 1 to {} hands",
+                stats.games,
+                stats.matches,
+                limits::MATCH_HANDS
+            ));
+        }
+        if ended < stats.games || ended > stats.games.saturating_add(stats.matches) {
+            return Err(format!(
+                "'raw.turns', 'raw.stuck' and 'raw.failures' count {ended} hands and matches that did not end, for {} hands",
+                stats.games
+            ));
+        }
+        if stats.hands_per_match.len() as u64 > stats.matches {
+            return Err(format!("'raw.hands_per_match' lists more than the {} matches", stats.matches));
+        }
+        if let Some(hands) = stats.hands_per_match.iter().find(|&&h| h == 0 || h > limits::MATCH_HANDS) {
+            return Err(format!("'raw.hands_per_match': a match of {hands} hands (1 to {})", limits::MATCH_HANDS));
+        }
+        if sum(stats.hands_per_match.iter().map(|&h| u64::from(h)), "raw.hands_per_match")? > stats.games {
+            return Err(format!("'raw.hands_per_match' adds up to more than the {} hands", stats.games));
+        }
+    } else {
+        if ended != stats.games {
+            return Err(format!(
+                "'raw.games' is {}, but 'raw.turns', 'raw.stuck' and 'raw.failures' list {ended} games",
+                stats.games
+            ));
+        }
+        if !stats.hands_per_match.is_empty() {
+            return Err("'raw.hands_per_match' lists matches, but 'raw.matches' is 0".into());
+        }
+    }
+    let ended_matches = stats.hands_per_match.len() as u64;
+    if sum(stats.match_wins.iter().copied(), "raw.match_wins")? != ended_matches {
+        return Err(format!("'raw.match_wins' does not add up to the {ended_matches} matches that ended"));
+    }
+    for path in ["raw.wins", "raw.wins_by_position"] {
+        let list = if path == "raw.wins" { &stats.wins } else { &stats.wins_by_position };
+        let wins = sum(list.iter().copied(), path)?;
+        if wins != finished {
+            return Err(format!("'{path}' adds up to {wins}, but {finished} hands were won ('raw.turns')"));
+        }
+    }
+    for (kind, name) in EVENT_KINDS.iter().enumerate() {
+        if stats.hands_with[kind] > finished.min(stats.events[kind]) {
+            return Err(format!(
+                "'raw.hands_with': {} hands with '{name}', but {finished} hands and {} such events",
+                stats.hands_with[kind], stats.events[kind]
+            ));
+        }
+        if stats.peaks[kind] > stats.amounts[kind] {
+            return Err(format!("'raw.peaks': the largest '{name}' of each hand add up to more than all of them"));
+        }
+    }
+    let mut indices = std::collections::BTreeSet::new();
+    for (path, list) in [("raw.stuck", &stats.stuck), ("raw.failures", &stats.failures)] {
+        for f in list {
+            if f.index >= run_games || f.index % n != k {
+                return Err(format!("'{path}': game {} is not one of shard {k}/{n} of a run of {run_games}", f.index));
+            }
+            if f.seed != crate::rng::game_seed(seed, f.index) {
+                return Err(format!(
+                    "'{path}': game {} has seed {:#x}, not the run's {:#x}",
+                    f.index,
+                    f.seed,
+                    crate::rng::game_seed(seed, f.index)
+                ));
+            }
+            if !indices.insert(f.index) {
+                return Err(format!("'{path}': game {} is listed twice", f.index));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Per-game rows: CSV (`.csv`) or JSON lines (anything else).

@@ -222,7 +222,11 @@ fn merged_shards_are_the_single_run() {
     // Two of three shards, or a shard of another run, are refused.
     let output = unolab(&["merge", &files[0], &files[1]]);
     assert_eq!(output.status.code(), Some(2));
-    assert!(text(&output).contains("not 0/3, 1/3, 2/3"), "{}", text(&output));
+    assert!(
+        text(&output).contains("the shards given are 0/3, 1/3: 2/3 is missing (each of the 3 shards once)"),
+        "{}",
+        text(&output)
+    );
 }
 
 #[test]
@@ -464,7 +468,7 @@ fn new_scaffolds_files_that_check_and_pass_as_written() {
     // Nothing is overwritten; a bad name is refused.
     let again = run(&["new", "rule", "five"]);
     assert_eq!(again.status.code(), Some(2));
-    assert!(text(&again).contains("exists already; nothing was written"));
+    assert!(text(&again).contains("five exists already and is not empty; nothing was written"), "{}", text(&again));
     assert_eq!(run(&["new", "rule", "../escape"]).status.code(), Some(2));
     // A folder without a scenario passes nothing: bad usage, not a pass.
     std::fs::create_dir(dir.join("empty")).unwrap();

@@ -4,6 +4,7 @@
 
 mod cli;
 mod decks;
+mod equivalence;
 mod fuzz;
 mod game;
 mod hidden;

@@ -119,7 +119,9 @@ fn a_deck_selector_picks_as_its_selector() {
         let request = LoadRequest { variant: name.to_string(), ..LoadRequest::default() };
         let variant = load(&request).expect("a built-in variant loads");
         let top = variant.face(CardId(0), Side::Light);
-        for text in ["red", "wild", "number + marked", "skip", "7", "action", "flex", "top:color", "action + top"] {
+        for text in
+            ["red", "wild", "number + marked", "skip", "7", "action", "flex", "draws", "top:color", "action + top"]
+        {
             let selector = Selector::parse(&variant.names, Some(&SelectorSpec::One(text.into()))).unwrap();
             let deck = DeckSelector::new(selector.clone(), &variant);
             assert_eq!(deck.decided(), !selector.reads_top(), "{text}");
@@ -134,6 +136,14 @@ fn a_deck_selector_picks_as_its_selector() {
                     );
                 }
             }
+        }
+        // `draws` picks the faces that make someone draw, and only those.
+        let draws = Selector::parse(&variant.names, Some(&SelectorSpec::One("draws".into()))).unwrap();
+        let faces = || unolab::variant::faces_by_slot(&variant.designs).map(|(_, face)| face);
+        assert!(faces().any(|face| draws.selects(&variant.names, face, None)), "{name}: no face draws");
+        for face in faces() {
+            let draws_cards = face.symbol().is_some_and(|s| variant.names.symbol_info(s).draws > 0);
+            assert_eq!(draws.selects(&variant.names, face, None), draws_cards, "{name}: {face:?}");
         }
     }
 }

@@ -91,12 +91,12 @@ fn two_games_that_look_the_same_from_the_seat_give_the_same_decision() {
             let mut layout = g.table().layout();
             let back = |card| variant.face(card, g.table().side().other());
             let (a, b) = (others[0], others[1]);
-            let pair = (0..layout.hands[a].len())
-                .flat_map(|i| (0..layout.hands[b].len()).map(move |j| (i, j)))
-                .find(|&(i, j)| {
+            let pair = (0..layout.hands[a].len()).flat_map(|i| (0..layout.hands[b].len()).map(move |j| (i, j))).find(
+                |&(i, j)| {
                     let (x, y) = (layout.hands[a][i], layout.hands[b][j]);
                     x != y && (!variant.double_sided || back(x) == back(y))
-                });
+                },
+            );
             let Some((i, j)) = pair else { continue };
             let (x, y) = (layout.hands[a][i], layout.hands[b][j]);
             (layout.hands[a][i], layout.hands[b][j]) = (y, x);

@@ -4,7 +4,8 @@
 //! The Rhai engine's own limits are set from these in `script::engine`.
 
 /// Bytes a file unolab reads (a variant, rule, script, scenario, snapshot
-/// spec or saved game) may hold. Only regular files are read.
+/// spec, saved game, shard or the line history) may hold. Only regular
+/// files are read.
 pub const FILE_BYTES: u64 = 4 * 1024 * 1024;
 
 /// Cards dealt to each player.
@@ -101,6 +102,9 @@ pub const MATCH_HANDS: u32 = 1_000;
 /// Games (or matches) one simulation may play, and threads it may run on.
 pub const SIM_GAMES: u64 = 1_000_000_000;
 pub const SIM_THREADS: usize = 256;
+
+/// Lines the REPL's history keeps (the newest).
+pub const HISTORY_LINES: usize = 1000;
 
 /// Characters in one line of REPL input (a line read from a pipe may take
 /// four bytes a character; a longer one is refused whole, unread).

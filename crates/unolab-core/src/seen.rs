@@ -78,7 +78,15 @@ impl Seen {
     }
 
     /// `seat`, holding `held` cards, draws on its turn (not a penalty).
-    pub(crate) fn drew(&mut self, seat: Seat, players: usize, held: usize, top: Option<CardId>, side: Side, color: Option<Color>) {
+    pub(crate) fn drew(
+        &mut self,
+        seat: Seat,
+        players: usize,
+        held: usize,
+        top: Option<CardId>,
+        side: Side,
+        color: Option<Color>,
+    ) {
         if self.draws.len() < players {
             self.draws.resize(players, None);
         }
@@ -227,7 +235,8 @@ impl Seen {
     pub(crate) fn still_held(&mut self, hands: &crate::hands::Hands) {
         let mut kept: Vec<Fact> = Vec::with_capacity(self.facts.len());
         for fact in std::mem::take(&mut self.facts) {
-            let known = kept.iter().filter(|k| k.knower == fact.knower && k.holder == fact.holder && k.card == fact.card);
+            let known =
+                kept.iter().filter(|k| k.knower == fact.knower && k.holder == fact.holder && k.card == fact.card);
             let held = hands.get(fact.holder).map_or(0, |hand| hand.iter().filter(|&&c| c == fact.card).count());
             if known.count() < held {
                 kept.push(fact);

@@ -106,9 +106,18 @@ pub fn build(
         layers.push(build_layer(rule, true, problems));
     }
     for (layer, input) in layers.iter().zip(std::iter::once(table).chain(rules)) {
-        problems.extend(check_scripts(layer, input.all_scripts()));
+        if layer.combines_with.is_empty() {
+            problems.extend(check_scripts(layer, input.all_scripts()));
+        } else {
+            // The functions a combination binds are checked whether or not
+            // the other rule is in play.
+            let mut checked = layer.clone();
+            checked.hooks.extend(layer.combines_with.iter().map(|(_, binding)| binding.clone()));
+            problems.extend(check_scripts(&checked, input.all_scripts()));
+        }
     }
     check_conflicts(&layers, problems);
+    combine(&mut layers, problems);
     let all = std::iter::once(table).chain(rules).map(|input| (&input.spec, &input.file));
     let options = options::merge(all, settings, problems);
     let mut variant = variant?;
@@ -155,14 +164,20 @@ pub fn build(
             )),
         }
     }
-    variant.warnings.extend(answered_once_warnings(&layers));
     variant.bind(layers, problems);
+    let warnings = answered_once_warnings(&variant.layers, problems);
+    variant.warnings.extend(warnings);
     (problems.len() == start).then_some(variant)
 }
 
 /// Fields only a house rule may set.
 fn check_variant_has_no_rule_fields(file: &SourceFile, spec: &LayerSpec, problems: &mut Vec<String>) {
-    for (field, present) in [("conflicts", !spec.conflicts.is_empty()), ("inert_in", !spec.inert_in.is_empty())] {
+    let fields = [
+        ("conflicts", !spec.conflicts.is_empty()),
+        ("inert_in", !spec.inert_in.is_empty()),
+        ("combines_with", !spec.combines_with.is_empty()),
+    ];
+    for (field, present) in fields {
         if present {
             problems.push(file.problem_at(
                 &format!("{field}:"),
@@ -354,6 +369,7 @@ fn build_table(file: &SourceFile, spec: &LayerSpec, problems: &mut Vec<String>) 
     need(spec.players.is_some(), "players", problems);
     need(spec.target_score.is_some(), "target_score", problems);
     let names = build_names(file, spec, problems)?;
+    let designs_start = problems.len();
     let designs = build_designs(file, spec, &names, problems);
     let double_sided = designs.designs.iter().any(|d: &CardDef| d.dark.is_some());
     if double_sided && designs.designs.iter().any(|d| d.dark.is_none()) {
@@ -381,10 +397,17 @@ fn build_table(file: &SourceFile, spec: &LayerSpec, problems: &mut Vec<String>) 
             ),
         ));
     }
-    if !deck.is_empty() && hand_size * max_players + 1 > deck.len() {
+    // Every table the variant accepts is dealt, and a card turned up. (A
+    // deck that is not given, or a table with a problem told above, its
+    // cards, hand or players, is not measured.)
+    let needed = hand_size.saturating_mul(max_players).saturating_add(1);
+    if !spec.deck.is_empty() && problems.len() == designs_start && needed > deck.len() {
+        let cards = if deck.len() == 1 { "1 card".to_string() } else { format!("{} cards", deck.len()) };
         problems.push(file.problem_at(
-            "players:",
-            format!("{} cards cannot deal {hand_size} to {max_players} players and turn a discard", deck.len()),
+            "deck:",
+            format!(
+                "the deck's {cards} cannot deal {hand_size} to each of {max_players} players and turn a discard: that takes {needed}"
+            ),
         ));
     }
     let power_cards = spec.power_cards.unwrap_or(0);
@@ -456,6 +479,25 @@ fn build_layer(input: &LayerInput, is_rule: bool, problems: &mut Vec<String>) ->
             });
         }
     }
+    let mut combines_with = Vec::new();
+    for (rule, answers) in &spec.combines_with {
+        for (kind_name, function) in answers {
+            match HookKind::parse(kind_name) {
+                Some(kind) if kind.answered_once() => combines_with.push((
+                    rule.clone(),
+                    Binding { kind, function: function.clone(), selector: None, grants: false, flex: None },
+                )),
+                Some(_) => problems.push(file.problem_at(
+                    &format!("{kind_name}:"),
+                    format!(
+                        "combines_with names hooks that give one answer for the table (score_hand, match_winner, \
+                         on_catch), not {kind_name}: every rule's {kind_name} is asked"
+                    ),
+                )),
+                None => problems.push(file.problem_at(&format!("{kind_name}:"), unknown_hook(kind_name))),
+            }
+        }
+    }
     Layer {
         name: layer_name(file, spec),
         description: spec.description.clone(),
@@ -465,6 +507,7 @@ fn build_layer(input: &LayerInput, is_rule: bool, problems: &mut Vec<String>) ->
         hooks,
         inert_in: spec.inert_in.clone(),
         conflicts: spec.conflicts.clone(),
+        combines_with,
         targets: spec.targets.clone(),
     }
 }
@@ -490,11 +533,43 @@ fn check_conflicts(layers: &[Layer], problems: &mut Vec<String>) {
     }
 }
 
+/// Where a house rule says how it combines with another one in play
+/// (`combines_with`), its functions answer those one-answer hooks whatever
+/// the order of the rules, and the other rule's bindings of them are not
+/// asked. Two rules that both say so for one hook are refused.
+fn combine(layers: &mut [Layer], problems: &mut Vec<String>) {
+    let mut answers: Vec<(usize, usize, Binding)> = Vec::new();
+    for (i, layer) in layers.iter().enumerate().filter(|(_, l)| l.is_rule) {
+        for (rule, binding) in &layer.combines_with {
+            let Some(other) = layers.iter().position(|l| l.is_rule && &l.name == rule) else { continue };
+            let both = layers[other].combines_with.iter().any(|(r, b)| r == &layer.name && b.kind == binding.kind);
+            if both && other < i {
+                problems.push(format!(
+                    "house rules '{}' and '{}' both say how they combine on {} (combines_with): only one may",
+                    layers[other].name,
+                    layer.name,
+                    binding.kind.name()
+                ));
+            } else if !both {
+                answers.push((i, other, binding.clone()));
+            }
+        }
+    }
+    for (answering, other, binding) in answers {
+        layers[other].hooks.retain(|b| b.kind != binding.kind);
+        let hooks = &mut layers[answering].hooks;
+        hooks.retain(|b| b.kind != binding.kind);
+        hooks.push(binding);
+    }
+}
+
 /// A hook that gives one answer for the whole table asks only the last
 /// function bound to it: a house rule's replaces the variant's. Two house
-/// rules (or one layer twice) binding it drop all but the last: that is
+/// rules that both score (`score_hand`, `match_winner`) are refused unless
+/// one says how they combine (`combine`); two that answer another such
+/// hook, or one layer binding it twice, drop all but the last: that is
 /// told, and will be refused once rule files have had time to change.
-fn answered_once_warnings(layers: &[Layer]) -> Vec<String> {
+fn answered_once_warnings(layers: &[Layer], problems: &mut Vec<String>) -> Vec<String> {
     let mut warnings = Vec::new();
     for kind in HookKind::ALL.into_iter().filter(|kind| kind.answered_once()) {
         for layer in layers {
@@ -515,6 +590,16 @@ fn answered_once_warnings(layers: &[Layer]) -> Vec<String> {
             .map(|l| format!("'{}'", l.name))
             .collect();
         if let [first @ .., last] = &rules[..]
+            && !first.is_empty()
+            && matches!(kind, HookKind::ScoreHand | HookKind::MatchWinner)
+        {
+            problems.push(format!(
+                "house rules {} and {last} each answer {}, and neither says how they combine \
+                 (combines_with): they cannot be combined",
+                first.join(", "),
+                kind.name()
+            ));
+        } else if let [first @ .., last] = &rules[..]
             && !first.is_empty()
         {
             warnings.push(format!(

@@ -60,6 +60,12 @@ pub struct LayerSpec {
     /// For a house rule: variants (by name) where it can never trigger, with why.
     #[serde(default)]
     pub inert_in: BTreeMap<String, String>,
+    /// For a house rule: how it combines with other house rules that answer
+    /// the same one-answer hook (`score_hand`, `match_winner`, `on_catch`):
+    /// by rule name, the function of this rule that answers each hook when
+    /// both are in play.
+    #[serde(default)]
+    pub combines_with: BTreeMap<String, BTreeMap<String, String>>,
     /// Names of state values (`set_state`, `set_seat_state`) every seat may
     /// see; the rest is hidden from the players' views.
     #[serde(default)]
@@ -80,6 +86,7 @@ pub const RULE_FIELDS: &[&str] = &[
     "players_multiple_of",
     "conflicts",
     "inert_in",
+    "combines_with",
 ];
 
 #[derive(Debug, Deserialize)]

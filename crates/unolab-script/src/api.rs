@@ -111,64 +111,73 @@ fn set_state(c: &mut Desk, seat: Option<usize>, name: &str, value: &Dynamic) -> 
     done(c.set_state(seat, name.into(), value))
 }
 
+/// Registers host function `$name` on `$engine`: its body gets the desk
+/// `c` and the API `v`.
+macro_rules! host {
+    ($engine:ident, $desk:ident, $api:ident, $name:literal, |$c:ident, $v:ident $(, $arg:ident : $ty:ty)*| $body:expr) => {{
+        let desk = $desk.clone();
+        let $v = $api.clone();
+        $engine.register_fn($name, move |$($arg: $ty),*| -> HostResult<Dynamic> {
+            let mut guard = desk.borrow_mut();
+            #[allow(unused_variables)]
+            let $c = &mut *guard;
+            #[allow(unused_variables)]
+            let $v = &*$v;
+            $body
+        });
+    }};
+}
+
+/// A host function that asks the desk a question: its body builds the
+/// `Read`.
+macro_rules! read {
+    ($engine:ident, $desk:ident, $api:ident, $name:literal, |$c:ident, $v:ident $(, $arg:ident : $ty:ty)*| $read:expr) => {
+        host!($engine, $desk, $api, $name, |$c, $v $(, $arg: $ty)*| {
+            let read: Read = $read;
+            $v.ask($c, read)
+        })
+    };
+}
+
+/// A host function that gives a list of cards: its body names the list.
+macro_rules! cards {
+    ($engine:ident, $desk:ident, $api:ident, $name:literal, |$c:ident, $v:ident $(, $arg:ident : $ty:ty)*| $list:expr) => {
+        host!($engine, $desk, $api, $name, |$c, $v $(, $arg: $ty)*| {
+            let list: CardList = $list;
+            $v.cards($c, list)
+        })
+    };
+}
+
 /// Registers the card type and every host function scripts may call.
 pub fn register(engine: &mut Engine, desk: &Rc<RefCell<Desk>>, variant: &Arc<Variant>) {
-    let api = &Rc::new(Api {
+    let api = Rc::new(Api {
         variant: variant.clone(),
         names: ScriptNames::new(variant),
         selectors: RefCell::new(HashMap::new()),
     });
-    register_card_type(engine, desk, api);
+    register_card_type(engine, desk, &api);
+    register_questions(engine, desk, &api);
+    register_changes(engine, desk, &api);
+}
 
-    // The body of each gets the desk `c` and the API `v`. A `read!` body
-    // builds the `Read` to ask.
-    macro_rules! host {
-        ($name:literal, |$c:ident, $v:ident $(, $arg:ident : $ty:ty)*| $body:expr) => {{
-            let desk = desk.clone();
-            let $v = api.clone();
-            engine.register_fn($name, move |$($arg: $ty),*| -> HostResult<Dynamic> {
-                let mut guard = desk.borrow_mut();
-                #[allow(unused_variables)]
-                let $c = &mut *guard;
-                #[allow(unused_variables)]
-                let $v = &*$v;
-                $body
-            });
-        }};
-    }
-    macro_rules! pure {
-        ($($t:tt)*) => { host!($($t)*) };
-    }
-    macro_rules! change {
-        ($($t:tt)*) => { host!($($t)*) };
-    }
-    macro_rules! read {
-        ($name:literal, |$c:ident, $v:ident $(, $arg:ident : $ty:ty)*| $read:expr) => {
-            host!($name, |$c, $v $(, $arg: $ty)*| {
-                let read: Read = $read;
-                $v.ask($c, read)
-            })
-        };
-    }
-    macro_rules! cards {
-        ($name:literal, |$c:ident, $v:ident $(, $arg:ident : $ty:ty)*| $list:expr) => {
-            host!($name, |$c, $v $(, $arg: $ty)*| {
-                let list: CardList = $list;
-                $v.cards($c, list)
-            })
-        };
-    }
-    let seat = |c: &Desk, p: i64| c.seat(p).map_err(script_error);
+/// A seat number from a script, checked against the table.
+fn seat(c: &Desk, p: i64) -> HostResult<usize> {
+    c.seat(p).map_err(script_error)
+}
 
+/// The functions that answer: from the variant and the table's size
+/// (which a game keeps), and questions about the game.
+fn register_questions(engine: &mut Engine, desk: &Rc<RefCell<Desk>>, api: &Rc<Api>) {
     // Answers from the variant and the table's size, which a game keeps.
-    pure!("players", |c, v| Ok(Dynamic::from(c.players() as i64)));
-    read!("me", |c, v| Read::Me);
-    read!("as_flex", |c, v| Read::AsFlex);
-    read!("target", |c, v| Read::Target);
-    read!("going_out", |c, v| Read::GoingOut);
-    pure!("target_score", |c, v| Ok(Dynamic::from(v.target_score)));
-    pure!("uno_penalty", |c, v| Ok(Dynamic::from(i64::from(v.uno_penalty))));
-    pure!("option", |c, v, name: ImmutableString| match v.options.get(name.as_str()) {
+    host!(engine, desk, api, "players", |c, v| Ok(Dynamic::from(c.players() as i64)));
+    read!(engine, desk, api, "me", |c, v| Read::Me);
+    read!(engine, desk, api, "as_flex", |c, v| Read::AsFlex);
+    read!(engine, desk, api, "target", |c, v| Read::Target);
+    read!(engine, desk, api, "going_out", |c, v| Read::GoingOut);
+    host!(engine, desk, api, "target_score", |c, v| Ok(Dynamic::from(v.target_score)));
+    host!(engine, desk, api, "uno_penalty", |c, v| Ok(Dynamic::from(i64::from(v.uno_penalty))));
+    host!(engine, desk, api, "option", |c, v, name: ImmutableString| match v.options.get(name.as_str()) {
         Some(OptionValue::Bool(b)) => Ok(Dynamic::from(*b)),
         Some(OptionValue::Int(i)) => Ok(Dynamic::from(*i)),
         Some(OptionValue::Text(t)) => Ok(Dynamic::from(t.clone())),
@@ -176,105 +185,122 @@ pub fn register(engine: &mut Engine, desk: &Rc<RefCell<Desk>>, variant: &Arc<Var
     });
 
     // Questions about the game.
-    read!("current", |c, v| Read::Current);
-    read!("dealer", |c, v| Read::Dealer);
-    read!("next_player", |c, v| Read::NextPlayer { steps: 1 });
-    read!("next_player", |c, v, n: i64| Read::NextPlayer { steps: steps(n, "next_player")? });
-    read!("seat_after", |c, v, p: i64, n: i64| Read::SeatAfter { from: seat(c, p)?, steps: steps(n, "seat_after")? });
-    read!("direction", |c, v| Read::Direction);
-    read!("color", |c, v| Read::Color);
-    read!("prev_color", |c, v| Read::PrevColor);
-    read!("side", |c, v| Read::Side);
-    read!("hand_size", |c, v, p: i64| Read::HandSize(seat(c, p)?));
-    cards!("hand", |c, v, p: i64| CardList::Hand(seat(c, p)?));
-    cards!("top", |c, v| CardList::Top);
-    read!("draw_size", |c, v| Read::DrawSize);
-    read!("discard_size", |c, v| Read::DiscardSize);
-    read!("answering", |c, v| Read::Answering);
-    read!("pending_penalty", |c, v| Read::PendingPenalty);
-    read!("power", |c, v, p: i64| Read::Power(seat(c, p)?));
-    cards!("drawn", |c, v| CardList::Drawn);
-    read!("top_is_fresh", |c, v| Read::TopIsFresh);
-    read!("last_player", |c, v| Read::LastPlayer);
-    read!("score", |c, v, p: i64| Read::Score(seat(c, p)?));
-    read!("points", |c, v, p: i64| Read::Points(seat(c, p)?));
-    read!("scores", |c, v| Read::Scores);
-    read!("points", |c, v| Read::AllPoints);
-    read!("state", |c, v, name: ImmutableString| Read::State { seat: None, name: name.as_str().into() });
-    read!("seat_state", |c, v, p: i64, name: ImmutableString| Read::State {
+    read!(engine, desk, api, "current", |c, v| Read::Current);
+    read!(engine, desk, api, "dealer", |c, v| Read::Dealer);
+    read!(engine, desk, api, "next_player", |c, v| Read::NextPlayer { steps: 1 });
+    read!(engine, desk, api, "next_player", |c, v, n: i64| Read::NextPlayer { steps: steps(n, "next_player")? });
+    read!(engine, desk, api, "seat_after", |c, v, p: i64, n: i64| Read::SeatAfter {
+        from: seat(c, p)?,
+        steps: steps(n, "seat_after")?
+    });
+    read!(engine, desk, api, "direction", |c, v| Read::Direction);
+    read!(engine, desk, api, "color", |c, v| Read::Color);
+    read!(engine, desk, api, "prev_color", |c, v| Read::PrevColor);
+    read!(engine, desk, api, "side", |c, v| Read::Side);
+    read!(engine, desk, api, "hand_size", |c, v, p: i64| Read::HandSize(seat(c, p)?));
+    cards!(engine, desk, api, "hand", |c, v, p: i64| CardList::Hand(seat(c, p)?));
+    cards!(engine, desk, api, "top", |c, v| CardList::Top);
+    read!(engine, desk, api, "draw_size", |c, v| Read::DrawSize);
+    read!(engine, desk, api, "discard_size", |c, v| Read::DiscardSize);
+    read!(engine, desk, api, "answering", |c, v| Read::Answering);
+    read!(engine, desk, api, "pending_penalty", |c, v| Read::PendingPenalty);
+    read!(engine, desk, api, "power", |c, v, p: i64| Read::Power(seat(c, p)?));
+    cards!(engine, desk, api, "drawn", |c, v| CardList::Drawn);
+    read!(engine, desk, api, "top_is_fresh", |c, v| Read::TopIsFresh);
+    read!(engine, desk, api, "last_player", |c, v| Read::LastPlayer);
+    read!(engine, desk, api, "score", |c, v, p: i64| Read::Score(seat(c, p)?));
+    read!(engine, desk, api, "points", |c, v, p: i64| Read::Points(seat(c, p)?));
+    read!(engine, desk, api, "scores", |c, v| Read::Scores);
+    read!(engine, desk, api, "points", |c, v| Read::AllPoints);
+    read!(engine, desk, api, "state", |c, v, name: ImmutableString| Read::State {
+        seat: None,
+        name: name.as_str().into()
+    });
+    read!(engine, desk, api, "seat_state", |c, v, p: i64, name: ImmutableString| Read::State {
         seat: Some(seat(c, p)?),
         name: name.as_str().into()
     });
-    read!("playing", |c, v, p: i64| Read::Playing(seat(c, p)?));
-    read!("seats_left", |c, v| Read::SeatsLeft);
-    read!("ranking", |c, v| Read::Ranking);
-    host!("peek", |c, v, n: i64| {
+    read!(engine, desk, api, "playing", |c, v, p: i64| Read::Playing(seat(c, p)?));
+    read!(engine, desk, api, "seats_left", |c, v| Read::SeatsLeft);
+    read!(engine, desk, api, "ranking", |c, v| Read::Ranking);
+    host!(engine, desk, api, "peek", |c, v, n: i64| {
         let cards = c.peek(steps(n, "peek")?).map_err(script_error)?;
         Ok(Dynamic::from(cards.into_iter().map(Dynamic::from).collect::<Array>()))
     });
     // A question about a card the script got from a list names the card
     // by its place there, not by which card it is: no read of the card.
-    read!("playable", |c, v, card: CardHandle| Read::Playable(CardRef::of(&card)));
-    cards!("playable_cards", |c, v| CardList::Playable);
-    read!("matches_top", |c, v, card: CardHandle| Read::MatchesTop(CardRef::of(&card)));
-    read!("count", |c, v, p: i64, selector: ImmutableString| Read::Count {
+    read!(engine, desk, api, "playable", |c, v, card: CardHandle| Read::Playable(CardRef::of(&card)));
+    cards!(engine, desk, api, "playable_cards", |c, v| CardList::Playable);
+    read!(engine, desk, api, "matches_top", |c, v, card: CardHandle| Read::MatchesTop(CardRef::of(&card)));
+    read!(engine, desk, api, "count", |c, v, p: i64, selector: ImmutableString| Read::Count {
         seat: seat(c, p)?,
         selector: v.selector(&selector)?
     });
-    read!("holds", |c, v, p: i64, selector: ImmutableString| Read::Holds {
+    read!(engine, desk, api, "holds", |c, v, p: i64, selector: ImmutableString| Read::Holds {
         seat: seat(c, p)?,
         selector: v.selector(&selector)?
     });
+}
 
+/// The functions that change the game, each change made and recorded by
+/// the desk (refused outside effect hooks).
+fn register_changes(engine: &mut Engine, desk: &Rc<RefCell<Desk>>, api: &Rc<Api>) {
     // Changes to the game, each made and recorded by the desk.
-    change!("skip", |c, v, n: i64| done(c.skip(steps(n, "skip")?)));
-    change!("reverse", |c, v| done(c.reverse()));
-    change!("set_next", |c, v, p: i64| done(c.set_next(p)));
-    change!("draw", |c, v, p: i64, n: i64| {
+    host!(engine, desk, api, "skip", |c, v, n: i64| done(c.skip(steps(n, "skip")?)));
+    host!(engine, desk, api, "reverse", |c, v| done(c.reverse()));
+    host!(engine, desk, api, "set_next", |c, v, p: i64| done(c.set_next(p)));
+    host!(engine, desk, api, "draw", |c, v, p: i64, n: i64| {
         c.draw(p, n).map(|drawn| Dynamic::from(i64::from(drawn))).map_err(script_error)
     });
-    change!("draw_until", |c, v, p: i64, color: ImmutableString| {
+    host!(engine, desk, api, "draw_until", |c, v, p: i64, color: ImmutableString| {
         c.draw_until(p, &color).map(|drawn| Dynamic::from(i64::from(drawn))).map_err(script_error)
     });
-    change!("penalty", |c, v, p: i64, n: i64| done(c.penalty(p, n)));
-    change!("penalty", |c, v, spec: Map| {
+    host!(engine, desk, api, "penalty", |c, v, p: i64, n: i64| done(c.penalty(p, n)));
+    host!(engine, desk, api, "penalty", |c, v, spec: Map| {
         c.may_change("penalty").map_err(script_error)?;
         let (side, players, group, by) = (c.side(), c.players(), c.played_group(), c.me());
         let penalty =
             convert::penalty_from_map(v, side, players, &Dynamic::from(spec), by, group).map_err(script_error)?;
         done(c.penalty_of(penalty))
     });
-    change!("ask_color", |c, v, p: i64| done(c.ask_color(p)));
-    change!("set_color", |c, v, name: ImmutableString| done(c.set_color(&name)));
-    change!("set_power", |c, v, p: i64, green: bool| done(c.set_power(p, green)));
-    change!("flip", |c, v| done(c.flip()));
-    change!("swap_hands", |c, v, a: i64, b: i64| done(c.swap_hands(a, b)));
-    change!("pass_hands", |c, v| done(c.pass_hands()));
-    change!("set_state", |c, v, name: ImmutableString, value: Dynamic| set_state(c, None, &name, &value));
-    change!("set_seat_state", |c, v, p: i64, name: ImmutableString, value: Dynamic| {
+    host!(engine, desk, api, "ask_color", |c, v, p: i64| done(c.ask_color(p)));
+    host!(engine, desk, api, "set_color", |c, v, name: ImmutableString| done(c.set_color(&name)));
+    host!(engine, desk, api, "set_power", |c, v, p: i64, green: bool| done(c.set_power(p, green)));
+    host!(engine, desk, api, "flip", |c, v| done(c.flip()));
+    host!(engine, desk, api, "swap_hands", |c, v, a: i64, b: i64| done(c.swap_hands(a, b)));
+    host!(engine, desk, api, "pass_hands", |c, v| done(c.pass_hands()));
+    host!(engine, desk, api, "set_state", |c, v, name: ImmutableString, value: Dynamic| set_state(
+        c, None, &name, &value
+    ));
+    host!(engine, desk, api, "set_seat_state", |c, v, p: i64, name: ImmutableString, value: Dynamic| {
         let seat = seat(c, p)?;
         set_state(c, Some(seat), &name, &value)
     });
     // Deprecated (its reading twin `var` is a reserved word in Rhai).
-    change!("set_var", |c, v, name: ImmutableString, value: i64| set_state(c, None, &name, &Dynamic::from(value)));
-    change!("discard", |c, v, p: i64, card: CardHandle| done(c.discard(p, &card)));
-    change!("discard_all", |c, v, p: i64, selector: ImmutableString| {
+    host!(engine, desk, api, "set_var", |c, v, name: ImmutableString, value: i64| set_state(
+        c,
+        None,
+        &name,
+        &Dynamic::from(value)
+    ));
+    host!(engine, desk, api, "discard", |c, v, p: i64, card: CardHandle| done(c.discard(p, &card)));
+    host!(engine, desk, api, "discard_all", |c, v, p: i64, selector: ImmutableString| {
         let selector = v.selector(&selector)?;
         c.discard_all(p, selector).map(|n| Dynamic::from(n as i64)).map_err(script_error)
     });
-    change!("give", |c, v, from: i64, to: i64, card: CardHandle| done(c.give(from, to, &card)));
-    change!("shuffle", |c, v, pile: ImmutableString| done(c.shuffle(&pile)));
-    change!("leave_hand", |c, v, p: i64| done(c.leave_hand(p, "under")));
-    change!("leave_hand", |c, v, p: i64, place: ImmutableString| done(c.leave_hand(p, &place)));
-    change!("end_hand", |c, v, p: i64| done(c.end_hand(&[p])));
-    change!("end_hand", |c, v, places: Array| {
+    host!(engine, desk, api, "give", |c, v, from: i64, to: i64, card: CardHandle| done(c.give(from, to, &card)));
+    host!(engine, desk, api, "shuffle", |c, v, pile: ImmutableString| done(c.shuffle(&pile)));
+    host!(engine, desk, api, "leave_hand", |c, v, p: i64| done(c.leave_hand(p, "under")));
+    host!(engine, desk, api, "leave_hand", |c, v, p: i64, place: ImmutableString| done(c.leave_hand(p, &place)));
+    host!(engine, desk, api, "end_hand", |c, v, p: i64| done(c.end_hand(&[p])));
+    host!(engine, desk, api, "end_hand", |c, v, places: Array| {
         let places = places
             .iter()
             .map(|place| place.as_int().map_err(|_| script_error("end_hand takes a list of seat numbers")))
             .collect::<HostResult<Vec<i64>>>()?;
         done(c.end_hand(&places))
     });
-    change!("choose", |c, v, p: i64, tag: ImmutableString, options: Array| {
+    host!(engine, desk, api, "choose", |c, v, p: i64, tag: ImmutableString, options: Array| {
         let options = options
             .iter()
             .map(|option| match option.clone().try_cast::<CardHandle>() {
@@ -284,10 +310,10 @@ pub fn register(engine: &mut Engine, desk: &Rc<RefCell<Desk>>, variant: &Arc<Var
             .collect::<HostResult<Vec<_>>>()?;
         done(c.choose(p, tag.as_str().into(), options))
     });
-    change!("redraw", |c, v| done(c.redraw()));
-    change!("turn_next", |c, v| done(c.turn_next()));
-    change!("log", |c, v, text: ImmutableString| done(c.log(&text)));
-    change!("count", |c, v, name: ImmutableString| done(c.count(name.as_str().into())));
+    host!(engine, desk, api, "redraw", |c, v| done(c.redraw()));
+    host!(engine, desk, api, "turn_next", |c, v| done(c.turn_next()));
+    host!(engine, desk, api, "log", |c, v, text: ImmutableString| done(c.log(&text)));
+    host!(engine, desk, api, "count", |c, v, name: ImmutableString| done(c.count(name.as_str().into())));
 }
 
 /// The properties of a card (`card.color`), and what each reads.

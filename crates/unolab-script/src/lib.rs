@@ -19,7 +19,7 @@ use std::sync::Arc;
 
 use rhai::{AST, CallFnOptions, Dynamic, Engine, FuncArgs, Scope};
 
-use unolab_core::rules::{CardHandle, Desk, HookArg, Lent, Reply, RuleFailure, Rules};
+use unolab_core::rules::{CardHandle, Desk, HookArg, Lent, Reply, RuleFailure, RulePlace, Rules};
 use unolab_core::turn::ChoiceOption;
 use unolab_core::variant::{FnRef, HookKind, Variant};
 
@@ -228,15 +228,13 @@ impl Scripts {
             // that defines the hook function), so it is shown with its line.
             let at = e.take_position();
             match (self.defining_script(f), at.line(), at.position()) {
-                (Some((script, _)), Some(line), column) => RuleFailure(format!(
-                    "script error in {} ({} hook {}): {script}:{line}:{}: {}{}",
-                    self.variant.layers[f.layer].name,
-                    f.kind.name(),
-                    f.function,
-                    column.unwrap_or(1),
-                    call_in_words(&e, |name| self.function_exists(f, name)).unwrap_or_else(|| e.to_string()),
-                    card_property_hint(&e)
-                )),
+                (Some((script, _)), Some(line), column) => {
+                    let place = self.place(f, Some((script, line, column.unwrap_or(1))));
+                    let words =
+                        call_in_words(&e, |name| self.function_exists(f, name)).unwrap_or_else(|| e.to_string());
+                    let message = format!("script error in {place}: {words}{}", card_property_hint(&e));
+                    RuleFailure::at(place, message)
+                }
                 _ => {
                     e.set_position(at);
                     self.failure(f, e)
@@ -275,7 +273,18 @@ impl Scripts {
 
     /// A script error in hook function `f`.
     pub fn failure(&self, f: &FnRef, problem: impl std::fmt::Display) -> RuleFailure {
-        RuleFailure(format!("script error in {}: {problem}", self.describe(f)))
+        RuleFailure::at(self.place(f, None), format!("script error in {}: {problem}", self.describe(f)))
+    }
+
+    /// Where in the rules hook function `f` is, at `script` (name, line and
+    /// column) where known.
+    fn place(&self, f: &FnRef, script: Option<(String, usize, usize)>) -> RulePlace {
+        RulePlace {
+            layer: self.variant.layers[f.layer].name.clone(),
+            hook: f.kind.name(),
+            function: f.function.clone(),
+            script,
+        }
     }
 
     /// The error for a hook that returned `value`, which is not what its

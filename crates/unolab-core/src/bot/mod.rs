@@ -170,9 +170,8 @@ impl Bot {
         chance: bool,
     ) -> Result<Option<Action>, RuleFailure> {
         if !chance {
-            #[cfg(debug_assertions)]
-            if game.legal_moves(seat, &mut self.moves).is_ok() {
-                debug_assert!(self.moves.plays.is_empty(), "a seat that may not jump in has {:?}", self.moves.plays);
+            if game.checks() && game.legal_moves(seat, &mut self.moves).is_ok() {
+                assert!(self.moves.plays.is_empty(), "a seat that may not jump in has {:?}", self.moves.plays);
             }
             return Ok(None);
         }
@@ -288,11 +287,7 @@ impl Bot {
                 // One of the best at random, as `choose` of a list of them
                 // would take it (without making the list).
                 let pick = self.rng.random_range(..tied);
-                if pick == 0 {
-                    plays[first]
-                } else {
-                    *plays[first..].iter().filter(|o| value(o) == best).nth(pick)?
-                }
+                if pick == 0 { plays[first] } else { *plays[first..].iter().filter(|o| value(o) == best).nth(pick)? }
             }
         };
         // Every target of the chosen card and side is as likely (plays
@@ -340,8 +335,9 @@ pub fn next_action(
         for offset in 1..players {
             let seat = (to_act + offset) % players;
             let chance = chances >> seat & 1 != 0;
-            // A bot without a chance does nothing (a debug build checks so).
-            if (chance || cfg!(debug_assertions))
+            // A bot without a chance does nothing (a game that proves its
+            // fast paths checks so).
+            if (chance || game.checks())
                 && Some(seat) != human
                 && let Some(action) = bots[seat].out_of_turn(game, seat, chance)?
             {

@@ -29,7 +29,7 @@
 
 use rand::Rng as _;
 
-use crate::bot::playout::{act, finish};
+use crate::bot::playout::{HandFailure, act, finish};
 use crate::bot::{Bot, BotKind};
 use crate::card::CardId;
 use crate::game::{Action, ActionError, Belief, Game, Moves, OnFailure, Position};
@@ -40,26 +40,16 @@ use crate::seat::Seat;
 /// Playouts a decision of `--bot search`.
 pub const DEFAULT_PLAYOUTS: u32 = 1_000;
 
-// EXPERIMENT (not to commit): parameters from the front end.
-#[derive(Debug, Clone, Copy)]
-pub struct Params {
-    pub first_rounds: usize,
-    pub compare_every: usize,
-    pub prune_z: f64,
-    pub guess_z: f64,
-    pub random_policy: bool,
-    pub infer: bool,
-    pub shape: f64,
-    pub settled: f64,
-    pub cheat: bool,
-}
-pub static PARAMS: std::sync::OnceLock<Params> = std::sync::OnceLock::new();
-pub static DECISIONS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-pub static PLAYOUTS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-pub static SEARCHES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-fn params() -> Params {
-    *PARAMS.get_or_init(|| Params { first_rounds: 16, compare_every: 4, prune_z: 2.0, guess_z: 1.0, random_policy: false, infer: true, shape: 0.0, settled: 0.0, cheat: false })
-}
+/// Rounds every option left plays before options are compared.
+const FIRST_ROUNDS: usize = 16;
+/// Options are compared every this many rounds after that.
+const COMPARE_EVERY: usize = 4;
+/// An option whose paired difference from the leader is more than this
+/// many standard errors behind is dropped.
+const PRUNE_Z: f64 = 2.0;
+/// What greedy would do is played unless the leader is ahead of it by
+/// more than this many standard errors.
+const GUESS_Z: f64 = 1.0;
 
 /// What a search bot has done so far.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -184,13 +174,11 @@ impl Search {
         playouts: u32,
         rng: &mut Rng,
     ) -> Result<usize, RuleFailure> {
-        DECISIONS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         self.tally.decisions += 1;
         if self.options.len() < 2 {
             return Ok(0);
         }
         self.tally.searched += 1;
-        SEARCHES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let real = match self.real.take() {
             Some(mut real) => {
                 real.clone_from(game.position());
@@ -204,7 +192,7 @@ impl Search {
         game.set_position(&real);
         game.set_on_failure(on_failure);
         self.real = Some(real);
-        result.map_err(|e| RuleFailure(format!("p{seat}'s search: {e}")))
+        result.map_err(|e| e.within(format_args!("p{seat}'s search")))
     }
 
     /// Rounds of playouts until the budget is spent or one option is left.
@@ -216,7 +204,7 @@ impl Search {
         guess: usize,
         playouts: u32,
         rng: &mut Rng,
-    ) -> Result<usize, String> {
+    ) -> Result<usize, RuleFailure> {
         let count = self.options.len();
         self.scores.resize_with(count, Vec::new);
         self.scores.iter_mut().for_each(Vec::clear);
@@ -230,17 +218,16 @@ impl Search {
         real.table().seen().known_to(seat, &mut self.known);
         let variant = game.variant.clone();
         beliefs(real, seat, &variant, &mut self.beliefs);
-        if !params().infer { self.beliefs.clear(); }
         let mut spent = 0u32;
         let mut round = 0;
         while spent < playouts && self.alive.iter().filter(|&&a| a).count() > 1 {
             let deal_seed = rng.next_u64();
             let play_seed = rng.next_u64();
             let mut deal_rng = crate::rng::rng(deal_seed);
-            let mut dealt = if params().cheat { let mut d = real.clone(); d.believe(seat, &[], &[], &variant, &mut deal_rng); d } else { real.determinize(seat, &self.known, &variant, &mut deal_rng) };
+            let mut dealt = real.determinize(seat, &self.known, &variant, &mut deal_rng);
             dealt.believe(seat, &self.known, &self.beliefs, &variant, &mut deal_rng);
             game.set_position(&dealt);
-            game.work_out_hidden_facts(seat).map_err(|e| e.to_string())?;
+            game.work_out_hidden_facts(seat)?;
             let root = match self.root.take() {
                 Some(mut root) => {
                     root.clone_from(game.position());
@@ -257,12 +244,11 @@ impl Search {
                 self.scores[option].push(score);
                 spent += 1;
                 self.tally.playouts += 1;
-                PLAYOUTS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             }
             self.root = Some(root);
             round += 1;
-            if round >= params().first_rounds && round % params().compare_every == 0 && self.prune(guess) {
-                break;
+            if round >= FIRST_ROUNDS && round % COMPARE_EVERY == 0 {
+                self.prune(guess);
             }
         }
         Ok(self.choice(guess))
@@ -276,9 +262,9 @@ impl Search {
         seat: Seat,
         option: Option<Action>,
         seed: u64,
-    ) -> Result<f32, String> {
+    ) -> Result<f32, RuleFailure> {
         for (stream, bot) in self.policy.iter_mut().enumerate() {
-            bot.reseed(if params().random_policy { BotKind::Random } else { BotKind::Greedy }, seed, stream as u64);
+            bot.reseed(BotKind::Greedy, seed, stream as u64);
         }
         match option {
             Some(action) => match game.apply(action) {
@@ -286,7 +272,10 @@ impl Search {
                 // Not open to the seat in this deal (a rule that looks at
                 // cards the seat cannot see): no win by it here.
                 Err(ActionError::Refused { .. }) => return Ok(0.0),
-                Err(e) => return Err(format!("{}: {e}", action.describe(&game.variant, game.table().side()))),
+                Err(e) => {
+                    let words = format!("{}: {e}", action.describe(&game.variant, game.table().side()));
+                    return Err(HandFailure::of(&e, words).into());
+                }
             },
             // The chance passes: the next action is anyone else's (or the
             // seat's own turn).
@@ -294,10 +283,10 @@ impl Search {
         }
         match finish(game, &mut self.policy, crate::limits::HAND_ACTIONS)? {
             Some(_) => Ok(score(game, seat)),
-            None => Err(format!(
+            None => Err(RuleFailure::new(format!(
                 "a playout did not end within {} actions: the rules may never let a hand end",
                 crate::limits::HAND_ACTIONS
-            )),
+            ))),
         }
     }
 
@@ -333,23 +322,18 @@ impl Search {
         (mean, (variance / n).sqrt())
     }
 
-    /// Drops the options clearly behind the leader; says whether the
-    /// search is settled: no option left can be ahead of the leader by
-    /// more than `SETTLED` (as far as `PRUNE_Z` standard errors tell).
-    fn prune(&mut self, guess: usize) -> bool {
+    /// Drops the options clearly behind the leader (by more than
+    /// `PRUNE_Z` standard errors of their paired difference).
+    fn prune(&mut self, guess: usize) {
         let leader = self.leader(guess);
-        let mut settled = true;
         for option in 0..self.options.len() {
             if option != leader && self.alive[option] {
                 let (mean, error) = self.difference(leader, option);
-                if mean > params().prune_z * error && mean > 0.0 {
+                if mean > PRUNE_Z * error && mean > 0.0 {
                     self.alive[option] = false;
-                } else if -mean + params().prune_z * error >= params().settled {
-                    settled = false;
                 }
             }
         }
-        settled
     }
 
     /// The option to take: the leader, unless the guess is close enough.
@@ -357,7 +341,7 @@ impl Search {
         let leader = self.leader(guess);
         if leader != guess && self.alive[guess] {
             let (mean, error) = self.difference(leader, guess);
-            if mean <= params().guess_z * error {
+            if mean <= GUESS_Z * error {
                 return guess;
             }
         }
@@ -365,21 +349,11 @@ impl Search {
     }
 }
 
-/// What a playout that ended is worth to `seat`: 1 for a win, and (with
-/// `shape`) a little for how many cards the others were left with, less
-/// how many it was left with.
+/// What a playout that ended is worth to `seat`: 1 for a win. (Measured:
+/// counting the cards the others were left with, less its own, as a part
+/// of a win played no better at 2 or 4 players; see docs/bots.md.)
 fn score(game: &Game<impl Rules>, seat: Seat) -> f32 {
-    let table = game.table();
-    let win = f32::from(u8::from(table.winner() == Some(seat)));
-    let shape = params().shape as f32;
-    if shape == 0.0 {
-        return win;
-    }
-    let players = table.players();
-    let own = table.hands()[seat].len().min(10) as f32;
-    let others: f32 = (0..players).filter(|&s| s != seat).map(|s| table.hands()[s].len().min(10) as f32).sum::<f32>()
-        / (players - 1).max(1) as f32;
-    win + shape * (others - own) / 10.0
+    f32::from(u8::from(game.table().winner() == Some(seat)))
 }
 
 /// What `seat` believes of the hands it cannot see: a player who drew on

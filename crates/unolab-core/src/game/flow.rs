@@ -11,12 +11,12 @@ use smallvec::SmallVec;
 
 use crate::card::CardId;
 use crate::event::Event;
+use crate::game::hidden;
 use crate::game::{Action, Game, Play};
 use crate::rules::Rules;
 use crate::rules::{CallInfo, HookArg, Reply, RuleFailure};
 use crate::seat::Seat;
 use crate::table::Uno;
-use crate::game::hidden;
 use crate::turn::{Decision, DrawSpec, Landing, Made, Penalty, Phase, Request, TurnPlan};
 use crate::variant::HookKind;
 
@@ -84,6 +84,9 @@ impl<R: Rules> Game<R> {
                 self.pos.log.push(Event::Caught { seat: target, by });
                 let count = self.catch_penalty(target)?;
                 self.pos.table.draw_cards(&self.variant, target, DrawSpec { count, until: None }, &mut self.pos.log);
+                // Caught once: a seat that drew nothing (both piles spent)
+                // and still holds one card cannot be caught again for it.
+                self.pos.table.uno.set(target, Uno::Missed);
             }
         }
         self.pos.table.update_uno();
@@ -95,7 +98,10 @@ impl<R: Rules> Game<R> {
     /// announced to the rules.
     #[inline(always)]
     pub(crate) fn after(&mut self, reshuffles: u32) -> Result<(), RuleFailure> {
-        if self.variant.has_moment_hooks() || self.pos.table.seats_out() != 0 {
+        // `on_reshuffle` and `on_hand_end` alone need nothing of an action
+        // that turned no pile over.
+        let reshuffled = self.pos.table.reshuffles != reshuffles && self.variant.has_hook(HookKind::OnReshuffle);
+        if self.variant.has_moment_hooks_each_action() || reshuffled || self.pos.table.seats_out() != 0 {
             return self.after_with_rules(reshuffles);
         }
         // Nothing a rule could hook: only an owed decision to take up.
@@ -136,7 +142,7 @@ impl<R: Rules> Game<R> {
             }
             self.settle();
         }
-        Err(RuleFailure("the turn hooks keep moving the turn on (on_turn_start, on_turn_end)".into()))
+        Err(RuleFailure::new("the turn hooks keep moving the turn on (on_turn_start, on_turn_end)"))
     }
 
     /// Puts the table in order: the turn passes over a seat that left,
@@ -255,7 +261,7 @@ impl<R: Rules> Game<R> {
             && !self.hand_over()
             && !self.pos.table.owed.iter().any(|d| matches!(d, Decision::NameColor { .. }))
         {
-            return Err(RuleFailure(format!(
+            return Err(RuleFailure::new(format!(
                 "{} names no colour (names_color: false) and no rule named one: its on_play must call \
                  ask_color(p) or set_color(colour)",
                 self.variant.face_name(play.card, self.pos.table.side)
@@ -390,7 +396,7 @@ impl<R: Rules> Game<R> {
             return Ok(());
         }
         if self.moments_running >= crate::limits::NESTED_MOMENTS {
-            return Err(RuleFailure(format!(
+            return Err(RuleFailure::new(format!(
                 "{} hooks keep setting off moments ({} deep): a rule triggers itself",
                 kind.name(),
                 crate::limits::NESTED_MOMENTS
@@ -457,7 +463,11 @@ impl<R: Rules> Game<R> {
         if self.hand_over() || self.pos.table.current != seat || !self.pos.table.hands[seat].contains(&card) {
             return Ok(());
         }
-        debug_assert!(could_play.is_none() || could_play == Some(self.can_play_card(seat, card)?));
+        if self.checks
+            && let Some(could) = could_play
+        {
+            assert_eq!(could, self.can_play_card(seat, card)?, "the drawn card's play, as worked out for draw_again");
+        }
         if could_play.map_or_else(|| self.can_play_card(seat, card), Ok)? {
             self.pos.table.keep_drawn(card);
         } else {

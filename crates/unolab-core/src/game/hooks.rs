@@ -39,7 +39,7 @@ fn debug_assert_backed_up(guarded: bool, changing: bool) {
 /// The error for rules that reply to a hook with a reply of another kind
 /// (a bug of the rules implementation, not of a rule).
 fn unexpected(f: &FnRef, reply: &Reply) -> RuleFailure {
-    RuleFailure(format!("the rules replied {reply:?} to the {} hook {}", f.kind.name(), f.function))
+    RuleFailure::new(format!("the rules replied {reply:?} to the {} hook {}", f.kind.name(), f.function))
 }
 
 /// The answers of predicate hooks, combined as they come in layer order.

@@ -92,6 +92,9 @@ pub struct Game<R> {
     askable: askable::Askable,
     /// `out_of_turn_chances` as worked out for the table version `stamp`.
     chances: Option<(u64, u32)>,
+    /// The move generator's fast paths are proven against its general
+    /// checks as it goes (`set_checks`).
+    checks: bool,
 }
 
 impl<R: Rules> Game<R> {
@@ -114,6 +117,7 @@ impl<R: Rules> Game<R> {
             trace: Vec::new(),
             askable: askable::Askable::default(),
             chances: None,
+            checks: cfg!(debug_assertions),
         })
     }
 
@@ -145,13 +149,26 @@ impl<R: Rules> Game<R> {
     pub(crate) fn going_on(&self) -> Result<(), RuleFailure> {
         match &self.pos.stopped {
             None => Ok(()),
-            Some(failure) => Err(RuleFailure(format!("the game stopped at a script error: {failure}"))),
+            Some(failure) => Err(RuleFailure::new(format!("the game stopped at a script error: {failure}"))),
         }
     }
 
     /// The rules the game asks.
     pub fn rules(&self) -> &R {
         &self.rules
+    }
+
+    /// Proves every fast path of the move generator against its general
+    /// checks as moves are worked out (a shortcut that disagrees panics,
+    /// saying which): on in debug builds, and in the tests that play every
+    /// scenario, transcript and rule combination, whatever the build.
+    pub fn set_checks(&mut self, on: bool) {
+        self.checks = on;
+    }
+
+    /// Are the move generator's fast paths proven as it goes?
+    pub fn checks(&self) -> bool {
+        self.checks
     }
 
     /// The game's state: a value to copy, compare, and load again.
@@ -270,7 +287,7 @@ impl<R: Rules> Game<R> {
         // stops at a failure skips the question (debug builds ask it
         // anyway, and check it against the scripts that do run).
         let scripts = match self.on_failure {
-            OnFailure::Stop if !cfg!(debug_assertions) => true,
+            OnFailure::Stop if !self.checks => true,
             _ => self.may_run_scripts(&action),
         };
         self.transaction(scripts, |game| game.carry_out(action))?;

@@ -272,12 +272,8 @@ impl<R: Rules> Game<R> {
         if let Some(kind) = standing.asks()
             && (!self.may_be_allowed(seat, kind) || self.refused_whatever_play(kind, seat))
         {
-            #[cfg(debug_assertions)]
-            {
-                let mut asked = Moves::default();
-                if self.plays_by_card(seat, standing, &mut asked).is_ok() {
-                    debug_assert!(asked.plays.is_empty(), "a seat found to have no play has one: {asked:?}");
-                }
+            if self.checks {
+                self.prove_plays(seat, standing, &[], "a seat found to have no play has one");
             }
             return Ok(());
         }
@@ -311,13 +307,16 @@ impl<R: Rules> Game<R> {
             _ => 1 << t.current,
         };
         let chances = (in_turn | t.hands.holding_any(seats & !in_turn, designs)) & seats;
-        debug_assert!(
-            seats_of(seats & !in_turn).all(|seat| {
-                let may_ask = |&card: &CardId| askable::may_ask(&self.variant, kind, card, t.side, t.top(), t.color);
-                (chances >> seat & 1 != 0) == t.hands[seat].iter().any(may_ask)
-            }),
-            "the designs worked out for the discard are those each card's check finds"
-        );
+        if self.checks {
+            assert!(
+                seats_of(seats & !in_turn).all(|seat| {
+                    let may_ask =
+                        |&card: &CardId| askable::may_ask(&self.variant, kind, card, t.side, t.top(), t.color);
+                    (chances >> seat & 1 != 0) == t.hands[seat].iter().any(may_ask)
+                }),
+                "the designs worked out for the discard are those each card's check finds"
+            );
+        }
         self.chances = (!self.changing).then_some((self.pos.stamp, chances));
         chances
     }
@@ -341,11 +340,13 @@ impl<R: Rules> Game<R> {
         let t = &mut self.pos.table;
         let designs = self.askable.designs(&self.variant, kind, t.side, t.top(), t.color);
         let any = t.hands.holding_any(1 << seat, designs) != 0;
-        debug_assert_eq!(
-            any,
-            t.hands[seat].iter().any(|&card| askable::may_ask(&self.variant, kind, card, t.side, t.top(), t.color)),
-            "the designs worked out for the discard are those each card's check finds"
-        );
+        if self.checks {
+            assert_eq!(
+                any,
+                t.hands[seat].iter().any(|&card| askable::may_ask(&self.variant, kind, card, t.side, t.top(), t.color)),
+                "the designs worked out for the discard are those each card's check finds"
+            );
+        }
         any
     }
 
@@ -385,16 +386,10 @@ impl<R: Rules> Game<R> {
             }
             index += 1;
         }
-        #[cfg(debug_assertions)]
-        if runs {
-            let mut asked = Vec::new();
-            for index in 0..self.pos.table.hands[seat].len() {
-                let card = self.pos.table.hands[seat][index];
-                if !self.pos.table.hands[seat][..index].contains(&card) {
-                    self.plays_of_card(seat, standing, card, discard, &mut asked)?;
-                }
-            }
-            debug_assert_eq!(asked, moves.plays, "the plays matched in runs are those each card's check finds");
+        if self.checks && runs {
+            let found = std::mem::take(&mut moves.plays);
+            self.prove_plays(seat, standing, &found, "the plays matched in runs are those of the general checks");
+            moves.plays = found;
         }
         Ok(())
     }
@@ -452,41 +447,31 @@ impl<R: Rules> Game<R> {
         if key.plain && in_turn() {
             // The common case, kept short: nothing but matching decides.
             let matches = key.matches(color, top);
-            debug_assert_eq!(matches, self.pos.table.matches(&self.variant, self.face(card), false));
+            if self.checks {
+                self.prove_plain(seat, standing, card, matches);
+            }
             if matches {
-                let play = self.plain_option(card, key);
-                debug_assert!(
-                    self.check_play_as(standing, &play.play(seat, self.color_range().start, false), false).is_ok()
-                );
-                out.push(play);
+                out.push(self.plain_option(card, key));
             }
             Ok(())
         } else if !key.may_match(color, top) {
-            debug_assert!(
-                !self.variant.grants(card, self.pos.table.side)
-                    && !self.pos.table.matches(&self.variant, self.face(card), false)
-                    && !self.pos.table.matches(&self.variant, self.face(card), true),
-                "a card that may match was passed over"
-            );
+            if self.checks {
+                self.prove_card(seat, standing, card, &[], "a card that may match was passed over");
+            }
             Ok(())
         } else if let Some(kind) = standing.asks()
             && self.refused_plainly(kind, seat, card)
         {
             // Out of turn or answering, a play needs a rule's yes: the
             // memo knows every rule refuses it, so no general check is made.
-            #[cfg(debug_assertions)]
-            {
-                let mut plays = Vec::new();
-                if self.plays_of(seat, standing, card, &[false, true], &mut plays).is_ok() {
-                    debug_assert!(plays.is_empty(), "a rule that refused the plain play allowed {plays:?}");
-                }
+            if self.checks {
+                self.prove_card(seat, standing, card, &[], "a card every rule refuses has a play");
             }
             Ok(())
         } else if key.regular_plain && in_turn() {
             // Matching alone decides the regular side: only the flex side is
             // asked about, where its colour or the regular side matches.
             let regular = key.matches(color, top);
-            #[cfg(debug_assertions)]
             let from = out.len();
             if regular {
                 out.push(self.plain_option(card, key));
@@ -498,17 +483,80 @@ impl<R: Rules> Game<R> {
                     None => self.plays_of(seat, standing, card, &[true], out)?,
                 }
             }
-            #[cfg(debug_assertions)]
-            {
-                let mut plays = Vec::new();
-                if self.plays_of(seat, standing, card, &[false, true], &mut plays).is_ok() {
-                    debug_assert_eq!(plays, out[from..], "the regular side matched alone, the flex side asked about");
-                }
+            if self.checks {
+                let found = out[from..].to_vec();
+                self.prove_card(seat, standing, card, &found, "the regular side matched alone, the flex side asked");
             }
             Ok(())
         } else {
             self.plays_of(seat, standing, card, &[false, true], out)
         }
+    }
+
+    /// The plays `seat`, standing so, may make now, each card of its hand
+    /// (one per visible face) asked about through the general checks
+    /// (`plays_of`), none passed over: what the fast paths are proven
+    /// against (`Game::set_checks`). `None` where a rule failed.
+    #[cold]
+    fn general_plays(&mut self, seat: Seat, standing: Standing) -> Option<Vec<PlayOption>> {
+        let (side, hand) = (self.pos.table.side, self.pos.table.hands[seat].clone());
+        let cards: Vec<CardId> = match standing {
+            Standing::Turn { drawn: Some(drawn) } => vec![drawn],
+            _ => hand
+                .iter()
+                .enumerate()
+                .filter(|&(index, &card)| {
+                    !hand[..index]
+                        .iter()
+                        .any(|&other| self.variant.choice(other, side) == self.variant.choice(card, side))
+                })
+                .map(|(_, &card)| card)
+                .collect(),
+        };
+        let mut plays = Vec::new();
+        for card in cards {
+            self.plays_of(seat, standing, card, &[false, true], &mut plays).ok()?;
+        }
+        Some(plays)
+    }
+
+    /// The plays a fast path `found` for `seat` are those of the general
+    /// checks (`general_plays`); a disagreement panics, saying `what`.
+    #[cold]
+    #[inline(never)]
+    fn prove_plays(&mut self, seat: Seat, standing: Standing, found: &[PlayOption], what: &str) {
+        if let Some(general) = self.general_plays(seat, standing) {
+            assert_eq!(found, general, "{what}");
+        }
+    }
+
+    /// The plays of `card` a fast path `found` are those of the general
+    /// checks; a disagreement panics, saying `what`.
+    #[cold]
+    #[inline(never)]
+    fn prove_card(&mut self, seat: Seat, standing: Standing, card: CardId, found: &[PlayOption], what: &str) {
+        let mut general = Vec::new();
+        if self.plays_of(seat, standing, card, &[false, true], &mut general).is_ok() {
+            assert_eq!(found, general, "{what}");
+        }
+    }
+
+    /// The general checks agree with matching a plain card alone (its
+    /// packed face, `matches`): a proof of the fast path
+    /// (`Game::set_checks`).
+    #[cold]
+    #[inline(never)]
+    fn prove_plain(&mut self, seat: Seat, standing: Standing, card: CardId, matches: bool) {
+        assert_eq!(matches, self.pos.table.matches(&self.variant, self.face(card), false), "a plain card's match");
+        let play = Play {
+            color: self.variant.names.names_color(self.face(card)).then_some(self.color_range().start),
+            ..Play::new(seat, card)
+        };
+        assert_eq!(
+            matches,
+            self.check_play_as(standing, &play, false).is_ok(),
+            "a plain card matched alone is a play the general checks allow"
+        );
     }
 
     /// Adds the plays of the flex side of `card` (keyed `key`) by `seat`, a
@@ -566,11 +614,13 @@ impl<R: Rules> Game<R> {
                 } else {
                     self.check_standing(standing, &play).and_then(|_| match refused_whatever_target {
                         Some(refused) => {
-                            debug_assert_eq!(
-                                refused,
-                                self.card_verdicts(HookKind::CanPlay, &play, false).is_err(),
-                                "what the rules say whatever the target is what they say of this one"
-                            );
+                            if self.checks {
+                                assert_eq!(
+                                    refused,
+                                    self.card_verdicts(HookKind::CanPlay, &play, false).is_err(),
+                                    "what the rules say whatever the target is what they say of this one"
+                                );
+                            }
                             if refused { refuse(Refusal::ByRule { what: "this play", reason: None }) } else { Ok(()) }
                         }
                         None => self.card_verdicts(HookKind::CanPlay, &play, false).map(drop),

@@ -197,8 +197,8 @@ impl Refusal {
 pub enum ActionError {
     /// The rules do not allow it now (with the words for it).
     Refused { refusal: Refusal, text: String },
-    /// A script failed while carrying it out.
-    Script(String),
+    /// A rule failed while carrying it out.
+    Rule(RuleFailure),
 }
 
 impl ActionError {
@@ -213,13 +213,13 @@ impl std::fmt::Display for ActionError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             ActionError::Refused { text, .. } => write!(f, "refused: {text}"),
-            ActionError::Script(why) => write!(f, "{why}"),
+            ActionError::Rule(failure) => write!(f, "{failure}"),
         }
     }
 }
 
 impl From<RuleFailure> for ActionError {
     fn from(failure: RuleFailure) -> Self {
-        ActionError::Script(failure.0)
+        ActionError::Rule(failure)
     }
 }

@@ -74,7 +74,7 @@ impl<R: Rules> Game<R> {
         let totals: Option<Vec<i64>> =
             self.pos.table.scores.iter().zip(&gains).map(|(s, g)| s.checked_add(*g)).collect();
         let Some(totals) = totals else {
-            return Err(RuleFailure(format!(
+            return Err(RuleFailure::new(format!(
                 "hand {}: a score would leave the range of scores ({} to {}); the hand's points: {gains:?}",
                 self.pos.table.hand_number,
                 i64::MIN,

@@ -95,13 +95,67 @@ pub struct Why {
     pub card: Option<(crate::card::CardId, crate::card::Side)>,
 }
 
-/// A rule that failed: its error, with the layer it came from.
+/// A rule that failed: its error in words, and where in the rules it
+/// happened, where that is known (a caller that tells several failures
+/// apart by where they come from reads `place`, not the words).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct RuleFailure(pub String);
+pub struct RuleFailure {
+    message: String,
+    /// Boxed: a failure is returned through the hot paths, where it is
+    /// rare and the result should stay small.
+    place: Option<Box<RulePlace>>,
+}
+
+/// Where in the rules a failure happened: the layer, the hook and the
+/// function bound to it, and the script, line and column where the
+/// interpreter knew them.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct RulePlace {
+    pub layer: String,
+    pub hook: &'static str,
+    pub function: String,
+    pub script: Option<(String, usize, usize)>,
+}
+
+impl RuleFailure {
+    /// A failure of the rules as a whole (no one function's).
+    pub fn new(message: impl Into<String>) -> RuleFailure {
+        RuleFailure { message: message.into(), place: None }
+    }
+
+    /// A failure of the hook function at `place`.
+    pub fn at(place: RulePlace, message: impl Into<String>) -> RuleFailure {
+        RuleFailure { message: message.into(), place: Some(Box::new(place)) }
+    }
+
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+
+    /// The same failure, told as part of `context` (`CONTEXT: MESSAGE`).
+    pub fn within(self, context: impl std::fmt::Display) -> RuleFailure {
+        RuleFailure { message: format!("{context}: {}", self.message), place: self.place }
+    }
+
+    pub fn place(&self) -> Option<&RulePlace> {
+        self.place.as_deref()
+    }
+}
 
 impl std::fmt::Display for RuleFailure {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
+        f.write_str(&self.message)
+    }
+}
+
+/// `LAYER (HOOK hook FUNCTION)`, and `: SCRIPT:LINE:COLUMN` where known.
+impl std::fmt::Display for RulePlace {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} ({} hook {})", self.layer, self.hook, self.function)?;
+        if let Some((script, line, column)) = &self.script {
+            write!(f, ": {script}:{line}:{column}")?;
+        }
+        Ok(())
     }
 }
 

@@ -358,6 +358,9 @@ pub struct Layer {
     pub hooks: Vec<Binding>,
     pub inert_in: BTreeMap<String, String>,
     pub conflicts: Vec<String>,
+    /// How this rule answers one-answer hooks with another rule in play
+    /// (`combines_with`): the other rule's name and this rule's binding.
+    pub combines_with: Vec<(String, Binding)>,
     pub targets: Vec<TargetSpec>,
 }
 
@@ -425,6 +428,10 @@ pub struct Variant {
     card_hook_fns: Vec<Vec<FnRef>>,
     /// Is any hook bound to a moment (`HookKind::is_moment`)?
     moment_hooks: bool,
+    /// Is any hook bound to a moment that may need the table settled after
+    /// any action (all but `on_reshuffle`, looked at where a pile was
+    /// turned over, and `on_hand_end`, once the hand is over)?
+    moment_hooks_each_action: bool,
     /// Is any predicate hook bound?
     predicates: bool,
 }
@@ -509,6 +516,7 @@ impl Variant {
             hook_reads_top: [false; HookKind::ALL.len()],
             card_hook_fns: Vec::new(),
             moment_hooks: false,
+            moment_hooks_each_action: false,
             predicates: false,
         }
     }
@@ -531,8 +539,10 @@ fn bind_hooks(variant: &mut Variant, layers: &[Layer], problems: &mut Vec<String
     variant.global_hooks = vec![Vec::new(); HookKind::ALL.len()];
     variant.card_hook_fns = vec![Vec::new(); HookKind::ALL.len()];
     variant.targets = vec![[TargetNeed::None; 2]; slots];
-    // Per slot: a hook that may allow the face without matching is bound.
+    // Per slot: a hook that may allow the face without matching is bound
+    // (any such hook; and a `can_play` one, which concerns plays in turn).
     let mut grants = vec![false; slots];
+    let mut grants_in_turn = vec![false; slots];
     let mut ids: Vec<(usize, &str, HookKind)> = Vec::new();
     for (layer_index, layer) in layers.iter().enumerate() {
         for binding in &layer.hooks {
@@ -602,6 +612,7 @@ fn bind_hooks(variant: &mut Variant, layers: &[Layer], problems: &mut Vec<String
                             variant.card_hooks[binding.kind as usize][play_slot(slot, as_flex)].push(fn_ref);
                         }
                         grants[slot] |= binding.grants;
+                        grants_in_turn[slot] |= binding.grants && binding.kind == HookKind::CanPlay;
                     }
                 }
                 Err(e) => problems.push(layer.source.problem_at(&e.written, &e)),
@@ -633,7 +644,7 @@ fn bind_hooks(variant: &mut Variant, layers: &[Layer], problems: &mut Vec<String
             let plain_side = |as_flex: bool| {
                 variant.targets[slot][usize::from(as_flex)] == TargetNeed::None
                     && variant.card_hooks[HookKind::CanPlay as usize][play_slot(slot, as_flex)].is_empty()
-                    && !grants[slot]
+                    && !grants_in_turn[slot]
             };
             let plain = !variant.names.has_flex_side(face) && plain_side(false) && plain_side(true);
             FaceKey::new(face, &variant.names, (plain, plain_side(false)), grants[slot])
@@ -654,6 +665,11 @@ fn bind_hooks(variant: &mut Variant, layers: &[Layer], problems: &mut Vec<String
         };
     }
     variant.moment_hooks = HookKind::ALL.iter().any(|&kind| kind.is_moment() && variant.hook_bound[kind as usize]);
+    variant.moment_hooks_each_action = HookKind::ALL.iter().any(|&kind| {
+        kind.is_moment()
+            && !matches!(kind, HookKind::OnReshuffle | HookKind::OnHandEnd)
+            && variant.hook_bound[kind as usize]
+    });
     variant.predicates =
         HookKind::ALL.iter().any(|&kind| kind.mode() == HookMode::Predicate && variant.hook_bound[kind as usize]);
 }
@@ -669,10 +685,11 @@ pub struct FaceKey {
     /// The number, or 256 + the symbol (what `top:value` compares).
     exact: u16,
     /// A play of this face in turn depends on matching alone (no flex
-    /// side, no target, no `can_play` hook, no hook that grants it).
+    /// side, no target, no `can_play` hook; a hook that grants answers or
+    /// plays out of turn does not concern plays in turn).
     pub plain: bool,
     /// A play of this face's regular side in turn depends on matching
-    /// alone (no target, no `can_play` hook, no hook that grants it): of a
+    /// alone (no target, no `can_play` hook): of a
     /// face that is not plain, only the flex side is asked about.
     pub regular_plain: bool,
     /// A play of the face names a colour.
@@ -823,6 +840,13 @@ impl Variant {
     /// (a colour named, a turn, a draw, a choice...)?
     pub fn has_moment_hooks(&self) -> bool {
         self.moment_hooks
+    }
+
+    /// Is any hook bound to a moment other than `on_reshuffle` and
+    /// `on_hand_end` (which only a reshuffle or the end of the hand sets
+    /// off)?
+    pub fn has_moment_hooks_each_action(&self) -> bool {
+        self.moment_hooks_each_action
     }
 
     /// Is any predicate hook bound (a rule that may be asked while moves

@@ -1,7 +1,7 @@
 //! Face selectors (`match:` in hooks and targets, and the `count`/`holds`
 //! script queries), parsed once against the variant's names: a list means
 //! any of its entries, `red + 7` means both words. Words: `any`, `number`,
-//! `action`, `wild`, `marked`, `flex`, a number, a symbol, `group:SYMBOL`
+//! `action`, `wild`, `marked`, `flex`, `draws`, a number, a symbol, `group:SYMBOL`
 //! (every symbol that matches SYMBOL), `flex:COLOUR` (the flex colour) or a
 //! colour; and words that relate the face to the top card of the discard
 //! pile when it is asked (`top:color`, `top:value`, `top` for both), which
@@ -37,6 +37,8 @@ enum Word {
     Wild,
     Marked,
     Flex,
+    /// A symbol that makes someone draw (`draws:` above 0).
+    Draws,
     Group(SymbolId),
     Value(Value),
     Color(Color),
@@ -100,18 +102,19 @@ pub struct Selector {
     alternatives: Vec<Vec<Word>>,
 }
 
-const WORDS: &str = "any, number, action, wild, marked, flex, group:SYMBOL, flex:COLOUR, \
+const WORDS: &str = "any, number, action, wild, marked, flex, draws, group:SYMBOL, flex:COLOUR, \
                      top, top:color, top:value, a number, a symbol or a colour";
 
 /// The words that are neither names of the variant nor take one (those a
 /// misspelling is matched against).
-const FIXED_WORDS: [(&str, Word); 9] = [
+const FIXED_WORDS: [(&str, Word); 10] = [
     ("any", Word::Any),
     ("number", Word::Number),
     ("action", Word::Action),
     ("wild", Word::Wild),
     ("marked", Word::Marked),
     ("flex", Word::Flex),
+    ("draws", Word::Draws),
     ("top", Word::Top(TopNeed::COLOR | TopNeed::VALUE)),
     ("top:color", Word::Top(TopNeed::COLOR)),
     ("top:value", Word::Top(TopNeed::VALUE)),
@@ -287,6 +290,7 @@ fn selects_word(names: &Names, face: &Face, word: Word) -> bool {
         Word::Wild => face.is_wild(),
         Word::Marked => face.marked,
         Word::Flex => names.has_flex_side(face),
+        Word::Draws => face.symbol().is_some_and(|s| names.symbol_info(s).draws > 0),
         Word::Group(group) => face.symbol().is_some_and(|s| names.symbol_info(s).group == group),
         Word::Value(value) => face.value == value,
         Word::Color(color) => face.color == Some(color),
@@ -326,6 +330,7 @@ mod tests {
         assert!(!parse("red + 7").selects(&names, &blue7, None));
         assert!(parse("group:skip").selects(&names, &flex_skip, None));
         assert!(!parse("skip").selects(&names, &flex_skip, None));
+        assert!(!parse("draws").selects(&names, &flex_skip, None) && !parse("draws").selects(&names, &red7, None));
         let either = Selector::parse(&names, Some(&SelectorSpec::Any(vec!["red".into(), "skip".into()]))).unwrap();
         assert!(either.selects(&names, &red7, None) && !either.selects(&names, &blue7, None));
     }
