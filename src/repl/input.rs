@@ -116,6 +116,7 @@ impl ReplHelper {
                 words
             }
             "help" => COMMANDS.iter().map(|c| c.name.to_string()).collect(),
+            "auto" => crate::bot::BotKind::names().map(str::to_string).collect(),
             _ => Vec::new(),
         }
     }
