@@ -1104,6 +1104,15 @@ impl Variant {
         if self.power_cards > 0 {
             lines.push(format!("  Power Cards: {}, one per player", self.power_cards));
         }
+        if !self.actions.is_empty() {
+            lines.push("actions (on your turn, instead of playing or drawing):".into());
+            for action in &self.actions {
+                let card = if action.card { " CARD" } else { "" };
+                let target = if action.target { " target P" } else { "" };
+                let about = if action.description.is_empty() { "(no description)" } else { &action.description };
+                lines.push(format!("  act {}{card}{target}: {about}", action.name));
+            }
+        }
         lines
     }
 
