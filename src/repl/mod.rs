@@ -76,6 +76,9 @@ fn list_problems(out: &mut dyn Write, heading: &str, problems: &[String]) -> std
     writeln!(out, "{}", crate::diagnostic::render_all(problems, &crate::loader::Disk, false, "  "))
 }
 
+/// A line of a history the rules refused: its index, and why.
+type Refused = (usize, String);
+
 /// Starts a game of `setup`.
 fn start(setup: &Setup, load: &LoadFn) -> Result<(Arc<Variant>, Game<Runtime>), Vec<String>> {
     let variant = Arc::new(load(&setup.request)?);
@@ -678,15 +681,16 @@ impl<'a> Session<'a> {
     }
 
     /// Plays the lines of a history on a new game of `setup`; stops at the
-    /// first line the rules refuse, keeping the game before it.
-    fn rebuild(&self, setup: &Setup, lines: &[String]) -> Result<(Game<Runtime>, Option<String>), Vec<String>> {
+    /// first line the rules refuse, keeping the game before it (and the
+    /// line's index and why).
+    fn rebuild<'l>(
+        &self,
+        setup: &Setup,
+        lines: impl IntoIterator<Item = &'l str>,
+    ) -> Result<(Game<Runtime>, Option<Refused>), Vec<String>> {
         let (_, mut game) = start(setup, self.load)?;
-        for (index, line) in lines.iter().enumerate() {
-            if let Err(e) = record::replay_line(&mut game, line) {
-                return Ok((game, Some(format!("move {} ('{line}'): {e}", index + 1))));
-            }
-        }
-        Ok((game, None))
+        let refused = record::replay(&mut game, lines).err();
+        Ok((game, refused))
     }
 
     fn load_file(&mut self, path: &str, out: &mut dyn Write) -> std::io::Result<()> {
@@ -698,8 +702,10 @@ impl<'a> Session<'a> {
             }
         };
         let (setup, saved) = saved;
-        match self.rebuild(&setup, &saved.history) {
-            Ok((_, Some(problem))) => self.say(out, &format!("not loaded: {path}: {problem}"))?,
+        match self.rebuild(&setup, saved.history.iter().map(|line| line.as_str())) {
+            Ok((_, Some((index, problem)))) => {
+                self.say(out, &format!("not loaded: {}", saved.problem(&saved.history[index], problem)))?
+            }
             Ok((game, None)) => {
                 self.setup = setup;
                 self.replace_game(game);
@@ -713,12 +719,12 @@ impl<'a> Session<'a> {
 
     fn reload(&mut self, out: &mut dyn Write) -> std::io::Result<()> {
         let lines = record::history_text(&self.game, self.game.history());
-        match self.rebuild(&self.setup.clone(), &lines) {
+        match self.rebuild(&self.setup.clone(), lines.iter().map(String::as_str)) {
             Ok((game, problem)) => {
                 let (records, title) = (game.history().len(), game.variant.title());
                 self.replace_game(game);
                 writeln!(out, "reloaded {title}: {records} of {} moves replayed", lines.len())?;
-                if let Some(problem) = problem {
+                if let Some((_, problem)) = problem {
                     self.say(out, &format!("{problem}; staying at the last good point"))?;
                 }
             }
