@@ -230,6 +230,11 @@ impl SavedGame {
         Ok(saved)
     }
 
+    /// The moves, as lines.
+    pub fn lines(&self) -> Vec<String> {
+        self.history.iter().map(|line| line.value.clone()).collect()
+    }
+
     /// `file:line:column: message` at a value of the file.
     pub fn problem<T>(&self, value: &Placed<T>, message: impl std::fmt::Display) -> String {
         problem(&self.file, value.position(), message)
