@@ -175,7 +175,10 @@ async fn connection(edge: &Edge, stream: TcpStream, peer: SocketAddr) {
         return close(&mut socket, "the host is busy or stopping: try again").await;
     }
     let reason = session(edge, conn, &mut socket, &mut outgoing).await;
-    let _ = edge.game.try_send(ToGame::Gone { conn });
+    // Said even when the game's queue is full, or the seat would stay
+    // connected to nobody (and its token refused).
+    let game = edge.game.clone();
+    let _ = tokio::task::spawn_blocking(move || game.send(ToGame::Gone { conn })).await;
     if let Some(reason) = reason {
         close(&mut socket, &reason).await;
     }

@@ -128,12 +128,44 @@ impl Person {
         }
     }
 
+    /// Text for the seat: in pieces that each fit a message, and no more
+    /// than `limits::OUTPUT_BYTES` of it.
     fn output(&mut self, text: Vec<u8>, at: usize) {
-        if !text.is_empty() {
-            let text = String::from_utf8_lossy(&text).into_owned();
+        for text in pieces(&String::from_utf8_lossy(&text)) {
             self.send(&HostMessage::Output { text, at });
         }
     }
+}
+
+/// `text` in pieces of at most `limits::OUTPUT_PIECE` bytes, cut after a
+/// line where one ends within a piece; past `limits::OUTPUT_BYTES`, the
+/// rest is left out with a line that says so.
+fn pieces(text: &str) -> Vec<String> {
+    use crate::limits::{OUTPUT_BYTES, OUTPUT_PIECE};
+    let mut text = text;
+    let mut left_out = 0;
+    if text.len() > OUTPUT_BYTES {
+        let end = text[..text.floor_char_boundary(OUTPUT_BYTES)].rfind('\n').map_or(0, |i| i + 1);
+        left_out = text[end..].lines().count();
+        text = &text[..end];
+    }
+    let mut pieces = Vec::new();
+    while !text.is_empty() {
+        let mut end = text.len();
+        if end > OUTPUT_PIECE {
+            let cut = text.floor_char_boundary(OUTPUT_PIECE);
+            end = text[..cut].rfind('\n').map_or(cut, |i| i + 1);
+        }
+        pieces.push(text[..end].to_string());
+        text = &text[end..];
+    }
+    if left_out > 0 {
+        pieces.push(format!(
+            "({left_out} more lines left out: a seat is sent at most {} KiB at once; 'log N' shows fewer events)\n",
+            OUTPUT_BYTES / 1024
+        ));
+    }
+    pieces
 }
 
 /// Runs the table until the match ends or the host stops; the first
@@ -650,5 +682,43 @@ impl Table {
             _ => log("host commands: save FILE, seats, quit"),
         }
         false
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::pieces;
+    use crate::limits::{MESSAGE_BYTES, OUTPUT_BYTES, OUTPUT_PIECE};
+    use crate::net::protocol::HostMessage;
+
+    #[test]
+    fn long_text_goes_in_pieces_that_each_fit_a_message() {
+        let line = "  p2 plays red 5 \u{1b}[31m\"é\"\u{1b}[0m\n";
+        let text = line.repeat(400);
+        let sent = pieces(&text);
+        assert!(sent.len() > 1);
+        assert_eq!(sent.concat(), text);
+        for piece in &sent {
+            assert!(piece.len() <= OUTPUT_PIECE && piece.ends_with('\n'), "{piece:?}");
+            let json = HostMessage::Output { text: piece.clone(), at: 0 }.to_json();
+            assert!(json.len() <= MESSAGE_BYTES, "{}", json.len());
+        }
+        // The worst case: every byte escaped, no line ends.
+        let escapes = pieces(&"\u{1}".repeat(5000));
+        assert!(
+            escapes.iter().all(|p| HostMessage::Output { text: p.clone(), at: 0 }.to_json().len() <= MESSAGE_BYTES)
+        );
+        assert_eq!(escapes.concat().len(), 5000);
+    }
+
+    #[test]
+    fn text_past_the_bound_is_left_out_and_the_seat_told() {
+        let text = "0123456789\n".repeat(OUTPUT_BYTES / 11 + 100);
+        let sent = pieces(&text);
+        let last = sent.last().unwrap();
+        assert!(last.contains("more lines left out"), "{last}");
+        let kept: usize = sent[..sent.len() - 1].iter().map(String::len).sum();
+        assert!(kept <= OUTPUT_BYTES && kept > OUTPUT_BYTES - 11);
+        assert!(last.starts_with(&format!("({} more lines", (text.len() - kept) / 11)), "{last}");
     }
 }

@@ -179,6 +179,7 @@ impl Client {
         while Instant::now() < deadline {
             match self.ws.read() {
                 Ok(Message::Text(text)) => {
+                    assert!(text.len() <= 8192, "a message past the protocol's bound: {} bytes", text.len());
                     let value: Value = serde_json::from_str(text.as_str()).expect("the host sends JSON");
                     self.messages.push(value.clone());
                     return Some(value);
@@ -523,6 +524,35 @@ fn the_host_saves_and_resumes_a_match_and_its_players_are_told_when_it_stops() {
     assert!(status.success(), "{out}");
     assert!(out.contains(&format!("hand {}", 1)) || out.contains("top "), "{out}");
     assert!(out.contains("the host closed the connection: the host stopped the match"), "{out}");
+}
+
+/// A long answer (`log` of a whole match, `help all`) reaches `unolab
+/// join` in pieces that each fit the protocol's bound on a message, and
+/// the connection stays.
+#[test]
+fn a_long_answer_reaches_join_in_pieces_and_the_connection_stays() {
+    let scratch = tempfile::tempdir().unwrap();
+    let host = Host::start(&["classic", "-p", "4", "--humans", "1", "--seed", "5"], scratch.path());
+    let mut join = Command::new(env!("CARGO_BIN_EXE_unolab"))
+        .args(["join", &host.addr, &host.code, "--name", "ann"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .env("NO_COLOR", "1")
+        .spawn()
+        .unwrap();
+    let mut lines = "auto\n".repeat(100);
+    lines += "log 100000\nhelp all\nquit\n";
+    join.stdin.take().unwrap().write_all(lines.as_bytes()).unwrap();
+    let output = join.wait_with_output().unwrap();
+    let out = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{out}");
+    assert!(!out.contains("connection is lost"), "{out}");
+    assert_eq!(out.matches("joined 127.0.0.1").count(), 1, "joined once, never again: {out}");
+    let log = out.split("> log 100000\n").nth(1).unwrap().split("> help all\n").next().unwrap();
+    assert!(log.len() > 8192, "{log}");
+    assert!(log.starts_with("  hand 1: "), "the whole match: {log}");
+    assert!(out.contains("left the table"), "{out}");
 }
 
 /// The hostile clients of tests/hostile/network.yaml, each against a host

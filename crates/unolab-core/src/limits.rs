@@ -114,6 +114,16 @@ pub const NAME_CHARS: usize = 16;
 /// longer one closes the connection, with the reason.
 pub const MESSAGE_BYTES: usize = 8 * 1024;
 
+/// Bytes of text in one `output` message a host sends: a longer text goes
+/// in several, each within `MESSAGE_BYTES` however its characters are
+/// escaped in JSON (at most six bytes a byte).
+pub const OUTPUT_PIECE: usize = 1024;
+
+/// Bytes of text a host sends a seat at once (the answer to one line, or
+/// what happened between two of its decisions); past it, the rest is left
+/// out and the seat told so.
+pub const OUTPUT_BYTES: usize = 64 * 1024;
+
 /// Connections a host serves at once (players, and those not yet seated);
 /// one more is answered `503` with the reason, and closed.
 pub const CONNECTIONS: usize = 32;
