@@ -1,6 +1,7 @@
 //! Hostile inputs, as data: each case in `tests/hostile/cases.yaml` runs the
 //! binary and must end within its processor time (and its memory, where it
-//! gives one), with its exit code, saying what it says. No panic, no hang,
+//! gives one), with its exit code, saying what it says (and not what it
+//! must not say, where a case gives `says_not`). No panic, no hang,
 //! no machine's memory. The cases that need a fixture no file in the
 //! repository can be (a named pipe, a symbolic link, a full disk, a signal)
 //! make it at run time, in the tests below the table's.
@@ -73,6 +74,9 @@ fn hostile_inputs_are_answered_within_their_bounds() {
         assert!(!stopped, "{run}: took more than {seconds} s of processor time:\n{text}");
         assert_eq!(status.code(), Some(exit as i32), "{run}:\n{text}");
         assert!(text.contains(says), "{run}: does not say '{says}':\n{text}");
+        if let Some(never) = case.get("says_not").and_then(|s| s.as_str()) {
+            assert!(!text.contains(never), "{run}: says '{never}':\n{text}");
+        }
         assert!(!text.contains("panicked"), "{run}:\n{text}");
     }
 }
