@@ -120,7 +120,7 @@ pub fn run_spec_with(path: &Path, mode: Mode, engine: Engine) -> Result<SpecResu
             let snap = dir.join(format!("{stem}@{n}p-seed{seed}.snap"));
             let verdict = match spec.transcript(n, seed, engine) {
                 Ok(body) => {
-                    let description = format!("{what}, {n} players, seed {seed}, {} bots", bot.name());
+                    let description = format!("{what}, {n} players, seed {seed}, {bot} bots");
                     let file = SnapFile { source: source.name.clone(), description, body };
                     let verdict = compare(&snap, &file, mode)?;
                     played.push((n, seed, file.body));
@@ -152,8 +152,7 @@ impl Spec {
         let variant = crate::scenario::load_named(loader, &source, path, &raw.variant, &raw.rules, &raw.options)?;
         let bot = match &raw.bot {
             None => BotKind::Random,
-            Some(name) => BotKind::parse(name)
-                .ok_or_else(|| source.problem(name.position(), format!("unknown bot '{name}' (random or greedy)")))?,
+            Some(name) => BotKind::read(name).map_err(|e| source.problem(name.position(), e))?,
         };
         let players = match &raw.players {
             None => vec![(variant.table_sizes().find(|&n| n >= 4).unwrap_or(variant.min_players), None)],

@@ -21,7 +21,7 @@ use crate::repl::command::{self, Input};
 use crate::repl::record::{SavedGame, Setup};
 use crate::repl::render::Style;
 use crate::repl::screen::Screen;
-use crate::repl::{bots_at, undo_seat};
+use crate::repl::{bot_at, bots_at, undo_seat};
 use crate::script::Runtime;
 use crate::seat::Seat;
 
@@ -612,7 +612,7 @@ impl Table {
                 return;
             }
         };
-        let bot = bots_at(&self.setup, &self.game).swap_remove(seat);
+        let bot = bot_at(&self.setup, &self.game, seat, input.auto_bot().unwrap_or(self.setup.bot));
         let handled = self.people[seat].screen.handle(&mut self.game, &input, || bot, &mut out).unwrap_or(true);
         let at = self.game.history().len();
         if handled {

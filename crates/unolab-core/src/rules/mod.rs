@@ -155,6 +155,11 @@ impl RuleFailure {
         &self.message
     }
 
+    /// The same failure, told as part of `context` (`CONTEXT: MESSAGE`).
+    pub fn within(self, context: impl std::fmt::Display) -> RuleFailure {
+        RuleFailure { message: format!("{context}: {}", self.message), ..self }
+    }
+
     pub fn place(&self) -> Option<&RulePlace> {
         self.place.as_deref()
     }
