@@ -41,30 +41,42 @@ pub fn check_layer(layer: &Layer, all_scripts: bool) -> Vec<String> {
     let mut problems = Vec::new();
     let ast = compile_layer(&engine, layer, &mut problems);
     let complete = problems.is_empty() && all_scripts;
+    // Each function's arities (Rhai tells functions apart by name and
+    // number of parameters).
+    let mut defined: std::collections::HashMap<&str, Vec<usize>> = std::collections::HashMap::new();
+    for f in ast.iter_functions() {
+        defined.entry(f.name).or_default().push(f.params.len());
+    }
+    // A function bound to several hooks of one arity is told once.
+    let mut checked = std::collections::HashSet::new();
     for binding in &layer.hooks {
         let (kind, function) = (binding.kind, &binding.function);
-        match ast.iter_functions().find(|f| f.name == function) {
-            None if complete => problems.push(layer.source.problem_at(
-                function,
+        if !checked.insert((function.as_str(), kind.arity())) {
+            continue;
+        }
+        match defined.get(function.as_str()) {
+            None if complete => problems.push(layer.source.problem(
+                binding.call_at,
                 format!("hook {} calls '{function}', which no script of '{}' defines", kind.name(), layer.name),
             )),
-            Some(f) if f.params.len() != kind.arity() => problems.push(layer.source.problem_at(
-                function,
+            Some(arities) if !arities.contains(&kind.arity()) => problems.push(layer.source.problem(
+                binding.call_at,
                 format!("'{function}' must take {} parameter(s) to serve as {}", kind.arity(), kind.name()),
             )),
             _ => {}
         }
     }
     for action in &layer.actions {
-        let functions = std::iter::once(("call", &action.call)).chain(action.available.iter().map(|f| ("available", f)));
-        for (field, function) in functions {
+        let functions = std::iter::once(("call", &action.call, action.call_at))
+            .chain(action.available.iter().map(|f| ("available", f, action.available_at)));
+        for (field, function, at) in functions {
             match ast.iter_functions().find(|f| f.name == function) {
-                None if complete => problems.push(layer.source.problem_at(
-                    function,
+                None if complete => problems.push(layer.source.problem(
+                    at,
                     format!("action '{}' {field}: '{function}', which no script of '{}' defines", action.name, layer.name),
                 )),
-                Some(f) if f.params.len() != 1 => problems.push(layer.source.problem_at(
-                    function,
+                Some(f) if f.params.len() != 1 => problems.push(layer.source.problem(
+                    at,
                     format!(
                         "'{function}' must take 1 parameter to serve action '{}' (its {})",
                         action.name,

@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 
 use crate::card::{CardDef, CardId, Color, Face, Side, Value};
 use crate::notation::Names;
-use crate::source::SourceFile;
+use crate::source::{Position, SourceFile};
 
 use selector::Selector;
 pub use selector::{SelectorSpec, TopNeed};
@@ -60,6 +60,10 @@ pub struct TargetSpec {
     /// happens).
     #[serde(default = "yes")]
     pub required_on_last_card: bool,
+    /// Where the layer's file writes each alternative of its `match:`,
+    /// where known.
+    #[serde(skip)]
+    pub match_places: Vec<Option<Position>>,
 }
 
 fn yes() -> bool {
@@ -68,24 +72,25 @@ fn yes() -> bool {
 
 /// An action a layer declares (`actions:`): something the player whose
 /// turn it is may do instead of playing or drawing, as a rule says.
-#[derive(Debug, Clone, serde::Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Debug, Clone)]
 pub struct ActionSpec {
     /// One word: how a player names it (`act trade red 5`).
     pub name: String,
-    #[serde(default)]
     pub description: String,
     /// It takes one of the player's cards (its functions are given it).
-    #[serde(default)]
     pub card: bool,
     /// It takes another player still in the hand (`target()`).
-    #[serde(default)]
     pub target: bool,
     /// A predicate: may the player take it now (with this card, at this
     /// target)? Left out: whenever the player may play or draw.
     pub available: Option<String>,
     /// Its effect (an effect hook): then the turn moves on, as after a play.
     pub call: String,
+    /// Where the layer's file writes the name, `available:` and `call:`,
+    /// where known.
+    pub name_at: Option<Position>,
+    pub available_at: Option<Position>,
+    pub call_at: Option<Position>,
 }
 
 /// An action bound to its functions (`Variant::actions`).
@@ -410,6 +415,16 @@ pub struct Binding {
     /// Asked only about plays of the flex side (`true`) or of the regular
     /// side (`false`); `None`: both.
     pub flex: Option<bool>,
+    /// Where the layer's file names the function (`call:`) and each
+    /// alternative of the faces (`match:`), where known: a problem with
+    /// either is told there.
+    pub call_at: Option<Position>,
+    pub match_places: Vec<Option<Position>>,
+}
+
+/// Where alternative `index` of a `match:` is written (`match_places`).
+fn match_place(places: &[Option<Position>], index: usize) -> Option<Position> {
+    places.get(index).copied().flatten()
 }
 
 /// The variant's own rules, or one house rule.
@@ -634,9 +649,8 @@ fn bind_hooks(variant: &mut Variant, layers: &[Layer], problems: &mut Vec<String
             }
             match Selector::parse(&variant.names, binding.selector.as_ref()) {
                 Ok(selector) if selector.reads_top() && binding.kind.asks_about_the_top() => {
-                    let alternatives = binding.selector.as_ref().map(|s| s.alternatives()).unwrap_or_default();
-                    problems.push(layer.source.problem_at(
-                        alternatives.first().copied().unwrap_or_default(),
+                    problems.push(layer.source.problem(
+                        match_place(&binding.match_places, 0),
                         format!(
                             "{} is asked about the card on top of the discard pile, so its match cannot \
                              relate the card to the top card (top words)",
@@ -649,10 +663,8 @@ fn bind_hooks(variant: &mut Variant, layers: &[Layer], problems: &mut Vec<String
                     if slots.is_empty() && !layer.inert_in.contains_key(&variant.name) {
                         let alternatives = binding.selector.as_ref().map(|s| s.alternatives()).unwrap_or_default();
                         let written = alternatives.join(", ");
-                        // Placed at its first alternative: a list may be
-                        // written in flow or block style.
-                        variant.warnings.push(layer.source.problem_at(
-                            alternatives.first().copied().unwrap_or_default(),
+                        variant.warnings.push(layer.source.problem(
+                            match_place(&binding.match_places, 0),
                             format!(
                                 "match: {written} selects no card of {}, so {} hook {} is never asked here \
                                  (inert_in: {{{}: why}} says that is meant)",
@@ -685,7 +697,7 @@ fn bind_hooks(variant: &mut Variant, layers: &[Layer], problems: &mut Vec<String
                         grants_in_turn[slot] |= binding.grants && binding.kind == HookKind::CanPlay;
                     }
                 }
-                Err(e) => problems.push(layer.source.problem_at(&e.written, &e)),
+                Err(e) => problems.push(layer.source.problem(match_place(&binding.match_places, e.index), &e)),
             }
         }
         for target in &layer.targets {
@@ -695,8 +707,8 @@ fn bind_hooks(variant: &mut Variant, layers: &[Layer], problems: &mut Vec<String
                 (true, true) => TargetNeed::Required,
             };
             match Selector::parse(&variant.names, Some(&target.selector)) {
-                Ok(selector) if selector.reads_top() => problems.push(layer.source.problem_at(
-                    target.selector.alternatives().first().copied().unwrap_or_default(),
+                Ok(selector) if selector.reads_top() => problems.push(layer.source.problem(
+                    match_place(&target.match_places, 0),
                     "a target is decided once, at load, so its match cannot relate a card to the top card (top words)",
                 )),
                 Ok(selector) => {
@@ -708,7 +720,7 @@ fn bind_hooks(variant: &mut Variant, layers: &[Layer], problems: &mut Vec<String
                         }
                     }
                 }
-                Err(e) => problems.push(layer.source.problem_at(&e.written, &e)),
+                Err(e) => problems.push(layer.source.problem(match_place(&target.match_places, e.index), &e)),
             }
         }
     }
