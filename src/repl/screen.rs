@@ -460,12 +460,17 @@ impl Screen {
             command = Command::Accept;
         }
         // A number counts in the order the hand is shown.
-        if let Command::Play(play) = &mut command
-            && let CardRef::Position(n) = play.card
+        let place = match &mut command {
+            Command::Play(play) => Some(&mut play.card),
+            Command::Act(act) => act.card.as_mut(),
+            _ => None,
+        };
+        if let Some(card) = place
+            && let CardRef::Position(n) = *card
         {
             let order = self.hand_order(game);
             match n.checked_sub(1).and_then(|i| order.get(i)) {
-                Some(&index) => play.card = CardRef::Position(index + 1),
+                Some(&index) => *card = CardRef::Position(index + 1),
                 None => {
                     writeln!(out, "you hold {} cards: there is no card {n}", order.len())?;
                     return Ok(());

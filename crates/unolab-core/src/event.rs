@@ -287,7 +287,7 @@ impl Event {
 /// What happened in a game: its events (when the log is enabled), and
 /// always how many of each kind and the counters scripts keep (`count`),
 /// for statistics.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct Log {
     pub events: Vec<Event>,
     pub enabled: bool,
@@ -305,7 +305,7 @@ pub struct Log {
 }
 
 /// Where a log stood (`Log::mark`).
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct LogMark {
     events: usize,
     output: usize,
@@ -314,6 +314,36 @@ pub struct LogMark {
     peaks: [u32; EVENT_KINDS.len()],
     counters: Vec<(crate::text::Text, u64)>,
     chain: u32,
+}
+
+// By hand: arrays of more than 32 take no derived `Default`.
+impl Default for Log {
+    fn default() -> Log {
+        Log {
+            events: Vec::new(),
+            enabled: false,
+            output: Vec::new(),
+            counts: [0; EVENT_KINDS.len()],
+            amounts: [0; EVENT_KINDS.len()],
+            peaks: [0; EVENT_KINDS.len()],
+            counters: Vec::new(),
+            chain: 0,
+        }
+    }
+}
+
+impl Default for LogMark {
+    fn default() -> LogMark {
+        LogMark {
+            events: 0,
+            output: 0,
+            counts: [0; EVENT_KINDS.len()],
+            amounts: [0; EVENT_KINDS.len()],
+            peaks: [0; EVENT_KINDS.len()],
+            counters: Vec::new(),
+            chain: 0,
+        }
+    }
 }
 
 impl Log {

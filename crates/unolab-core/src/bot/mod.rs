@@ -224,7 +224,8 @@ impl Bot {
         if !self.moves.acts.is_empty() {
             let take = match self.kind {
                 BotKind::Random => self.rng.random_ratio(1, 4),
-                BotKind::Greedy => self.moves.plays.is_empty(),
+                // The search bot's guess is greedy's.
+                BotKind::Greedy | BotKind::Search { .. } => self.moves.plays.is_empty(),
             };
             if take && let Some(option) = self.moves.acts.choose(&mut self.rng) {
                 return Action::Act(option.act(seat));
