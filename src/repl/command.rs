@@ -253,7 +253,7 @@ pub fn help(topic: Option<&str>) -> Result<String, String> {
                  the match: {}\n\
                  cards: 'red 5', 'r5', 'blue skip', '+2', 'wild'; colours by initial ('b' for blue); \
                  'help COMMAND' says more, 'help all' lists every command",
-                group(&["play", "draw", "pass", "uno", "catch", "challenge", "accept", "color", "choose", "act"]),
+                group(&["play", "draw", "pass", "uno", "catch", "challenge", "accept", "color", "choose"]),
                 group(&["hand", "table", "log", "rules", "auto", "pace", "help"]),
                 group(&["undo", "save", "load", "new", "reload", "quit"]),
             ))
