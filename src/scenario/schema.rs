@@ -203,8 +203,20 @@ fn parse_choice(arg: &Yaml) -> Result<ChoiceRef, String> {
 }
 
 /// The steps a scenario takes.
-const STEPS: &[&str] =
-    &["play", "draw", "pass", "uno", "catch", "challenge", "accept", "color", "choose", "act", "expect", "expect_error"];
+const STEPS: &[&str] = &[
+    "play",
+    "draw",
+    "pass",
+    "uno",
+    "catch",
+    "challenge",
+    "accept",
+    "color",
+    "choose",
+    "act",
+    "expect",
+    "expect_error",
+];
 
 /// The fields of a long-form play.
 const PLAY_FIELDS: &[&str] = &["card", "player", "color", "as", "target", "uno"];
@@ -246,7 +258,8 @@ fn unknown(what: &str, word: &str, known: &[&str]) -> String {
 /// target: P}`: an action a rule declares.
 fn parse_act(variant: &Variant, arg: &Yaml) -> Result<ActCommand, String> {
     let Some(map) = arg.as_mapping() else {
-        let text = arg.as_str().ok_or_else(|| format!("act: takes an action's name (and card, target), not '{arg}'"))?;
+        let text =
+            arg.as_str().ok_or_else(|| format!("act: takes an action's name (and card, target), not '{arg}'"))?;
         return ActCommand::parse(&variant.names, text);
     };
     let mut act = ActCommand { name: String::new(), card: None, target: None };

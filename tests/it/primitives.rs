@@ -97,7 +97,10 @@ fn a_rule_file_is_checked_at_load_with_its_places() {
     assert!(flex.contains("not draw_again"), "{flex}");
     let actions = with_rule("classic", "bad-actions.yaml").unwrap_err().join("\n");
     assert!(actions.contains("bad-actions.yaml:7:12: action 'draw' would be named as a move of the game"), "{actions}");
-    assert!(actions.contains("bad-actions.yaml:7:24: 'two_params' must take 1 parameter to serve action 'draw'"), "{actions}");
+    assert!(
+        actions.contains("bad-actions.yaml:7:24: 'two_params' must take 1 parameter to serve action 'draw'"),
+        "{actions}"
+    );
     assert!(actions.contains("bad-actions.yaml:8:23: action 'bid' call: 'nowhere', which no script"), "{actions}");
     assert!(actions.contains("action 'bid' is declared twice"), "{actions}");
     let old = with_rule("classic", "old-state.yaml").unwrap();

@@ -73,7 +73,10 @@ pub fn check_layer(layer: &Layer, all_scripts: bool) -> Vec<String> {
             match ast.iter_functions().find(|f| f.name == function) {
                 None if complete => problems.push(layer.source.problem(
                     at,
-                    format!("action '{}' {field}: '{function}', which no script of '{}' defines", action.name, layer.name),
+                    format!(
+                        "action '{}' {field}: '{function}', which no script of '{}' defines",
+                        action.name, layer.name
+                    ),
                 )),
                 Some(f) if f.params.len() != 1 => problems.push(layer.source.problem(
                     at,
