@@ -346,6 +346,9 @@ impl Scripts {
     /// A script value as a person reads it: cards by name, lists and maps
     /// of them too.
     fn shown(&self, value: &Dynamic) -> String {
+        if value.is_unit() {
+            return "()".into();
+        }
         if let Some(card) = value.read_lock::<CardHandle>() {
             return self.desk.borrow().card_name(&card);
         }
