@@ -86,7 +86,9 @@ impl<R: BufRead> LineSource for Piped<R> {
 /// Completion and hints from the vocabulary.
 #[derive(Helper, Validator)]
 pub struct ReplHelper {
-    pub vocabulary: Vocabulary,
+    /// Shared, so that it can change while a line is typed (a networked
+    /// seat's hand changes while it waits for the others).
+    pub vocabulary: Words,
     pub color: bool,
     /// File names, for `save` and `load`.
     files: rustyline::completion::FilenameCompleter,
@@ -96,7 +98,7 @@ impl ReplHelper {
     /// What may follow the command word `command`.
     fn arguments(&self, command: &str) -> Vec<String> {
         let Ok(info) = command_named(command) else { return Vec::new() };
-        let v = &self.vocabulary;
+        let v = &*self.vocabulary.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         match info.name {
             "play" => {
                 let mut words = v.cards.clone();
@@ -174,6 +176,12 @@ impl Highlighter for ReplHelper {
         if self.color { Cow::Owned(format!("\x1b[2m{hint}\x1b[0m")) } else { Cow::Borrowed(hint) }
     }
 }
+
+/// The words completion offers, as the line reader shares them.
+pub type Words = std::sync::Arc<std::sync::Mutex<Vocabulary>>;
+
+/// Where text that comes while a line may be being typed is shown.
+pub type Printer = Box<dyn FnMut(String) + Send>;
 
 /// A person at a terminal.
 pub struct Terminal {
@@ -269,7 +277,7 @@ impl Terminal {
             .build();
         let mut editor = Editor::with_config(config).map_err(|e| format!("the terminal: {e}"))?;
         let files = rustyline::completion::FilenameCompleter::new();
-        editor.set_helper(Some(ReplHelper { vocabulary: Vocabulary::default(), color, files }));
+        editor.set_helper(Some(ReplHelper { vocabulary: Words::default(), color, files }));
         let mut history = history_path();
         if let Some(path) = &history {
             // A missing history is a first session; one that cannot be read
@@ -287,6 +295,22 @@ impl Terminal {
             }
         }
         Ok(Terminal { editor, history, unsaved: Vec::new() })
+    }
+
+    /// A printer that shows text above the line being typed (and the
+    /// line again below it), or as it is between two lines; `None` where
+    /// the terminal cannot.
+    pub fn printer(&mut self) -> Option<Printer> {
+        use rustyline::ExternalPrinter as _;
+        let mut printer = self.editor.create_external_printer().ok()?;
+        Some(Box::new(move |text: String| {
+            let _ = printer.print(text);
+        }))
+    }
+
+    /// The words completion offers, to change them while a line is typed.
+    pub fn words(&self) -> Option<Words> {
+        self.editor.helper().map(|helper| helper.vocabulary.clone())
     }
 
     /// Adds the lines typed since to the history file as it is now (another
@@ -334,8 +358,8 @@ impl LineSource for Terminal {
     }
 
     fn set_vocabulary(&mut self, vocabulary: Vocabulary) {
-        if let Some(helper) = self.editor.helper_mut() {
-            helper.vocabulary = vocabulary;
+        if let Some(words) = self.words() {
+            *words.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = vocabulary;
         }
     }
 }
