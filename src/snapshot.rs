@@ -101,8 +101,7 @@ pub fn run_spec_with(path: &Path, mode: Mode, engine: Engine) -> Result<SpecResu
     };
     let bot = match &raw.bot {
         None => BotKind::Random,
-        Some(name) => BotKind::parse(name)
-            .ok_or_else(|| source.problem_at(name, format!("unknown bot '{name}' (random or greedy)")))?,
+        Some(name) => BotKind::read(name).map_err(|e| source.problem_at(name, e))?,
     };
     let players = match &raw.players {
         None => vec![variant.table_sizes().find(|&n| n >= 4).unwrap_or(variant.min_players)],
@@ -140,7 +139,7 @@ pub fn run_spec_with(path: &Path, mode: Mode, engine: Engine) -> Result<SpecResu
             let snap = dir.join(format!("{stem}@{n}p-seed{seed}.snap"));
             let verdict = match crate::sim::transcript_with(variant.clone(), n, seed, bot, engine) {
                 Ok(body) => {
-                    let description = format!("{what}, {n} players, seed {seed}, {} bots", bot.name());
+                    let description = format!("{what}, {n} players, seed {seed}, {bot} bots");
                     let file = SnapFile { source: source.name.clone(), description, body };
                     let verdict = compare(&snap, &file, mode)?;
                     played.push((n, seed, file.body));

@@ -21,7 +21,7 @@ use crate::repl::command::{self, Input};
 use crate::repl::record::{SavedGame, Setup};
 use crate::repl::render::Style;
 use crate::repl::screen::Screen;
-use crate::repl::{bots_at, undo_seat};
+use crate::repl::{bot_at, bots_at, undo_seat};
 use crate::script::Runtime;
 use crate::seat::Seat;
 
@@ -611,13 +611,13 @@ impl Table {
                 return;
             }
         };
-        if matches!(input, Input::Auto) && !self.people[seat].screen.holds_play(&self.game) {
+        if matches!(input, Input::Auto(_)) && !self.people[seat].screen.holds_play(&self.game) {
             let waiting = format!("nothing waits for you now: p{} is to act", self.game.to_act());
             let _ = self.people[seat].screen.say(&mut out, &waiting);
             self.people[seat].output(out, at);
             return;
         }
-        let bot = bots_at(&self.setup, &self.game).swap_remove(seat);
+        let bot = bot_at(&self.setup, &self.game, seat, input.auto_bot().unwrap_or(self.setup.bot));
         let handled = self.people[seat].screen.handle(&mut self.game, &input, || bot, &mut out).unwrap_or(true);
         let at = self.game.history().len();
         if handled {

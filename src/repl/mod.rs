@@ -17,7 +17,7 @@ use std::io::Write;
 use std::path::Path;
 use std::sync::Arc;
 
-use crate::bot::{self, Bot};
+use crate::bot::{self, Bot, BotKind};
 use crate::game::{Game, Record};
 use crate::script::Runtime;
 use crate::variant::Variant;
@@ -86,8 +86,14 @@ fn start(setup: &Setup, load: &LoadFn) -> Result<(Arc<Variant>, Game<Runtime>), 
 /// holds), so an undone move made again meets the same answers, as a
 /// replayed or loaded game does.
 pub fn bots_at(setup: &Setup, game: &Game<Runtime>) -> Vec<Bot> {
+    (0..setup.players).map(|seat| bot_at(setup, game, seat, setup.bot)).collect()
+}
+
+/// The bot of `kind` that decides for `seat` now, seeded as `bots_at`
+/// seeds them: `auto` for a seat, with the match's kind or another.
+pub fn bot_at(setup: &Setup, game: &Game<Runtime>, seat: usize, kind: BotKind) -> Bot {
     let seed = crate::rng::game_seed(setup.seed, game.history().len() as u64);
-    (0..setup.players).map(|seat| Bot::new(setup.bot, seed, seat as u64)).collect()
+    Bot::new(kind, seed, seat as u64)
 }
 
 impl<'a> Session<'a> {
@@ -297,7 +303,7 @@ impl<'a> Session<'a> {
             }
         };
         let (setup, game) = (&self.setup, &self.game);
-        let bot = bots_at(setup, game).swap_remove(HUMAN);
+        let bot = bot_at(setup, game, HUMAN, input.auto_bot().unwrap_or(setup.bot));
         if self.screen.handle(&mut self.game, &input, || bot, out)? {
             return Ok(Flow::Continue);
         }

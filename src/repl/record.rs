@@ -144,7 +144,7 @@ impl Setup {
     pub fn command(&self) -> String {
         let mut command = format!("unolab play {} -p {} --seed {}", self.request.arguments(), self.players, self.seed);
         if self.bot != BotKind::Random {
-            command += &format!(" --bot {}", self.bot.name());
+            command += &format!(" --bot {}", self.bot);
         }
         command
     }
@@ -171,7 +171,7 @@ impl SavedGame {
             settings: setup.request.settings.iter().map(|(k, v)| format!("{k}={v}")).collect(),
             players: setup.players,
             seed: setup.seed,
-            bot: setup.bot.name().to_string(),
+            bot: setup.bot.to_string(),
             history: history_text(game, game.history()),
         }
     }
@@ -214,7 +214,7 @@ impl SavedGame {
             request: LoadRequest { variant: self.variant.clone(), rules: self.rules.clone(), settings },
             players: self.players,
             seed: self.seed,
-            bot: BotKind::parse(&self.bot).ok_or_else(|| format!("unknown bot '{}'", self.bot))?,
+            bot: BotKind::read(&self.bot)?,
         })
     }
 

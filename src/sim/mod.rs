@@ -2,6 +2,8 @@
 //! statistics gathered off the hot path (from the log's counts once a hand
 //! is over). Game `i` is seeded from (seed, i) alone, so results are the
 //! same for any thread count. Each thread compiles its own scripts once.
+//! A hand is played out by `bot::playout`, as a search bot plays out the
+//! positions it tries.
 //! `report` turns the figures into intervals and tables.
 
 pub mod plot;
@@ -12,7 +14,7 @@ use std::time::Instant;
 
 use crate::bot::{Bot, BotKind};
 use crate::event::EVENT_KINDS;
-use crate::game::{ActionError, Game, OnFailure};
+use crate::game::{Game, OnFailure};
 use crate::rng::game_seed;
 use crate::rules::{RuleFailure, Rules};
 use crate::script::{Runtime, Scripts};
@@ -47,37 +49,6 @@ pub struct Failure {
     pub message: String,
     /// The rule's failure that stopped it, if one did (not kept by `--json`).
     pub cause: Option<RuleFailure>,
-}
-
-/// Why a hand could not be played to its end: in words (which hand, which
-/// action), and the rule's failure that stopped it, if one did.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct HandFailure {
-    pub message: String,
-    pub cause: Option<RuleFailure>,
-}
-
-impl HandFailure {
-    /// The hand stopped at `error`, told in `words`.
-    fn of(error: &ActionError, words: String) -> HandFailure {
-        let cause = match error {
-            ActionError::Rule(failure) => Some(failure.clone()),
-            ActionError::Refused { .. } => None,
-        };
-        HandFailure { message: words, cause }
-    }
-}
-
-impl std::fmt::Display for HandFailure {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.message)
-    }
-}
-
-impl From<HandFailure> for String {
-    fn from(failure: HandFailure) -> String {
-        failure.message
-    }
 }
 
 /// One game of a run, for `--games-out`.
@@ -136,41 +107,12 @@ pub struct SimStats {
     pub hands_per_match: Vec<u32>,
 }
 
-/// The result of one hand.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum HandResult {
-    Won { seat: usize, points: i64, actions: u64 },
-    Stuck { actions: u64 },
-}
+pub use crate::bot::playout::{HandFailure, HandResult, play_out};
 
 /// Deals and plays one hand with bots in every seat.
 pub fn play_hand(game: &mut Game<impl Rules>, bots: &mut [Bot]) -> Result<HandResult, HandFailure> {
     game.deal().map_err(|e| HandFailure::of(&e, e.to_string()))?;
     play_out(game, bots)
-}
-
-/// Plays the hand in progress to its end with bots in every seat (a
-/// playout, from a position a bot searches from).
-pub fn play_out(game: &mut Game<impl Rules>, bots: &mut [Bot]) -> Result<HandResult, HandFailure> {
-    let before = game.table().scores().to_vec();
-    let mut actions = 0;
-    while !game.hand_over() {
-        if actions >= crate::limits::HAND_ACTIONS {
-            return Ok(HandResult::Stuck { actions });
-        }
-        let hand = game.table().hand_number();
-        let next = crate::bot::next_action(game, bots, None)
-            .map_err(|e| HandFailure { message: format!("hand {hand}: {e}"), cause: Some(e) })?;
-        let Some((_, action)) = next else { unreachable!("bots play every seat") };
-        if let Err(e) = game.apply_unchecked(action) {
-            let words = format!("hand {hand}, {}: {e}", action.describe(&game.variant, game.table().side()));
-            return Err(HandFailure::of(&e, words));
-        }
-        actions += 1;
-    }
-    let seat = game.table().winner().expect("hand over");
-    let points = game.table().scores()[seat] - before[seat];
-    Ok(HandResult::Won { seat, points, actions })
 }
 
 /// How a game's engine runs: with the memo in front of the scripts (what
@@ -243,12 +185,12 @@ impl SimConfig {
 
     /// The bots in words: `random`, or one per seat (`random,greedy`).
     pub fn bot_names(&self) -> String {
-        let mut names: Vec<&str> = self.bots.iter().map(|b| b.name()).collect();
+        let mut names: Vec<String> = self.bots.iter().map(|b| b.to_string()).collect();
         names.dedup();
         if names.len() <= 1 {
-            names.pop().unwrap_or(BotKind::Random.name()).to_string()
+            names.pop().unwrap_or_else(|| BotKind::Random.to_string())
         } else {
-            (0..self.players).map(|s| self.bot(s).name()).collect::<Vec<_>>().join(",")
+            (0..self.players).map(|s| self.bot(s).to_string()).collect::<Vec<_>>().join(",")
         }
     }
 }

@@ -15,6 +15,7 @@ mod primitives;
 mod properties;
 mod rules;
 mod scenarios;
+mod search;
 mod sessions;
 mod sim;
 mod terminal;

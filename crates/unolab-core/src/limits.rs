@@ -93,6 +93,9 @@ pub const STATE_VALUES: usize = 256;
 /// reported as stuck.
 pub const HAND_ACTIONS: u64 = 20_000;
 
+/// Playouts a search bot may be given for one decision (`search:N`).
+pub const SEARCH_PLAYOUTS: u32 = 10_000_000;
+
 /// Hands one simulated match may take.
 pub const MATCH_HANDS: u32 = 1_000;
 

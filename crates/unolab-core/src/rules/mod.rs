@@ -132,6 +132,11 @@ impl RuleFailure {
         &self.message
     }
 
+    /// The same failure, told as part of `context` (`CONTEXT: MESSAGE`).
+    pub fn within(self, context: impl std::fmt::Display) -> RuleFailure {
+        RuleFailure { message: format!("{context}: {}", self.message), place: self.place }
+    }
+
     pub fn place(&self) -> Option<&RulePlace> {
         self.place.as_deref()
     }
