@@ -149,7 +149,7 @@ impl<R: Rules> Game<R> {
     pub(crate) fn going_on(&self) -> Result<(), RuleFailure> {
         match &self.pos.stopped {
             None => Ok(()),
-            Some(failure) => Err(RuleFailure::new(format!("the game stopped at a script error: {failure}"))),
+            Some(failure) => Err(failure.restated(format!("the game stopped at a script error: {failure}"))),
         }
     }
 
