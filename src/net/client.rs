@@ -217,8 +217,13 @@ impl Reader {
     /// The words completion offers from now on.
     fn set_words(&self, words: protocol::Words) {
         if let Some(shared) = &self.words {
-            *shared.lock().unwrap_or_else(std::sync::PoisonError::into_inner) =
-                Vocabulary { cards: words.cards, keywords: words.keywords, colors: words.colors, seats: words.seats };
+            *shared.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = Vocabulary {
+                cards: words.cards,
+                keywords: words.keywords,
+                colors: words.colors,
+                seats: words.seats,
+                actions: words.actions,
+            };
         }
     }
 
