@@ -99,10 +99,17 @@ impl Shown {
         }
     }
 
-    /// Waits until everything given has been handed on.
+    /// Waits until everything given has been handed on, two seconds at
+    /// most (a terminal that is gone may leave the line editor's printer
+    /// waiting for ever).
     fn finish(&mut self) {
         self.lines = None;
-        if let Some(thread) = self.thread.take() {
+        let Some(thread) = self.thread.take() else { return };
+        let deadline = std::time::Instant::now() + Duration::from_secs(2);
+        while !thread.is_finished() && std::time::Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        if thread.is_finished() {
             let _ = thread.join();
         }
     }
