@@ -35,6 +35,36 @@ pub const SUCCESS: i32 = 0;
 pub const FAILED: i32 = 1;
 pub const BAD_INPUT: i32 = 2;
 
+/// `--schema VERSION`: the shape of `--json`, and whether `--games-out`
+/// starts with a line naming the run.
+#[derive(clap::Args, Clone, Copy, Debug)]
+pub(crate) struct Schema {
+    /// 2: --json prints schema 2 alone (docs/sim.schema.json) and
+    /// --games-out starts with a line naming the run; without it --json
+    /// keeps schema 1's deprecated keys beside schema 2 (a sweep: schema
+    /// 1's list), with a warning
+    #[arg(long = "schema", value_name = "VERSION", value_parser = clap::value_parser!(u64).range(2..=2))]
+    version: Option<u64>,
+}
+
+impl Schema {
+    /// Schema 2 alone, as asked.
+    fn alone(self) -> bool {
+        self.version.is_some()
+    }
+
+    /// Prints a `--json` output: schema 2 alone, or with schema 1 kept
+    /// beside it and the warning that says so.
+    fn print_json(self, document: serde_json::Value) {
+        if self.alone() {
+            say!("{document}");
+        } else {
+            complain!("{}", crate::sim::json::SCHEMA_1_WARNING);
+            say!("{}", crate::sim::json::with_schema_1(document));
+        }
+    }
+}
+
 mod check;
 mod info;
 mod merge;
@@ -121,6 +151,8 @@ enum Command {
         /// Print the merged statistics as one JSON object
         #[arg(long)]
         json: bool,
+        #[command(flatten)]
+        schema: Schema,
     },
 }
 
@@ -151,7 +183,7 @@ pub fn main() -> i32 {
         Command::Scenario { paths, verbose } => tests::scenarios(&paths, verbose),
         Command::Snapshot { paths, accept } => tests::snapshots(&paths, accept),
         Command::Sim(args) => sim::simulate(args),
-        Command::Merge { files, json } => merge::merge(&files, json),
+        Command::Merge { files, json, schema } => merge::merge(&files, json, schema),
     }
 }
 

@@ -14,6 +14,7 @@ mod primitives;
 mod properties;
 mod rules;
 mod scenarios;
+mod schema;
 mod sessions;
 mod sim;
 mod terminal;
