@@ -34,6 +34,9 @@ macro_rules! complain {
 pub const SUCCESS: i32 = 0;
 pub const FAILED: i32 = 1;
 pub const BAD_INPUT: i32 = 2;
+/// A run stopped by Ctrl-C (SIGINT), SIGTERM or SIGHUP, its partial report
+/// printed: 128 + SIGINT, as a shell says.
+pub const STOPPED: i32 = 130;
 
 /// `--schema VERSION`: the shape of `--json`, and whether `--games-out`
 /// starts with a line naming the run.

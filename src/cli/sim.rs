@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use clap::{Args, Parser};
 
-use super::{BAD_INPUT, FAILED, SUCCESS, Schema, load_request, request_for};
+use super::{BAD_INPUT, FAILED, STOPPED, SUCCESS, Schema, load_request, request_for};
 use crate::args::Ruleset;
 use crate::bot::BotKind;
 use crate::limits;
@@ -386,7 +386,16 @@ pub(super) fn simulate(args: SimArgs) -> i32 {
         .iter()
         .flat_map(|(a, b)| std::iter::once(a).chain(b))
         .any(|s| !s.failures.is_empty() || !s.stuck.is_empty());
-    if failed { FAILED } else { SUCCESS }
+    // Stopped by Ctrl-C (or SIGTERM, SIGHUP): the partial report is out
+    // and the files written; the exit status says it was cut short, as a
+    // shell's 128 + SIGINT.
+    if progress.stop.load(std::sync::atomic::Ordering::Relaxed) {
+        STOPPED
+    } else if failed {
+        FAILED
+    } else {
+        SUCCESS
+    }
 }
 
 /// A file a run is to write, checked before the run: a regular file or
