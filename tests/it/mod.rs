@@ -3,6 +3,7 @@
 //! scenario files and seeded transcripts.
 
 mod cli;
+mod cluster;
 mod decks;
 mod equivalence;
 mod fuzz;
