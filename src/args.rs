@@ -42,6 +42,10 @@ pub struct PlayArgs {
     /// Mark every colour with a glyph, for colour-blind players
     #[arg(long)]
     pub glyphs: bool,
+    /// Pace play: wait for Enter before each hand (hand, the default at a
+    /// terminal), after each move of the others (move), or never (off)
+    #[arg(long, value_parser = ["off", "hand", "move"])]
+    pub pace: Option<String>,
 }
 
 /// Reads a bot's name (`--bot greedy`): one of `BotKind::ALL`, told as

@@ -24,6 +24,7 @@ pub mod args;
 pub mod cli;
 pub mod diagnostic;
 pub mod fuzz;
+pub mod net;
 pub mod output;
 pub mod repl;
 pub mod scaffold;

@@ -71,6 +71,7 @@ impl Schema {
 mod check;
 mod info;
 mod merge;
+mod net;
 mod new;
 mod play;
 mod sim;
@@ -91,6 +92,10 @@ struct Cli {
 enum Command {
     /// Play against bots: seat 0 is you (reads commands from stdin without a terminal)
     Play(PlayArgs),
+    /// Host a match that people join from their own terminals (bots take the other seats)
+    Host(net::HostArgs),
+    /// Join a hosted match: the REPL of `play`, for your seat
+    Join(net::JoinArgs),
     /// List the built-in variants and house rules
     Variants,
     /// Show a variant's deck: every card with count and points
@@ -175,9 +180,12 @@ pub fn main() -> i32 {
         seed: None,
         bot: BotKind::Random,
         glyphs: false,
+        pace: None,
     }));
     match command {
         Command::Play(args) => play::play(args),
+        Command::Host(args) => net::run_host(args),
+        Command::Join(args) => net::run_join(args),
         Command::Variants => info::variants(),
         Command::Deck { ruleset, json } => info::deck(&ruleset, json),
         Command::Check { variants, rules, settings } => check::check(&variants, &rules, &settings),

@@ -37,6 +37,13 @@ pub(super) fn play(args: PlayArgs) -> i32 {
         Ok(variant)
     };
     let mut session = Session::new(setup, game, style, &load);
+    // At a terminal, a pause before each hand unless told otherwise.
+    let pace = args.pace.as_deref().and_then(crate::repl::command::Pace::parse);
+    session.set_pace(pace.unwrap_or(if terminal {
+        crate::repl::command::Pace::Hand
+    } else {
+        crate::repl::command::Pace::Off
+    }));
     let mut out = std::io::stdout().lock();
     let result = if terminal {
         match Terminal::new(style.color) {

@@ -32,7 +32,34 @@ pub enum Input {
     Load(String),
     New(Vec<String>),
     Reload,
+    /// Show or set how play is paced.
+    Pace(Option<Pace>),
     Quit,
+}
+
+/// How play is paced: at once, a pause before each deal, or a pause after
+/// each move of the others (Enter goes on).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Pace {
+    Off,
+    Hand,
+    Move,
+}
+
+impl Pace {
+    pub const ALL: [Pace; 3] = [Pace::Off, Pace::Hand, Pace::Move];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Pace::Off => "off",
+            Pace::Hand => "hand",
+            Pace::Move => "move",
+        }
+    }
+
+    pub fn parse(word: &str) -> Option<Pace> {
+        Pace::ALL.into_iter().find(|p| p.name() == word.to_ascii_lowercase())
+    }
 }
 
 /// One command: its name, short forms, arguments and what it does.
@@ -98,6 +125,13 @@ pub const COMMANDS: &[CommandInfo] = &[
     CommandInfo { name: "hand", short: &["h"], usage: "hand", help: "Show the table and your hand." },
     CommandInfo { name: "table", short: &["t"], usage: "table", help: "Show the table and your hand." },
     CommandInfo { name: "auto", short: &[], usage: "auto", help: "Let a bot make this decision for you." },
+    CommandInfo {
+        name: "pace",
+        short: &[],
+        usage: "pace [off|hand|move]",
+        help: "How play is paced: 'hand' waits for Enter before each new hand (the default at a terminal), \
+               'move' after each move of the others, 'off' goes on at once. Without a word, says which.",
+    },
     CommandInfo { name: "log", short: &["l"], usage: "log [N]", help: "The last N events of the game (default 20)." },
     CommandInfo {
         name: "rules",
@@ -174,19 +208,46 @@ pub fn command_named(word: &str) -> Result<&'static CommandInfo, String> {
 /// The help text: every command, or one in detail.
 pub fn help(topic: Option<&str>) -> Result<String, String> {
     match topic {
+        Some("all") => Ok(help_all()),
         Some(word) => {
             let info = command_named(word)?;
             let short = if info.short.is_empty() { String::new() } else { format!(" (or {})", info.short.join(", ")) };
             Ok(format!("{}{short}\n  {}", info.usage, info.help))
         }
         None => {
+            let entry = |name: &str| {
+                let info = COMMANDS.iter().find(|c| c.name == name).expect("a command of the list");
+                match info.short.first() {
+                    Some(short) => format!("{} [{short}]", info.usage),
+                    None => info.usage.to_string(),
+                }
+            };
+            let group = |names: &[&str]| names.iter().map(|n| entry(n)).collect::<Vec<_>>().join(", ");
+            Ok(format!(
+                "moves: {}\n\
+                 the table: {}\n\
+                 the match: {}\n\
+                 cards: 'red 5', 'r5', 'blue skip', '+2', 'wild'; colours by initial ('b' for blue); \
+                 'help COMMAND' says more, 'help all' lists every command",
+                group(&["play", "draw", "pass", "uno", "catch", "challenge", "accept", "color", "choose"]),
+                group(&["hand", "table", "log", "rules", "auto", "pace", "help"]),
+                group(&["undo", "save", "load", "new", "reload", "quit"]),
+            ))
+        }
+    }
+}
+
+/// Every command with a line of what it does: `help all`.
+pub fn help_all() -> String {
+    {
+        {
             let mut text = String::from("commands (short forms in brackets; 'help COMMAND' for more):\n");
             for info in COMMANDS {
                 let short = if info.short.is_empty() { String::new() } else { format!(" [{}]", info.short.join(", ")) };
                 text += &format!("  {}{short}\n      {}\n", info.usage, first_sentence(info.help));
             }
             text += "cards: 'red 5', 'r5', 'blue skip', '+2', 'wild'; colours by initial ('b' for blue)";
-            Ok(text)
+            text
         }
     }
 }
@@ -202,6 +263,8 @@ pub struct Context<'a> {
     pub names: &'a Names,
     pub colors: Range<Color>,
     pub hand: &'a [Face],
+    /// The seat is asked to name a colour: a colour alone (`red`, `b`) names it.
+    pub naming_color: bool,
 }
 
 /// Parses a line `seat` typed at `game`: its cards are named as the seat
@@ -209,7 +272,9 @@ pub struct Context<'a> {
 pub fn parse_at(game: &Game<impl Rules>, seat: Seat, line: &str) -> Result<Input, String> {
     let (table, variant) = (game.table(), &game.variant);
     let hand: Vec<Face> = table.hands()[seat].iter().map(|&c| *variant.face(c, table.side())).collect();
-    parse(&Context { names: &variant.names, colors: variant.colors_of(table.side()), hand: &hand }, line)
+    let naming_color = matches!(table.phase(), crate::turn::Phase::NameColor { chooser } if *chooser == seat);
+    let context = Context { names: &variant.names, colors: variant.colors_of(table.side()), hand: &hand, naming_color };
+    parse(&context, line)
 }
 
 /// Parses a line.
@@ -222,6 +287,18 @@ pub fn parse(context: &Context, line: &str) -> Result<Input, String> {
     }
     let words: Vec<&str> = line.split_whitespace().collect();
     let Some((&first, rest)) = words.split_first() else { return Ok(Input::GoOn) };
+    // Asked to name a colour, a colour alone names it.
+    if context.naming_color && rest.is_empty() {
+        let word = first.to_ascii_lowercase();
+        match colors_named(names, colors.clone(), &word) {
+            Ok(Some(color)) => return Ok(Input::Move(Command::Color(color))),
+            // Not a command either: say which colours there are.
+            Ok(None) if command_named(&word).is_err() => {
+                return expand_color(names, colors.clone(), &word).map(|c| Input::Move(Command::Color(c)));
+            }
+            _ => {}
+        }
+    }
     let info = command_named(first)?;
     let lowered: Vec<String> = rest.iter().map(|w| w.to_ascii_lowercase()).collect();
     let args: Vec<&str> = lowered.iter().map(String::as_str).collect();
@@ -278,6 +355,13 @@ pub fn parse(context: &Context, line: &str) -> Result<Input, String> {
         }
         "new" => Ok(Input::New(rest.iter().map(|w| w.to_string()).collect())),
         "reload" => none(Input::Reload),
+        "pace" => match args.as_slice() {
+            [] => Ok(Input::Pace(None)),
+            [word] => Pace::parse(word)
+                .map(|p| Input::Pace(Some(p)))
+                .ok_or_else(|| format!("'{word}' is not a pace (off, hand or move)")),
+            _ => Err(format!("usage: {}", info.usage)),
+        },
         "help" => match args.as_slice() {
             [] => Ok(Input::Help(None)),
             [topic] => Ok(Input::Help(Some(topic.to_string()))),
@@ -306,7 +390,11 @@ fn color_list(names: &Names, colors: Range<Color>) -> String {
 fn expand_color(names: &Names, colors: Range<Color>, word: &str) -> Result<Color, String> {
     match colors_named(names, colors.clone(), word) {
         Ok(Some(color)) => Ok(color),
-        Ok(None) => Err(format!("'{word}' is not a colour (colours: {})", color_list(names, colors))),
+        Ok(None) => {
+            let known: Vec<String> = colors.clone().map(|c| names.color_name(c).to_ascii_lowercase()).collect();
+            let hint = crate::source::did_you_mean(word, known.iter().map(String::as_str));
+            Err(format!("'{word}' is not a colour (colours: {}){hint}", color_list(names, colors)))
+        }
         Err(ambiguous) => Err(ambiguous),
     }
 }
@@ -379,6 +467,54 @@ fn expand_card_words(names: &Names, colors: Range<Color>, words: &[&str]) -> Res
     Ok(out)
 }
 
+/// A symbol written in words, glued into its name: `wild draw 4` is
+/// `wild-draw4`, `draw 2` is `draw2` (a number after a word is glued on,
+/// words are joined by `-`), where the glued name is a symbol's.
+fn glue_symbol_words(names: &Names, words: Vec<String>) -> Vec<String> {
+    let glued = |parts: &[String]| {
+        let mut name = String::new();
+        for part in parts {
+            let number = part.bytes().all(|b| b.is_ascii_digit());
+            if !name.is_empty() && !number {
+                name.push('-');
+            }
+            name += part;
+        }
+        name
+    };
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < words.len() {
+        let longest = (i + 2..=words.len()).rev().find(|&end| names.symbol(&glued(&words[i..end])).is_some());
+        match longest {
+            Some(end) => {
+                out.push(glued(&words[i..end]));
+                i = end;
+            }
+            None => {
+                out.push(words[i].clone());
+                i += 1;
+            }
+        }
+    }
+    out
+}
+
+/// "; did you mean 'yellow'?" for a word of a card that is close to a
+/// colour or a symbol's name, else nothing.
+fn misspelt(context: &Context, words: &[String]) -> String {
+    let names = context.names;
+    let mut known: Vec<String> =
+        (0..names.colors.len()).map(|c| names.color_name(c as Color).to_ascii_lowercase()).collect();
+    known.extend(names.symbols.iter().map(|s| s.name.to_ascii_lowercase()));
+    words
+        .iter()
+        .filter(|w| !known.contains(w) && !w.bytes().all(|b| b.is_ascii_digit()))
+        .map(|w| crate::source::did_you_mean(w, known.iter().map(String::as_str)))
+        .find(|hint| !hint.is_empty())
+        .unwrap_or_default()
+}
+
 fn parse_play(context: &Context, words: &[&str]) -> Result<PlayCommand, String> {
     let (names, colors) = (context.names, context.colors.clone());
     let mut card_words = Vec::new();
@@ -414,7 +550,7 @@ fn parse_play(context: &Context, words: &[&str]) -> Result<PlayCommand, String> 
         let place = n.parse().map_err(|_| format!("'{n}' is not a place in your hand"))?;
         return Ok(PlayCommand { card: CardRef::Position(place), player: None, color, as_flex, target, uno });
     }
-    let mut expanded = expand_card_words(names, colors.clone(), &card_words)?;
+    let mut expanded = glue_symbol_words(names, expand_card_words(names, colors.clone(), &card_words)?);
     // A coloured symbol alone (`+2`, `skip`) stands for the one such card in
     // the hand.
     if let [word] = expanded.as_slice()
@@ -455,7 +591,8 @@ fn parse_play(context: &Context, words: &[&str]) -> Result<PlayCommand, String> 
             }
         }
     }
-    let mut pattern = names.parse_pattern(&expanded.join(" "))?;
+    let mut pattern =
+        names.parse_pattern(&expanded.join(" ")).map_err(|e| format!("{e}{}", misspelt(context, &expanded)))?;
     // `r6` for the one red 6 held when it has more than it says: a mark
     // (`red 6*`) or a flex colour (`red/blue 6`).
     if let CardPattern::Face(face) = &mut pattern

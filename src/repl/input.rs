@@ -125,7 +125,12 @@ impl Completer for ReplHelper {
         let pair = |text: &str| Pair { display: text.to_string(), replacement: text.to_string() };
         let Some(space) = before.find(char::is_whitespace) else {
             let lower = before.to_ascii_lowercase();
-            let names = COMMANDS.iter().filter(|c| c.name.starts_with(&lower)).map(|c| pair(c.name)).collect();
+            // A command word is completed with the space after it.
+            let names = COMMANDS
+                .iter()
+                .filter(|c| c.name.starts_with(&lower))
+                .map(|c| Pair { display: c.name.to_string(), replacement: format!("{} ", c.name) })
+                .collect();
             return Ok((0, names));
         };
         // After the command: a whole card name may have spaces in it, so

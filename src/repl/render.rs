@@ -171,14 +171,17 @@ pub fn sort_key(face: &Face) -> (u16, u16, u16, bool) {
 /// side, piles, each seat's cards, score and Power Card, whose turn it is
 /// and who is next, then the hand (in `order`), numbered, with the cards
 /// `moves` allows marked.
-pub fn table(
-    names: &Names,
-    view: &SeatView,
-    order: &[usize],
-    moves: &Moves,
-    next: Option<usize>,
-    style: Style,
-) -> String {
+/// What the table shows besides the view: the seat's moves, the plays
+/// that are bluffs, who is next, and what each seat is called.
+pub struct Shown<'a> {
+    pub moves: &'a Moves,
+    pub bluffs: &'a [Face],
+    pub next: Option<usize>,
+    pub labels: &'a [String],
+}
+
+pub fn table(names: &Names, view: &SeatView, order: &[usize], shown: &Shown, style: Style) -> String {
+    let Shown { moves, bluffs, next, labels } = *shown;
     let mut out = String::new();
     let mut facts = Vec::new();
     let top = view.top.map_or_else(|| Painted::plain("none"), |f| face(names, &f, style));
@@ -200,7 +203,12 @@ pub fn table(
         out += &format!("  table: {}\n", state_words(&view.state));
     }
     let seat_line = |seat: usize, cards: usize, score: i64, power: Option<bool>, uno: bool, playing: bool| {
-        let mut words = vec![if seat == view.seat { format!("you p{seat}") } else { format!("p{seat}") }];
+        let number = format!("p{seat}");
+        let label = match labels.get(seat) {
+            Some(name) if *name != number => format!("{name} {number}"),
+            _ => number,
+        };
+        let mut words = vec![if seat == view.seat { format!("you {label}") } else { label }];
         if !playing {
             words.push("left the hand".into());
         } else {
@@ -256,7 +264,13 @@ pub fn table(
         .enumerate()
         .map(|(shown, &index)| {
             let f = &view.hand[index];
-            let mark = if playable(f) { ">" } else { " " };
+            let mark = if bluffs.contains(f) {
+                "?"
+            } else if playable(f) {
+                ">"
+            } else {
+                " "
+            };
             let mut item = Painted::plain(format!("{mark}{}:", shown + 1));
             item.push(&face(names, f, style));
             item
@@ -268,6 +282,8 @@ pub fn table(
         let hint = "(> playable; aim with 'target N')";
         let glue = if "your hand ".len() + hint.len() + 1 > style.width { "\n  " } else { " " };
         out += &dim(&format!("{glue}{hint}"), style);
+    } else if !bluffs.is_empty() {
+        out += &dim(" (> playable; ? a bluff: it may be challenged)", style);
     } else if !moves.plays.is_empty() {
         out += &dim(" (> playable)", style);
     }

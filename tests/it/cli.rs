@@ -196,7 +196,7 @@ fn play_shows_each_event_as_the_human_seat_may_see_it() {
     let others = |text: &str| -> Vec<String> {
         text.lines().filter(|l| l.starts_with("p1 draws") || l.starts_with("p2 draws")).map(String::from).collect()
     };
-    assert!(flip.lines().any(|l| l.starts_with("p0 draws ") && !l.starts_with("p0 draws a card")), "{flip}");
+    assert!(flip.lines().any(|l| l.starts_with("you draw ") && !l.starts_with("you draw a card")), "{flip}");
     assert!(!others(&flip).is_empty(), "{flip}");
     assert!(others(&flip).iter().all(|l| l.contains("draws a card (its back: ")), "{flip}");
     let classic = text(&unolab_with_input(&["play", "classic", "--seed", "2", "-p", "3"], &commands));

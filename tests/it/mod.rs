@@ -11,6 +11,7 @@ mod game;
 mod hidden;
 mod hostile;
 mod model;
+mod net;
 mod primitives;
 mod properties;
 mod rules;

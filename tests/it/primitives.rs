@@ -149,3 +149,44 @@ fn rule_state_is_rebuilt_when_a_saved_game_is_replayed() {
     assert_eq!(again.table().state(), game.table().state());
     assert_eq!(again.table().seat_state(), game.table().seat_state());
 }
+
+/// A hook may do only what its mode lets it: a predicate that changes the
+/// game, or a transform that changes more than the value it returns, fails
+/// naming the hook, and the game is as it was.
+#[test]
+fn a_hook_that_changes_what_its_mode_may_not_fails_naming_it() {
+    let (_scratch, paths) = super::scratch_files(&[
+        ("m.rhai", "fn ask(card) { skip(1); true }\n"),
+        (
+            "m.yaml",
+            "name: m\ndescription: A predicate that changes the game.\nscripts: [m.rhai]\nhooks:\n  can_play:\n    - {call: ask}\n",
+        ),
+    ]);
+    let request = LoadRequest { variant: "classic".into(), rules: vec![paths[1].clone()], ..LoadRequest::default() };
+    let variant = Arc::new(load(&request).unwrap());
+    let mut game = Game::new(Runtime::new(variant.clone()).unwrap(), 3, 4).unwrap();
+    game.deal().unwrap();
+    let seat = game.to_act();
+    let failure = game.legal_moves(seat, &mut unolab::game::Moves::default()).unwrap_err();
+    let said = failure.to_string();
+    assert!(said.contains("skip() changes the game; can_play hooks only answer a question"), "{said}");
+    assert_eq!(failure.place().map(|p| (p.hook, p.function.as_str())), Some(("can_play", "ask")));
+    // A transform: on_penalty may change only the penalty it returns.
+    let (_scratch, paths) = super::scratch_files(&[
+        ("t.rhai", "fn pass_on(p) { reverse(); p }\n"),
+        (
+            "t.yaml",
+            "name: t\ndescription: A transform that changes the table.\nscripts: [t.rhai]\nhooks:\n  on_penalty:\n    - {call: pass_on}\n",
+        ),
+    ]);
+    let request = LoadRequest { variant: "classic".into(), rules: vec![paths[1].clone()], ..LoadRequest::default() };
+    let variant = Arc::new(load(&request).unwrap());
+    let config = unolab::sim::SimConfig::new(variant, 3, 20, 1);
+    let stats = unolab::sim::run(&config, &unolab::sim::Progress::default()).unwrap();
+    let failure = stats.failures.first().expect("a draw penalty was met in 20 hands");
+    assert!(
+        failure.message.contains("reverse() changes the game; on_penalty hooks may change only the value they return"),
+        "{}",
+        failure.message
+    );
+}

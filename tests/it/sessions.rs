@@ -62,13 +62,16 @@ fn reload_replays_under_the_edited_rules_and_stops_at_the_first_refused_move() {
     std::fs::write(&rule, "name: house\ndescription: No reds.\nscripts: [no-reds.rhai]\nhooks:\n  can_play:\n    - {match: red, call: no_reds}\n").unwrap();
     session.run(&mut Piped::new(&b"reload\nlog 1\n"[..]), &mut out).unwrap();
     let out = String::from_utf8(out).unwrap();
-    assert!(out.contains("p0 plays red 6"), "{out}");
+    assert!(out.contains("you play red 6"), "{out}");
     assert!(out.contains("not reloaded (the game goes on as it was):"), "{out}");
     assert!(out.contains("bogus"), "{out}");
     // The first red card played in the game was p0's (the red draw2 was
     // turned up, not played).
     assert!(out.contains("reloaded classic + house: 1 of 4 moves replayed\nmove 2 ('p0 play red 6'): refused: no red cards; staying at the last good point"), "{out}");
-    assert!(!out.ends_with("p0 plays red 6\n"), "{out}");
+    assert!(!out.ends_with("you play red 6\n"), "{out}");
+    // Going back changed the hands, and the reload says so.
+    assert!(out.contains("p1's hand changed: 8 cards before, 7 cards now"), "{out}");
+    assert!(out.contains("your hand changed: 6 cards ("), "{out}");
 }
 
 /// The REPL's words for cards: colour initials of the side in play, a
@@ -84,7 +87,7 @@ fn card_words_expand_against_the_side_and_the_hand() {
     let names = &flip.names;
     let face = |text: &str| names.parse_face(text).unwrap();
     let hand = [face("purple 9"), face("teal skip"), face("pink 2")];
-    let dark = Context { names, colors: flip.colors_of(Side::Dark), hand: &hand };
+    let dark = Context { names, colors: flip.colors_of(Side::Dark), hand: &hand, naming_color: false };
     let played = |line: &str| match parse(&dark, line) {
         Ok(Input::Move(Command::Play(play))) => match play.card {
             CardRef::Named(CardPattern::Face(f)) => Ok(names.format_face(&f)),
@@ -97,7 +100,7 @@ fn card_words_expand_against_the_side_and_the_hand() {
     assert_eq!(played("play skip"), Ok("teal skip".into()), "the one skip held");
     let ambiguous = parse(&dark, "play p9").unwrap_err();
     assert!(ambiguous.contains("could be pink or purple"), "{ambiguous}");
-    let light = Context { names, colors: flip.colors_of(Side::Light), hand: &[] };
+    let light = Context { names, colors: flip.colors_of(Side::Light), hand: &[], naming_color: false };
     assert!(parse(&light, "play p9").is_err(), "no light colour starts with p");
 }
 
@@ -174,6 +177,22 @@ fn a_partners_match_is_announced_for_the_team() {
     );
     let text = String::from_utf8_lossy(&output.stdout);
     assert_eq!(text.matches("match over: ").count(), 1, "{text}");
-    assert!(text.contains("match over: p0 and p2 win with 530 points."), "{text}");
-    assert!(text.contains("p0 and p2 win with 530 points; "), "{text}");
+    assert!(text.contains("match over: you and p2 win with 530 points."), "{text}");
+    assert!(text.contains("you and p2 win with 530 points; "), "{text}");
+}
+
+/// A card refused while a penalty waits on you is told why: which cards
+/// may answer it (under stacking, a +2 does not stack on a +4).
+#[test]
+fn a_card_that_cannot_answer_a_penalty_is_told_which_may() {
+    let output = super::cli::with_input(
+        Command::new(env!("CARGO_BIN_EXE_unolab"))
+            .args(["play", "classic", "-r", "stacking", "--seed", "3", "-p", "3"]),
+        &"play +2\nauto\n".repeat(200),
+    );
+    let text = String::from_utf8_lossy(&output.stdout).replace("\n  ", " ");
+    assert!(
+        text.contains("the wild-draw4 played on you waits for your answer: only wild-draw4 may answer it"),
+        "{text}"
+    );
 }

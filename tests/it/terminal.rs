@@ -129,3 +129,75 @@ fn terminal_sessions() {
         insta::assert_snapshot!(seen);
     });
 }
+
+/// Two people, each at a terminal of their own, play each other through a
+/// host on loopback: the prompt, completion and colours of `play`, each
+/// seeing the other by name, until the host stops and both are told.
+#[test]
+fn two_terminals_play_each_other_through_a_host() {
+    let scratch = tempfile::tempdir().unwrap();
+    let mut host = super::net::Host::start(&["classic", "-p", "2", "--humans", "2", "--seed", "4"], scratch.path());
+    let size = |n: u16| std::num::NonZero::new(n).unwrap();
+    let mut players: Vec<(expectrl::session::OsSession, vt100::Parser)> = ["ann", "bo"]
+        .iter()
+        .map(|name| {
+            let mut command = Command::new(env!("CARGO_BIN_EXE_unolab"));
+            command.args(["join", &host.addr, &host.code, "--name", name]);
+            command.env("UNOLAB_HISTORY", scratch.path().join(format!("{name}.txt"))).env("TERM", "xterm-256color");
+            command.env_remove("NO_COLOR").env("COLUMNS", "80");
+            let mut session = Session::spawn(command).unwrap();
+            session.get_process_mut().set_window_size(80, 30).unwrap();
+            let mut screen = vt100::Parser::new(size(30), size(80), 0);
+            settle(&mut session, &mut screen);
+            host.wait_for(&format!("({name}) joined"));
+            (session, screen)
+        })
+        .collect();
+    for (session, screen) in &mut players {
+        settle(session, screen);
+    }
+    let contents = |screen: &vt100::Parser| screen.screen().contents();
+    // Whoever is asked plays (a bot decides for them), until each has
+    // played five times.
+    let mut turns = [0, 0];
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while turns.iter().any(|&t| t < 5) && Instant::now() < deadline {
+        for (i, (session, screen)) in players.iter_mut().enumerate() {
+            settle(session, screen);
+            let text = contents(screen);
+            let last = text.lines().map(str::trim_end).rfind(|l| !l.is_empty()).unwrap_or("").to_string();
+            if last.ends_with('>') && !last.contains("match over") {
+                // Tab completes the command word with its space.
+                session.write_all(b"au\t").unwrap();
+                settle(session, screen);
+                let typed = contents(screen);
+                assert!(typed.lines().any(|l| l.trim_end().ends_with("> auto")), "{typed}");
+                session.write_all(b"\r").unwrap();
+                turns[i] += 1;
+            }
+        }
+    }
+    assert!(turns.iter().all(|&t| t >= 5), "{turns:?}");
+    for (session, screen) in &mut players {
+        settle(session, screen);
+    }
+    let (ann, bo) = (contents(&players[0].1), contents(&players[1].1));
+    assert!(ann.contains("bo play") || ann.contains("bo draw"), "{ann}");
+    assert!(bo.contains("ann play") || bo.contains("ann draw"), "{bo}");
+    assert!(ann.contains("you play") || ann.contains("you draw"), "{ann}");
+    // Colours: a card in the hand is drawn in its colour.
+    let colours = coloured(players[0].1.screen());
+    assert!(
+        colours.contains("{9}") || colours.contains("{12}") || colours.contains("{10}") || colours.contains("{11}"),
+        "{colours}"
+    );
+    host.command("quit");
+    assert_eq!(host.wait(), 0);
+    for (session, screen) in &mut players {
+        settle(session, screen);
+        let text = contents(screen);
+        assert!(text.contains("the host closed the connection: the host stopped the match"), "{text}");
+        let status = format!("{:?}", session.get_process_mut().wait().unwrap());
+        assert!(status.starts_with("Exited(") && status.ends_with(", 0)"), "{status}");
+    }
+}

@@ -221,6 +221,17 @@ pub fn next_action(
     bots: &mut [Bot],
     human: Option<Seat>,
 ) -> Result<Option<(Seat, Action)>, RuleFailure> {
+    next_action_among(game, bots, human.map_or(0, |seat| 1 << seat))
+}
+
+/// `next_action` with several seats no bot plays for (a bit a seat, as
+/// `Game::out_of_turn_chances`): `None` when it is one of theirs to act.
+pub fn next_action_among(
+    game: &mut Game<impl Rules>,
+    bots: &mut [Bot],
+    humans: u32,
+) -> Result<Option<(Seat, Action)>, RuleFailure> {
+    let is_human = |seat: Seat| humans >> seat & 1 != 0;
     let to_act = game.to_act();
     let players = game.players();
     // Someone left with one card and no UNO call can be caught until the
@@ -228,7 +239,7 @@ pub fn next_action(
     for exposed in seats_of(game.table().exposed()) {
         for offset in 0..players {
             let seat = (to_act + offset) % players;
-            if seat != exposed && Some(seat) != human && game.table().playing(seat) && bots[seat].catches() {
+            if seat != exposed && !is_human(seat) && game.table().playing(seat) && bots[seat].catches() {
                 return Ok(Some((seat, Action::Catch { by: seat, target: exposed })));
             }
         }
@@ -241,14 +252,14 @@ pub fn next_action(
             // A bot without a chance does nothing (a game that proves its
             // fast paths checks so).
             if (chance || game.checks())
-                && Some(seat) != human
+                && !is_human(seat)
                 && let Some(action) = bots[seat].out_of_turn(game, seat, chance)?
             {
                 return Ok(Some((seat, action)));
             }
         }
     }
-    if Some(to_act) == human {
+    if is_human(to_act) {
         return Ok(None);
     }
     let action = bots[to_act].choose(game, to_act)?;

@@ -110,3 +110,57 @@ pub const HISTORY_LINES: usize = 1000;
 /// Characters in one line of REPL input (a line read from a pipe may take
 /// four bytes a character; a longer one is refused whole, unread).
 pub const REPL_LINE: usize = 1_024;
+
+/// Characters in a player's name at a networked table.
+pub const NAME_CHARS: usize = 16;
+
+/// Bytes of one WebSocket message (or frame) a host or client reads; a
+/// longer one closes the connection, with the reason.
+pub const MESSAGE_BYTES: usize = 8 * 1024;
+
+/// Bytes of text in one `output` message a host sends: a longer text goes
+/// in several, each within `MESSAGE_BYTES` however its characters are
+/// escaped in JSON (at most six bytes a byte).
+pub const OUTPUT_PIECE: usize = 1024;
+
+/// Bytes of text a host sends a seat at once (the answer to one line, or
+/// what happened between two of its decisions); past it, the rest is left
+/// out and the seat told so.
+pub const OUTPUT_BYTES: usize = 64 * 1024;
+
+/// Connections a host serves at once (players, and those not yet seated);
+/// one more is answered `503` with the reason, and closed.
+pub const CONNECTIONS: usize = 32;
+
+/// Milliseconds a new connection has for its WebSocket handshake and its
+/// `hello`.
+pub const HELLO_MILLIS: u64 = 5_000;
+
+/// Messages one connection may send a second, on average, with bursts of
+/// up to `MESSAGE_BURST`; a flood past that closes it.
+pub const MESSAGES_PER_SECOND: u32 = 20;
+pub const MESSAGE_BURST: u32 = 40;
+
+/// Messages of one connection the host refuses (not JSON, not of the
+/// protocol) before it closes the connection.
+pub const REFUSED_MESSAGES: u32 = 10;
+
+/// Messages waiting to be sent to one connection; a client that reads
+/// none while they pile up is closed (its seat is kept).
+pub const OUTBOX_MESSAGES: usize = 256;
+
+/// Messages from all connections waiting for the game; past that, a line
+/// is refused as "busy".
+pub const GAME_QUEUE: usize = 256;
+
+/// Seconds a seat has to act at a networked table, unless the host says
+/// (`--turn-time`), and the most it may say.
+pub const TURN_SECONDS: u64 = 120;
+pub const TURN_SECONDS_MOST: u64 = 24 * 3600;
+
+/// Times a client tries to take its seat back after a lost connection.
+pub const RECONNECT_TRIES: u32 = 5;
+
+/// Seconds a networked table waits for a person to take or let pass a
+/// chance out of turn (a catch, a jump-in), if their turn time is longer.
+pub const CHANCE_SECONDS: u64 = 10;

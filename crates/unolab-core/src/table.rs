@@ -485,20 +485,26 @@ impl Table {
 
     /// The penalty waiting for an answer, taken up: the turn goes on.
     pub(crate) fn take_penalty(&mut self) -> Option<Penalty> {
-        match std::mem::take(&mut self.phase) {
-            Phase::Answer(penalty) => Some(penalty),
-            other => {
-                self.phase = other;
-                None
-            }
-        }
+        self.take_decision(|phase| match phase {
+            Phase::Answer(penalty) => Ok(penalty),
+            other => Err(other),
+        })
     }
 
     /// The choice a seat owes, taken up: the turn goes on.
     pub(crate) fn take_choice(&mut self) -> Option<Choice> {
-        match std::mem::take(&mut self.phase) {
-            Phase::Choose(choice) => Some(choice),
-            other => {
+        self.take_decision(|phase| match phase {
+            Phase::Choose(choice) => Ok(choice),
+            other => Err(other),
+        })
+    }
+
+    /// The decision the phase waits for, where `pick` takes it (the turn
+    /// goes on); any other phase stays.
+    fn take_decision<T>(&mut self, pick: impl FnOnce(Phase) -> Result<T, Phase>) -> Option<T> {
+        match pick(std::mem::take(&mut self.phase)) {
+            Ok(taken) => Some(taken),
+            Err(other) => {
                 self.phase = other;
                 None
             }

@@ -161,7 +161,7 @@ impl Refusal {
                 if *flex_hint { " (its flex side does: play it as flex)" } else { "" }
             ),
             Refusal::NeedsTarget { card: id } => format!("{} needs a target player", card(id)),
-            Refusal::BadTarget { target } => format!("target p{target} must be another player at the table"),
+            Refusal::BadTarget { target } => format!("p{target} is no target: aim at another player at the table"),
             Refusal::ByRule { reason: Some(Why { text, card: Some((id, side)) }), .. } => {
                 text.replace(CARD_SLOT, &variant.face_name(*id, *side))
             }

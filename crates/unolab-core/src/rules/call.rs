@@ -93,7 +93,7 @@ pub enum Open {
 /// through it: a running rule through a `Desk` it is lent to
 /// (`Desk::lend`), which answers and records every read and makes and
 /// records every change; a rule that replays a recorded call through
-/// `answer` and `replay`.
+/// `table` (to check what the call read, `Read::answer`) and `replay`.
 pub struct Lent<'a> {
     variant: &'a Variant,
     call: &'a mut CallInfo,

@@ -986,6 +986,13 @@ impl Variant {
             let count = faces(&|f| f.symbol() == Some(id as crate::card::SymbolId));
             let description = if symbol.description.is_empty() { "(no description)" } else { &symbol.description };
             lines.push(format!("  {} ({count} faces, {} points): {description}", symbol.name, symbol.points));
+            if symbol.restricted {
+                lines.push(format!(
+                    "    legal only for a player who holds no card of the colour in play (rules.md 1.4); played \
+                     anyway, unless a house rule forbids it, a {} is a bluff the player it hits may challenge",
+                    symbol.name
+                ));
+            }
         }
         if self.power_cards > 0 {
             lines.push(format!("  Power Cards: {}, one per player", self.power_cards));

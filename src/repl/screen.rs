@@ -1,0 +1,577 @@
+//! One seat's screen: what it has been shown of a game, and what it is
+//! told next (events since, the table and its hand, the prompt, the words
+//! Tab completes), with its moves kept up to date. The REPL has one, for
+//! seat 0; a networked table has one for each seat a person plays. Seats
+//! are told in their words (`words::SeatWords`): "you" at their own seat.
+
+use std::io::Write;
+
+use super::command::{self, Input};
+use super::input::Vocabulary;
+use super::render::{self, Style};
+use super::words::SeatWords;
+use crate::bot::Bot;
+use crate::event::{Event, describe_for};
+use crate::game::command::{CardRef, Command, Sight};
+use crate::game::{Action, Game, Moves, Play, Record};
+use crate::script::Runtime;
+use crate::seat::Seat;
+use crate::turn::Phase;
+
+/// What one seat has been shown, and its moves now.
+pub struct Screen {
+    pub seat: Seat,
+    /// Events printed so far.
+    pub shown: usize,
+    /// The history length at which the seat last let an out-of-turn chance
+    /// pass (so it is not offered again until something happens).
+    pub passed_at: Option<usize>,
+    /// The table was shown since the last event.
+    pub table_shown: bool,
+    /// The match end was announced.
+    pub announced: bool,
+    /// Scores when the current hand started, for the hand's summary.
+    pub scores_at_deal: Vec<i64>,
+    pub style: Style,
+    pub moves: Moves,
+    pub words: SeatWords,
+    /// The seat can start a new match with `new` (not at a networked table).
+    pub can_restart: bool,
+    /// The seat has been told that a flex side leaves the colour in play.
+    pub flex_told: bool,
+}
+
+impl Screen {
+    pub fn new(seat: Seat, players: usize, style: Style) -> Screen {
+        Screen {
+            seat,
+            shown: 0,
+            passed_at: None,
+            table_shown: false,
+            announced: false,
+            scores_at_deal: vec![0; players],
+            style,
+            moves: Moves::default(),
+            words: SeatWords::of_seat(seat),
+            can_restart: true,
+            flex_told: false,
+        }
+    }
+
+    /// A message, in the seat's words, wrapped at its width.
+    pub fn say(&self, out: &mut dyn Write, text: &str) -> std::io::Result<()> {
+        writeln!(out, "{}", render::wrap_text(&self.words.line(text), 2, self.style))
+    }
+
+    /// A game put in play (loaded, undone, reloaded): shown from where it is.
+    pub fn reset(&mut self, game: &Game<Runtime>) {
+        self.shown = game.events().len();
+        self.passed_at = None;
+        self.table_shown = false;
+        self.announced = game.table().match_winner().is_some();
+        self.scores_at_deal = game.table().scores().to_vec();
+    }
+
+    /// Prints the events not yet shown, one line each, condensed (see
+    /// `render::condense`).
+    pub fn show_events(&mut self, game: &Game<Runtime>, out: &mut dyn Write) -> std::io::Result<()> {
+        let events = &game.events()[self.shown.min(game.events().len())..];
+        // The events of one action (the REPL shows them after each): the
+        // action, then what followed from it, indented under it. A deal is
+        // not an action.
+        let one_action = !matches!(events.first(), Some(Event::HandStarted { .. }));
+        // A play or pass right after the same seat drew (the record before
+        // this action's) finishes its turn.
+        let history = game.history();
+        let drew = match history.len().checked_sub(2).map(|i| &history[i]) {
+            Some(Record::Act(Action::Draw(seat))) => Some(*seat),
+            _ => None,
+        };
+        let same_turn = match events.first() {
+            Some(Event::Played { seat, out_of_turn: false, .. } | Event::Passed { seat }) => Some(*seat) == drew,
+            _ => false,
+        };
+        let turn_indent = if same_turn { "  " } else { "" };
+        let mut lines = Vec::with_capacity(events.len());
+        for (index, event) in events.iter().enumerate() {
+            if matches!(event, Event::HandStarted { .. }) {
+                lines.push(String::new());
+            }
+            // The match's end is announced once, after the hand's summary.
+            if matches!(event, Event::MatchWon { .. }) {
+                continue;
+            }
+            let line = describe_for(event, &game.variant, Some(self.seat));
+            let indent = if one_action && index > 0 { "  " } else { "" };
+            lines.push(format!("{turn_indent}{indent}{line}"));
+            lines.extend(self.note(game, events, index).map(|note| format!("{turn_indent}{indent}  ({note})")));
+        }
+        for line in render::condense(lines) {
+            writeln!(out, "{}", self.words.line(&line))?;
+        }
+        if !events.is_empty() {
+            self.table_shown = false;
+        }
+        self.shown = game.events().len();
+        Ok(())
+    }
+
+    /// A word on an event a newcomer may not follow: a card turned up to
+    /// start the hand that the rules set aside (the next one turned up
+    /// over it), and, once, the colour in play after a flex side.
+    fn note(&mut self, game: &Game<Runtime>, events: &[Event], index: usize) -> Option<String> {
+        let names = &game.variant.names;
+        match (&events[index], events.get(index + 1)) {
+            (Event::TurnedUp { .. }, Some(Event::TurnedUp { .. })) => Some(
+                "the rules set this card aside: it stays in the discard pile without effect, and the next is turned up"
+                    .into(),
+            ),
+            (Event::Played { card, side, as_flex: true, .. }, _) if !self.flex_told => {
+                let main = game.variant.face(*card, *side).color?;
+                if !events[index + 1..].iter().all(|e| !matches!(e, Event::ColorChosen { .. })) {
+                    return None;
+                }
+                self.flex_told = true;
+                Some(format!(
+                    "played on its flex side, the card keeps {} as the colour in play, its main colour (rules.md 3.4)",
+                    names.color_name(main)
+                ))
+            }
+            _ => None,
+        }
+    }
+
+    /// The restricted cards the seat may play only as a bluff now: it holds
+    /// a card of the colour in play (rules.md 1.4), so the player it hits
+    /// may challenge it.
+    pub fn bluffs(&self, game: &Game<Runtime>) -> Vec<crate::card::Face> {
+        let (table, variant) = (game.table(), &game.variant);
+        let Some(color) = table.color() else { return Vec::new() };
+        let holds_colour = table.hands()[self.seat].iter().any(|&c| {
+            let face = variant.face(c, table.side());
+            face.color == Some(color) && !face.symbol().is_some_and(|s| variant.names.symbol_info(s).wild)
+        });
+        if !holds_colour {
+            return Vec::new();
+        }
+        self.moves
+            .plays
+            .iter()
+            .filter(|o| !o.as_flex && o.face.symbol().is_some_and(|s| variant.names.symbol_info(s).restricted))
+            .map(|o| o.face)
+            .collect()
+    }
+
+    pub fn refresh_moves(&mut self, game: &mut Game<Runtime>) {
+        let mut moves = std::mem::take(&mut self.moves);
+        if game.legal_moves(self.seat, &mut moves).is_err() {
+            moves = Moves::default();
+        }
+        self.moves = moves;
+    }
+
+    /// The seat may do something now that is not a turn: play out of turn,
+    /// catch someone, or call UNO while it can be caught.
+    pub fn has_chance(&self, game: &Game<Runtime>) -> bool {
+        !self.moves.plays.is_empty() || !self.moves.catch.is_empty() || self.uno_at_stake(game)
+    }
+
+    /// The seat holds one card without having called UNO, and can be caught
+    /// until it does, or a rule's `on_uno` hook may make something of a
+    /// call. Once the window to catch it has closed, a call is still
+    /// allowed, but without such a rule the host makes nothing of it, and
+    /// play does not stop for it.
+    pub fn uno_at_stake(&self, game: &Game<Runtime>) -> bool {
+        self.moves.call_uno
+            && (game.table().uno().get(self.seat) == crate::table::Uno::Exposed
+                || game.variant.has_hook(crate::variant::HookKind::OnUno))
+    }
+
+    /// The seat is not deciding a turn, but may be offered a chance.
+    pub fn in_window(&self, game: &Game<Runtime>) -> bool {
+        game.to_act() != self.seat || !self.moves.has_turn_action()
+    }
+
+    /// Play waits for this seat: it has a turn to decide, or a chance out
+    /// of turn it has not let pass.
+    pub fn holds_play(&self, game: &Game<Runtime>) -> bool {
+        if game.table().match_winner().is_some() || game.hand_over() || game.table().hand_number() == 0 {
+            return false;
+        }
+        (game.to_act() == self.seat && self.moves.has_turn_action())
+            || (self.has_chance(game) && self.passed_at != Some(game.history().len()))
+    }
+
+    /// The hand's end: what each seat scored, and the cards that were left.
+    pub fn hand_summary(&mut self, game: &Game<Runtime>, out: &mut dyn Write) -> std::io::Result<()> {
+        let table = game.table();
+        let names = &game.variant.names;
+        let mut parts = Vec::new();
+        for seat in 0..game.players() {
+            let gained = table.scores()[seat] - self.scores_at_deal.get(seat).copied().unwrap_or(0);
+            let held = &table.hands()[seat];
+            let cards: Vec<String> =
+                held.iter().map(|&c| names.format_face(game.variant.face(c, table.side()))).collect();
+            let left = if held.is_empty() {
+                String::new()
+            } else {
+                let points = table.hand_points(&game.variant, seat);
+                let unit = if points == 1 { "point" } else { "points" };
+                format!(" (held {} = {points} {unit})", cards.join(", "))
+            };
+            parts.push(format!("  {}: +{gained}, total {}{left}", self.words.name(seat), table.scores()[seat]));
+        }
+        writeln!(out, "hand {} over; target {}:", table.hand_number(), game.variant.target_score)?;
+        for part in parts {
+            writeln!(out, "{}", render::wrap_text(&part, 4, self.style))?;
+        }
+        self.scores_at_deal = table.scores().to_vec();
+        Ok(())
+    }
+
+    /// The match's end, once: the last hand's summary and who won.
+    pub fn announce_match_end(&mut self, game: &Game<Runtime>, out: &mut dyn Write) -> std::io::Result<()> {
+        if !std::mem::replace(&mut self.announced, true) {
+            self.hand_summary(game, out)?;
+            let again = if self.can_restart { " 'new' starts another match." } else { "" };
+            let line = format!("match over: {}.{again}", self.match_winners(game));
+            self.say(out, &line)?;
+        }
+        Ok(())
+    }
+
+    /// Who won the match, with their points: `you win with 510 points`,
+    /// `p1 and p3 win with 566 points` (a team), or each one's points where
+    /// they differ.
+    pub fn match_winners(&self, game: &Game<Runtime>) -> String {
+        let scores = &game.table().scores();
+        let winners = game.match_winners();
+        let same = winners.windows(2).all(|pair| scores[pair[0]] == scores[pair[1]]);
+        let names: Vec<String> = winners
+            .iter()
+            .map(|&s| if same { format!("p{s}") } else { format!("p{s} ({} points)", scores[s]) })
+            .collect();
+        let who = names.join(" and ");
+        match (winners.first(), winners.len()) {
+            (None, _) => "nobody has won".into(),
+            (Some(&first), 1) => format!("{who} wins with {} points", scores[first]),
+            (Some(&first), _) if same => format!("{who} win with {} points", scores[first]),
+            _ => format!("{who} win"),
+        }
+    }
+
+    /// The scores and hands finished, and (where given) the command that
+    /// plays the match again.
+    pub fn summary(&self, game: &Game<Runtime>, command: Option<String>, out: &mut dyn Write) -> std::io::Result<()> {
+        let table = game.table();
+        let scores: Vec<String> =
+            table.scores().iter().enumerate().map(|(s, p)| format!("{} {p}", self.words.label(s))).collect();
+        let finished = match table.hand_number().saturating_sub(u32::from(!game.hand_over())) {
+            0 => "no hand".to_string(),
+            1 => "1 hand".to_string(),
+            n => format!("{n} hands"),
+        };
+        let winner =
+            if table.match_winner().is_some() { format!("{}; ", self.match_winners(game)) } else { String::new() };
+        match command {
+            Some(command) => {
+                let line = format!("{winner}{finished} finished; scores: {}. Play it again:", scores.join(", "));
+                self.say(out, &line)?;
+                // The command whole, on a line of its own, to copy.
+                writeln!(out, "  {command}")
+            }
+            None => self.say(out, &format!("{winner}{finished} finished; scores: {}.", scores.join(", "))),
+        }
+    }
+
+    /// The order the seat's hand is shown in: indices into the hand.
+    pub fn hand_order(&self, game: &Game<Runtime>) -> Vec<usize> {
+        let table = game.table();
+        let hand = &table.hands()[self.seat];
+        let mut order: Vec<usize> = (0..hand.len()).collect();
+        order.sort_by_key(|&i| render::sort_key(game.variant.face(hand[i], table.side())));
+        order
+    }
+
+    pub fn show_table(&mut self, game: &Game<Runtime>, out: &mut dyn Write) -> std::io::Result<()> {
+        let view = game.view(self.seat);
+        let next = (!game.hand_over()).then(|| game.table().seat_after(game.table().current(), 1));
+        let order = self.hand_order(game);
+        let labels: Vec<String> = (0..game.players()).map(|s| self.words.label(s)).collect();
+        let bluffs = self.bluffs(game);
+        let shown = render::Shown { moves: &self.moves, bluffs: &bluffs, next, labels: &labels };
+        let table = render::table(&game.variant.names, &view, &order, &shown, self.style);
+        write!(out, "{table}")?;
+        self.table_shown = true;
+        Ok(())
+    }
+
+    /// The prompt: what the seat is asked now.
+    pub fn prompt(&self, game: &Game<Runtime>) -> String {
+        let names = &game.variant.names;
+        if game.table().match_winner().is_some() {
+            return "match over".into();
+        }
+        if self.in_window(game) {
+            let mut offers = Vec::new();
+            if !self.moves.plays.is_empty() {
+                let mut cards: Vec<String> = self.moves.plays.iter().map(|o| names.format_face(&o.face)).collect();
+                cards.dedup();
+                offers.push(format!("play {} out of turn", cards.join(" or ")));
+            }
+            for seat in &self.moves.catch {
+                offers.push(format!("catch p{seat}"));
+            }
+            if self.uno_at_stake(game) {
+                offers.push("call uno".into());
+            }
+            if offers.is_empty() {
+                return "waiting".into();
+            }
+            return format!("you may {} (Enter: let play go on)", offers.join(", "));
+        }
+        let uno = if self.moves.call_uno { " (you hold one card: uno)" } else { "" };
+        let text = match game.table().phase() {
+            Phase::NameColor { .. } => "name a colour (color C)".to_string(),
+            Phase::Answer(p) => format!(
+                "you face drawing {}: accept{}{}",
+                match p.draw.until {
+                    Some(color) => format!("until {}", names.color_name(color)),
+                    None => p.draw.count.to_string(),
+                },
+                if p.challenge.is_some() { ", challenge" } else { "" },
+                if self.moves.plays.is_empty() { "" } else { " or play" }
+            ),
+            Phase::Drawn(_) => "play the drawn card or pass".into(),
+            Phase::Choose(choice) => {
+                let options: Vec<String> = choice
+                    .options
+                    .iter()
+                    .enumerate()
+                    .map(|(i, o)| format!("{}: {}", i + 1, o.name(&game.variant)))
+                    .collect();
+                format!("choose {} (choose N): {}", choice.tag, options.join(", "))
+            }
+            Phase::Turn | Phase::Over { .. } => {
+                let view = game.view(self.seat);
+                let top = view.top.map(|f| names.format_face(&f)).unwrap_or_default();
+                let named = match (view.top, view.color) {
+                    (Some(top), Some(color)) if top.color != Some(color) => format!(" ({})", names.color_name(color)),
+                    _ => String::new(),
+                };
+                format!("your turn on {top}{named}")
+            }
+        };
+        format!("{text}{uno}")
+    }
+
+    /// The words Tab completes now.
+    pub fn vocabulary(&self, game: &Game<Runtime>) -> Vocabulary {
+        let table = game.table();
+        let variant = &game.variant;
+        let mut cards: Vec<String> = table.hands()[self.seat]
+            .iter()
+            .map(|&c| variant.names.format_face(variant.face(c, table.side())).to_ascii_lowercase())
+            .collect();
+        cards.sort();
+        cards.dedup();
+        let faces = || table.hands()[self.seat].iter().map(|&c| variant.face(c, table.side()));
+        let mut keywords = vec!["uno".to_string()];
+        if faces().any(|f| variant.names.has_flex_side(f)) {
+            keywords.push("flex".into());
+        }
+        if self.moves.plays.iter().any(|o| o.target.is_some()) {
+            keywords.push("target".into());
+        }
+        Vocabulary {
+            cards,
+            keywords,
+            colors: variant.colors_of(table.side()).map(|c| variant.names.color_name(c).to_ascii_lowercase()).collect(),
+            seats: (0..game.players()).filter(|&s| s != self.seat).map(|s| format!("p{s}")).collect(),
+        }
+    }
+
+    /// Carries out the inputs every seat has (moves, help, the table, the
+    /// log, the rules, `auto` with `bot`); `false` for the others (undo,
+    /// save, load, new, reload, quit), which are the session's.
+    pub fn handle(
+        &mut self,
+        game: &mut Game<Runtime>,
+        input: &Input,
+        bot: impl FnOnce() -> Bot,
+        out: &mut dyn Write,
+    ) -> std::io::Result<bool> {
+        match input {
+            Input::GoOn => {
+                if self.has_chance(game) && self.in_window(game) {
+                    self.passed_at = Some(game.history().len());
+                } else {
+                    self.table_shown = false;
+                }
+            }
+            Input::Move(command) => self.make_move(game, command.clone(), out)?,
+            Input::Help(topic) => match command::help(topic.as_deref()) {
+                Ok(text) => writeln!(out, "{}", render::wrap_text(&text, 2, self.style))?,
+                Err(e) => writeln!(out, "{e}")?,
+            },
+            Input::Hand | Input::Table => self.table_shown = false,
+            Input::Auto => self.auto(game, bot(), out)?,
+            Input::Log(n) => {
+                let events = game.events();
+                for event in &events[events.len().saturating_sub(*n)..] {
+                    let line = describe_for(event, &game.variant, Some(self.seat));
+                    writeln!(out, "  {}", self.words.line(&line))?;
+                }
+            }
+            Input::Rules => {
+                for line in game.variant.rule_sheet(Some(game.players())) {
+                    writeln!(out, "{}", render::wrap_text(&line, 4, self.style))?;
+                }
+            }
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+
+    pub fn make_move(
+        &mut self,
+        game: &mut Game<Runtime>,
+        mut command: Command,
+        out: &mut dyn Write,
+    ) -> std::io::Result<()> {
+        if game.table().match_winner().is_some() {
+            writeln!(out, "the match is over: 'new' starts another, 'undo' goes back")?;
+            return Ok(());
+        }
+        // Drawing the cards a penalty owes is accepting it.
+        if command == Command::Draw && self.moves.accept {
+            command = Command::Accept;
+        }
+        // A number counts in the order the hand is shown.
+        if let Command::Play(play) = &mut command
+            && let CardRef::Position(n) = play.card
+        {
+            let order = self.hand_order(game);
+            match n.checked_sub(1).and_then(|i| order.get(i)) {
+                Some(&index) => play.card = CardRef::Position(index + 1),
+                None => {
+                    writeln!(out, "you hold {} cards: there is no card {n}", order.len())?;
+                    return Ok(());
+                }
+            }
+        }
+        let result = match game.resolve(&command, self.seat, Sight::Seat) {
+            Ok(action) => self.apply_shown(game, action, out)?,
+            Err(e) => Err(e),
+        };
+        if let Err(e) = result {
+            self.say(out, &e)?;
+            if let (Command::Play(_), Some(why)) = (&command, self.why_not_an_answer(game)) {
+                self.say(out, &why)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Why a card refused while a penalty waits on the seat could not
+    /// answer it: which cards may (the rules in play decide what stacks).
+    fn why_not_an_answer(&self, game: &Game<Runtime>) -> Option<String> {
+        let Phase::Answer(penalty) = game.table().phase() else { return None };
+        if penalty.victim != self.seat {
+            return None;
+        }
+        let names = &game.variant.names;
+        let top = game.table().top().map(|c| names.format_face(game.variant.face(c, game.table().side())))?;
+        let mut answers: Vec<String> = self.moves.plays.iter().map(|o| names.format_face(&o.face)).collect();
+        answers.dedup();
+        let also = if penalty.challenge.is_some() { " or challenge it" } else { "" };
+        Some(if answers.is_empty() {
+            format!(
+                "the {top} played on you waits for your answer: no card of yours may answer it ('rules' says what stacks): accept it{also}"
+            )
+        } else {
+            format!(
+                "the {top} played on you waits for your answer: only {} may answer it ('rules' says what stacks); or accept it{also}",
+                answers.join(" or ")
+            )
+        })
+    }
+
+    /// Applies the seat's `action`, or says why not (the outer error: the
+    /// output failed). A challenged player shows the challenger their
+    /// hand (rules.md 1.4): as it was when challenged, after the
+    /// challenge's events.
+    pub fn apply_shown(
+        &mut self,
+        game: &mut Game<Runtime>,
+        action: Action,
+        out: &mut dyn Write,
+    ) -> std::io::Result<Result<(), String>> {
+        let shown = match action {
+            Action::Challenge(_) => self.challenged_hand(game),
+            _ => None,
+        };
+        if let Err(e) = game.apply(action) {
+            return Ok(Err(e.to_string()));
+        }
+        if let Some((seat, hand)) = shown {
+            self.show_events(game, out)?;
+            writeln!(out, "  {}'s hand, shown to you when challenged:", self.words.label(seat))?;
+            writeln!(out, "{}", render::wrap(&hand, 4, self.style))?;
+        }
+        Ok(Ok(()))
+    }
+
+    /// The seat a challenge now would challenge, and its hand as shown.
+    fn challenged_hand(&self, game: &Game<Runtime>) -> Option<(usize, Vec<render::Painted>)> {
+        let Phase::Answer(penalty) = game.table().phase() else { return None };
+        penalty.challenge.as_ref()?;
+        let (names, side) = (&game.variant.names, game.table().side());
+        let hand = game.table().hands()[penalty.by]
+            .iter()
+            .map(|&card| render::face(names, game.variant.face(card, side), self.style))
+            .collect();
+        Some((penalty.by, hand))
+    }
+
+    /// A bot decides for the seat: its turn, or whether to take a chance
+    /// out of turn. Returns whether it acted (out: what went wrong).
+    pub fn auto(&mut self, game: &mut Game<Runtime>, mut bot: Bot, out: &mut dyn Write) -> std::io::Result<()> {
+        if game.table().match_winner().is_some() {
+            writeln!(out, "the match is over: 'new' starts another, 'undo' goes back")?;
+            return Ok(());
+        }
+        let seat = self.seat;
+        if self.in_window(game) {
+            let taken = if self.uno_at_stake(game) {
+                Ok(Some(Action::CallUno(seat)))
+            } else {
+                let chance = game.out_of_turn_chances() >> seat & 1 != 0;
+                bot.out_of_turn(game, seat, chance).map_err(|e| e.to_string())
+            };
+            match taken {
+                Ok(Some(action)) => {
+                    if let Err(e) = game.apply(action) {
+                        writeln!(out, "{e}")?;
+                    }
+                }
+                Ok(None) => self.passed_at = Some(game.history().len()),
+                Err(e) => writeln!(out, "{e}")?,
+            }
+            return Ok(());
+        }
+        // A bot playing for you never forgets to call UNO.
+        let held = game.table().hands()[seat].len();
+        let result = match bot.choose(game, seat) {
+            Ok(Action::Play(play)) if held == 2 => {
+                self.apply_shown(game, Action::Play(Play { uno: true, ..play }), out)?
+            }
+            Ok(action) => self.apply_shown(game, action, out)?,
+            Err(e) => Err(e.to_string()),
+        };
+        if let Err(e) = result {
+            writeln!(out, "{e}")?;
+        }
+        Ok(())
+    }
+}
