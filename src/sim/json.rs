@@ -94,7 +94,8 @@ fn schema_1_run(run: &Value) -> Value {
 /// A comparison as schema 1 gave it: `{a, b, paired}`, each figure by its
 /// label (`figure`).
 fn schema_1_comparison(runs: &[Value], comparison: &Value) -> Value {
-    let run = |side: &str| comparison[side].as_u64().and_then(|i| runs.get(i as usize)).map_or(Value::Null, schema_1_run);
+    let run =
+        |side: &str| comparison[side].as_u64().and_then(|i| runs.get(i as usize)).map_or(Value::Null, schema_1_run);
     let paired: Vec<Value> = comparison["figures"]
         .as_array()
         .map(Vec::as_slice)

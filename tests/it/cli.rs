@@ -283,8 +283,18 @@ fn sim_draws_its_pictures_to_an_svg_file() {
 fn sim_plots_both_sides_of_a_comparison_a_panel_per_configuration() {
     let scratch = tempfile::tempdir().unwrap();
     let path = scratch.path().join("ab.svg");
-    let output =
-        unolab(&["sim", "classic", "-n", "40", "-p", "2,3", "--vs", "-r stacking", "--plot", &path.display().to_string()]);
+    let output = unolab(&[
+        "sim",
+        "classic",
+        "-n",
+        "40",
+        "-p",
+        "2,3",
+        "--vs",
+        "-r stacking",
+        "--plot",
+        &path.display().to_string(),
+    ]);
     assert_eq!(output.status.code(), Some(0), "{}", text(&output));
     let svg = std::fs::read_to_string(&path).unwrap();
     for caption in [
@@ -928,7 +938,13 @@ fn per_game_rows_carry_events_and_name_their_run() {
     }
     let column = |name: &str| header.iter().position(|c| *c == name).unwrap();
     let rows: Vec<Vec<u64>> = lines
-        .map(|l| l.split(',').enumerate().filter(|(i, _)| *i != column("outcome")).map(|(_, v)| v.parse().unwrap_or(0)).collect())
+        .map(|l| {
+            l.split(',')
+                .enumerate()
+                .filter(|(i, _)| *i != column("outcome"))
+                .map(|(_, v)| v.parse().unwrap_or(0))
+                .collect()
+        })
         .collect();
     assert_eq!(rows.len(), 60);
     // Columns after "outcome" are one to the left in `rows`.
@@ -950,7 +966,10 @@ fn per_game_rows_carry_events_and_name_their_run() {
     let first = std::fs::read_to_string(&jsonl).unwrap();
     let meta: serde_json::Value = serde_json::from_str(first.lines().next().unwrap()).unwrap();
     let meta = &meta["meta"];
-    assert_eq!((&meta["schema_version"], &meta["variant"], &meta["seed"]), (&serde_json::json!(2), &serde_json::json!("classic"), &serde_json::json!(4)));
+    assert_eq!(
+        (&meta["schema_version"], &meta["variant"], &meta["seed"]),
+        (&serde_json::json!(2), &serde_json::json!("classic"), &serde_json::json!(4))
+    );
     assert_eq!(meta["rules"], serde_json::json!(["stacking"]));
     let command = meta["command"].as_str().unwrap();
     let again = scratch.path().join("again.jsonl");

@@ -58,7 +58,11 @@ fn every_kind_of_output_has_the_documented_shape() {
         // schema names them; a sweep is schema 1's list of runs.
         let both = unolab(args);
         if kind.starts_with("sweep") {
-            assert_eq!(both.as_array().map(Vec::len), value["runs"].as_array().map(|r| r.len() / (1 + usize::from(kind == "sweep_comparison"))), "{what}");
+            assert_eq!(
+                both.as_array().map(Vec::len),
+                value["runs"].as_array().map(|r| r.len() / (1 + usize::from(kind == "sweep_comparison"))),
+                "{what}"
+            );
         } else {
             check(&validator, &format!("{what} with schema 1's keys"), &both);
         }
