@@ -128,10 +128,10 @@ pub fn with_schema_1(document: Value) -> Value {
             document
         }
         Some("comparison") => {
-            if let (Some(top), Some(comparison)) = (document.as_object_mut(), comparisons.first()) {
-                if let Value::Object(old) = schema_1_comparison(&runs, comparison) {
-                    top.extend(old);
-                }
+            if let (Some(top), Some(comparison)) = (document.as_object_mut(), comparisons.first())
+                && let Value::Object(old) = schema_1_comparison(&runs, comparison)
+            {
+                top.extend(old);
             }
             document
         }
