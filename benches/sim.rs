@@ -3,6 +3,9 @@
 //! as in a long run, and no backups, as in `sim`); and what a bot that
 //! searches pays for each line it tries: copying a mid-hand position,
 //! dealing what a seat cannot see anew, and one random playout from it.
+//! And what the search bot costs (`search`): the time of a decision at
+//! its default budget, and playouts a second, for every built-in variant
+//! and Classic with stacking, Seven-O and Jump-In.
 //! `cargo bench`; for ratios measured against the hand-coded reference,
 //! run `../shared/bench/ratio.sh`; for instruction counts,
 //! `benches/instructions.sh`.
@@ -113,5 +116,77 @@ fn positions(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, hands, positions);
+/// Positions of 4-player hands where seat 0 has a choice to make (two
+/// options or more), from hands greedy bots play with `rules` (seeded).
+fn choices(variant: &str, rules: &[&str], count: usize) -> (Game<Runtime>, Vec<unolab::game::Position>) {
+    let request = LoadRequest {
+        variant: variant.to_string(),
+        rules: rules.iter().map(|r| r.to_string()).collect(),
+        ..LoadRequest::default()
+    };
+    let loaded = Arc::new(load(&request).expect("built-in rules load"));
+    let mut game = Game::new(Runtime::new(loaded).expect("scripts compile"), 4, 7).expect("4 players");
+    game.set_on_failure(OnFailure::Stop);
+    let mut positions = Vec::new();
+    let mut moves = unolab::game::Moves::default();
+    let mut actions = Vec::new();
+    for hand in 0.. {
+        let seed = game_seed(11, hand);
+        game.restart(seed);
+        game.deal().expect("deals");
+        let mut bots: Vec<Bot> = (0..4).map(|s| Bot::new(BotKind::Greedy, seed, s)).collect();
+        while !game.hand_over() {
+            if game.to_act() == 0 {
+                game.legal_moves(0, &mut moves).expect("moves");
+                unolab::bot::search::plays(&moves, &mut actions);
+                let others = [moves.draw, moves.pass, moves.accept, moves.challenge].iter().filter(|&&m| m).count();
+                let options = actions.len() + others + moves.name_color.len() + moves.choose;
+                if options >= 2 {
+                    positions.push(game.position().clone());
+                    if positions.len() == count {
+                        return (game, positions);
+                    }
+                }
+            }
+            unolab::bot::playout::act(&mut game, &mut bots, None).expect("the hand plays");
+        }
+    }
+    unreachable!()
+}
+
+/// A search decision at the default budget, over decisions of seat 0
+/// (`decision`: its time, elements = decisions), and the playouts they
+/// take (`playouts`: elements = playouts).
+fn search(c: &mut Criterion) {
+    let configs: &[(&str, &[&str])] = &[
+        ("classic", &[]),
+        ("flex", &[]),
+        ("flip", &[]),
+        ("express", &[]),
+        ("classic", &["stacking", "seven-o", "jump-in"]),
+    ];
+    let mut group = c.benchmark_group("search");
+    group.sample_size(10);
+    for (variant, rules) in configs {
+        let name = if rules.is_empty() { variant.to_string() } else { format!("{variant}+{}", rules.join("+")) };
+        let (mut game, positions) = choices(variant, rules, 20);
+        let mut bot = Bot::new(BotKind::SEARCH, 7, 0);
+        let decide = |game: &mut Game<Runtime>, bot: &mut Bot| {
+            for position in &positions {
+                game.set_position(position);
+                std::hint::black_box(bot.choose(game, 0).expect("the search decides"));
+            }
+        };
+        // One pass first: the memo learns, and the playouts are counted.
+        decide(&mut game, &mut bot);
+        let playouts = bot.tally().playouts;
+        group.throughput(Throughput::Elements(positions.len() as u64));
+        group.bench_function(format!("decision/{name}"), |b| b.iter(|| decide(&mut game, &mut bot)));
+        group.throughput(Throughput::Elements(playouts));
+        group.bench_function(format!("playouts/{name}"), |b| b.iter(|| decide(&mut game, &mut bot)));
+    }
+    group.finish();
+}
+
+criterion_group!(benches, hands, positions, search);
 criterion_main!(benches);

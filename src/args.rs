@@ -37,6 +37,8 @@ pub struct PlayArgs {
     /// Seed for every shuffle and bot choice (default: from the clock)
     #[arg(long)]
     pub seed: Option<u64>,
+    /// The bots: random, greedy or search[:N] (N playouts a decision), or
+    /// by difficulty easy, normal or hard
     #[arg(long, value_parser = bot_kind(), default_value_t = BotKind::Random)]
     pub bot: BotKind,
     /// Mark every colour with a glyph, for colour-blind players
@@ -48,10 +50,9 @@ pub struct PlayArgs {
     pub pace: Option<String>,
 }
 
-/// Reads a bot's name (`--bot greedy`): one of `BotKind::ALL`, told as
-/// clap tells an unknown value (with the possible values).
-pub fn bot_kind() -> impl clap::builder::TypedValueParser<Value = BotKind> {
-    use clap::builder::TypedValueParser as _;
-    clap::builder::PossibleValuesParser::new(BotKind::ALL.map(BotKind::name))
-        .map(|name| BotKind::parse(&name).unwrap_or(BotKind::Random))
+/// Reads a bot's name (`--bot greedy`, `--bot search:500`, `--bot hard`):
+/// see `BotKind::read`, which says what is wrong with a name it does not
+/// take.
+pub fn bot_kind() -> fn(&str) -> Result<BotKind, String> {
+    BotKind::read
 }

@@ -21,7 +21,7 @@ use crate::repl::command::{self, Input};
 use crate::repl::record::{SavedGame, Setup};
 use crate::repl::render::Style;
 use crate::repl::screen::Screen;
-use crate::repl::{bots_at, undo_seat};
+use crate::repl::{bot_at, bots_at, undo_seat};
 use crate::script::Runtime;
 use crate::seat::Seat;
 
@@ -178,8 +178,9 @@ pub fn run(
 ) -> Result<(), String> {
     let TableSetup { setup, humans, turn_time, allow_undo, save_at_end } = table_setup;
     let load = move |_: &crate::ruleset::LoadRequest| Ok((*variant).clone());
-    let (game, problem) = crate::repl::rebuild(&setup, &load, &history).map_err(|p| p.join("\n"))?;
-    if let Some(problem) = problem {
+    let lines = history.iter().map(String::as_str);
+    let (game, problem) = crate::repl::rebuild(&setup, &load, lines).map_err(|p| p.join("\n"))?;
+    if let Some((_, problem)) = problem {
         return Err(format!("the saved match does not replay: {problem}"));
     }
     let players = setup.players;
@@ -611,7 +612,7 @@ impl Table {
                 return;
             }
         };
-        let bot = bots_at(&self.setup, &self.game).swap_remove(seat);
+        let bot = bot_at(&self.setup, &self.game, seat, input.auto_bot().unwrap_or(self.setup.bot));
         let handled = self.people[seat].screen.handle(&mut self.game, &input, || bot, &mut out).unwrap_or(true);
         let at = self.game.history().len();
         if handled {

@@ -24,7 +24,8 @@ pub enum Input {
     Help(Option<String>),
     Hand,
     Table,
-    Auto,
+    /// A bot decides for the seat: the match's kind, or the one named.
+    Auto(Option<crate::bot::BotKind>),
     Log(usize),
     Rules,
     Undo,
@@ -35,6 +36,16 @@ pub enum Input {
     /// Show or set how play is paced.
     Pace(Option<Pace>),
     Quit,
+}
+
+impl Input {
+    /// The bot an `auto` line names, if it names one.
+    pub fn auto_bot(&self) -> Option<crate::bot::BotKind> {
+        match self {
+            Input::Auto(kind) => *kind,
+            _ => None,
+        }
+    }
 }
 
 /// How play is paced: at once, a pause before each deal, or a pause after
@@ -124,7 +135,13 @@ pub const COMMANDS: &[CommandInfo] = &[
     },
     CommandInfo { name: "hand", short: &["h"], usage: "hand", help: "Show the table and your hand." },
     CommandInfo { name: "table", short: &["t"], usage: "table", help: "Show the table and your hand." },
-    CommandInfo { name: "auto", short: &[], usage: "auto", help: "Let a bot make this decision for you." },
+    CommandInfo {
+        name: "auto",
+        short: &[],
+        usage: "auto [BOT]",
+        help: "Let a bot make this decision for you: one like the others at the table, or the one named \
+               (easy, normal, hard; random, greedy, search or search:N, N playouts a decision).",
+    },
     CommandInfo {
         name: "pace",
         short: &[],
@@ -338,7 +355,11 @@ pub fn parse(context: &Context, line: &str) -> Result<Input, String> {
         }
         "hand" => none(Input::Hand),
         "table" => none(Input::Table),
-        "auto" => none(Input::Auto),
+        "auto" => match args.as_slice() {
+            [] => Ok(Input::Auto(None)),
+            [name] => crate::bot::BotKind::read(name).map(|kind| Input::Auto(Some(kind))),
+            _ => Err(format!("usage: {}", info.usage)),
+        },
         "log" => match args.as_slice() {
             [] => Ok(Input::Log(20)),
             [n] => n.parse().map(Input::Log).map_err(|_| format!("'{n}' is not a number of events")),

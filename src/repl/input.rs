@@ -107,6 +107,7 @@ impl ReplHelper {
             "color" => v.colors.clone(),
             "catch" => v.seats.clone(),
             "help" => COMMANDS.iter().map(|c| c.name.to_string()).collect(),
+            "auto" => crate::bot::BotKind::names().map(str::to_string).collect(),
             _ => Vec::new(),
         }
     }

@@ -415,7 +415,7 @@ impl Screen {
                 Err(e) => writeln!(out, "{e}")?,
             },
             Input::Hand | Input::Table => self.table_shown = false,
-            Input::Auto => self.auto(game, bot(), out)?,
+            Input::Auto(_) => self.auto(game, bot(), out)?,
             Input::Log(n) => {
                 let events = game.events();
                 for event in &events[events.len().saturating_sub(*n)..] {

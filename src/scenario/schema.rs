@@ -12,19 +12,21 @@ use crate::notation::CardPattern;
 use crate::seat::Seat;
 use crate::turn::ScriptValue;
 use crate::variant::Variant;
-use crate::yaml::{Yaml, YamlValue};
+use crate::yaml::{Placed, Yaml, YamlValue};
 
+/// A scenario file as written; every value a later check may refuse keeps
+/// its place in the file (`Placed`), so its message names it.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RawScenario {
     pub name: Option<String>,
-    pub variant: String,
+    pub variant: Placed<String>,
     #[serde(default)]
-    pub rules: Vec<String>,
+    pub rules: Vec<Placed<String>>,
     /// Settings of the variant's and rules' options (an extension).
     #[serde(default)]
     pub options: BTreeMap<String, Yaml>,
-    pub players: Option<usize>,
+    pub players: Option<Placed<usize>>,
     pub seed: Option<u64>,
     #[serde(default)]
     pub setup: RawSetup,
@@ -36,25 +38,25 @@ pub struct RawScenario {
 #[serde(deny_unknown_fields)]
 pub struct RawSetup {
     #[serde(default)]
-    pub hands: BTreeMap<usize, Vec<String>>,
-    pub discard: Option<Vec<String>>,
+    pub hands: BTreeMap<Placed<usize>, Vec<Placed<String>>>,
+    pub discard: Option<Placed<Vec<Placed<String>>>>,
     #[serde(default)]
-    pub draw: Vec<String>,
-    pub current: Option<usize>,
-    pub dealer: Option<usize>,
-    pub direction: Option<String>,
-    pub color: Option<String>,
-    pub side: Option<String>,
+    pub draw: Vec<Placed<String>>,
+    pub current: Option<Placed<usize>>,
+    pub dealer: Option<Placed<usize>>,
+    pub direction: Option<Placed<String>>,
+    pub color: Option<Placed<String>>,
+    pub side: Option<Placed<String>>,
     #[serde(default)]
-    pub power: BTreeMap<usize, String>,
+    pub power: Placed<BTreeMap<Placed<usize>, Placed<String>>>,
     #[serde(default)]
-    pub scores: BTreeMap<usize, i64>,
+    pub scores: BTreeMap<Placed<usize>, i64>,
     /// Values the rules keep (`state(name)`), as a rule's `set_state` would.
     #[serde(default)]
-    pub state: BTreeMap<String, Yaml>,
+    pub state: BTreeMap<Placed<String>, Yaml>,
     /// Per-seat values the rules keep (`seat_state(p, name)`).
     #[serde(default)]
-    pub seat_state: BTreeMap<usize, BTreeMap<String, Yaml>>,
+    pub seat_state: BTreeMap<Placed<usize>, BTreeMap<Placed<String>, Yaml>>,
 }
 
 #[derive(Debug, Clone)]

@@ -410,7 +410,7 @@ pub fn read_shard(value: &Value) -> Result<Shard, String> {
     let seed: u64 = typed(value, "seed")?;
     let bots = typed::<String>(value, "bot")?
         .split(',')
-        .map(|name| BotKind::parse(name).ok_or_else(|| format!("'bot': '{name}' is not a bot (random, greedy)")))
+        .map(|name| BotKind::read(name).map_err(|e| format!("'bot': {e}")))
         .collect::<Result<Vec<BotKind>, String>>()?;
     if bots.len() > players {
         return Err(format!("'bot': {} bots for {players} players", bots.len()));

@@ -2,6 +2,8 @@
 //! statistics gathered off the hot path (from the log's counts once a hand
 //! is over). Game `i` is seeded from (seed, i) alone, so results are the
 //! same for any thread count. Each thread compiles its own scripts once.
+//! A hand is played out by `bot::playout`, as a search bot plays out the
+//! positions it tries.
 //! `report` turns the figures into intervals and tables.
 
 pub mod json;
@@ -14,12 +16,12 @@ use std::time::Instant;
 
 use crate::bot::{Bot, BotKind};
 use crate::event::EVENT_KINDS;
-use crate::game::{ActionError, Game, OnFailure};
+use crate::game::{Game, OnFailure};
 use crate::rng::game_seed;
 use crate::rules::{RuleFailure, Rules};
 use crate::script::{Runtime, Scripts};
 use crate::variant::Variant;
-use watch::{Race, Watch};
+use watch::Race;
 
 #[derive(Debug, Clone)]
 pub struct SimConfig {
@@ -50,37 +52,6 @@ pub struct Failure {
     pub message: String,
     /// The rule's failure that stopped it, if one did (not kept by `--json`).
     pub cause: Option<RuleFailure>,
-}
-
-/// Why a hand could not be played to its end: in words (which hand, which
-/// action), and the rule's failure that stopped it, if one did.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct HandFailure {
-    pub message: String,
-    pub cause: Option<RuleFailure>,
-}
-
-impl HandFailure {
-    /// The hand stopped at `error`, told in `words`.
-    fn of(error: &ActionError, words: String) -> HandFailure {
-        let cause = match error {
-            ActionError::Rule(failure) => Some(failure.clone()),
-            ActionError::Refused { .. } => None,
-        };
-        HandFailure { message: words, cause }
-    }
-}
-
-impl std::fmt::Display for HandFailure {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.message)
-    }
-}
-
-impl From<HandFailure> for String {
-    fn from(failure: HandFailure) -> String {
-        failure.message
-    }
 }
 
 /// One game of a run, for `--games-out`.
@@ -174,60 +145,23 @@ pub struct SimStats {
     pub hands_per_match: Vec<u32>,
 }
 
-/// The result of one hand.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum HandResult {
-    Won { seat: usize, points: i64, actions: u64 },
-    Stuck { actions: u64 },
-}
+pub use crate::bot::playout::{HandFailure, HandResult, play_out};
 
 /// Deals and plays one hand with bots in every seat.
 pub fn play_hand(game: &mut Game<impl Rules>, bots: &mut [Bot]) -> Result<HandResult, HandFailure> {
-    play_hand_watched(game, bots, &mut ())
+    game.deal().map_err(|e| HandFailure::of(&e, e.to_string()))?;
+    play_out(game, bots)
 }
 
-/// `play_hand`, `watch` told of the deal and of every action.
+/// `play_hand`, `race` told of the deal and of every action.
 pub fn play_hand_watched(
     game: &mut Game<impl Rules>,
     bots: &mut [Bot],
-    watch: &mut impl Watch,
+    race: &mut Race,
 ) -> Result<HandResult, HandFailure> {
     game.deal().map_err(|e| HandFailure::of(&e, e.to_string()))?;
-    watch.dealt(game.table());
-    play_out_watched(game, bots, watch)
-}
-
-/// Plays the hand in progress to its end with bots in every seat (a
-/// playout, from a position a bot searches from).
-pub fn play_out(game: &mut Game<impl Rules>, bots: &mut [Bot]) -> Result<HandResult, HandFailure> {
-    play_out_watched(game, bots, &mut ())
-}
-
-fn play_out_watched(
-    game: &mut Game<impl Rules>,
-    bots: &mut [Bot],
-    watch: &mut impl Watch,
-) -> Result<HandResult, HandFailure> {
-    let before = game.table().scores().to_vec();
-    let mut actions = 0;
-    while !game.hand_over() {
-        if actions >= crate::limits::HAND_ACTIONS {
-            return Ok(HandResult::Stuck { actions });
-        }
-        let hand = game.table().hand_number();
-        let next = crate::bot::next_action(game, bots, None)
-            .map_err(|e| HandFailure { message: format!("hand {hand}: {e}"), cause: Some(e) })?;
-        let Some((_, action)) = next else { unreachable!("bots play every seat") };
-        if let Err(e) = game.apply_unchecked(action) {
-            let words = format!("hand {hand}, {}: {e}", action.describe(&game.variant, game.table().side()));
-            return Err(HandFailure::of(&e, words));
-        }
-        watch.acted(&action, game.table());
-        actions += 1;
-    }
-    let seat = game.table().winner().expect("hand over");
-    let points = game.table().scores()[seat] - before[seat];
-    Ok(HandResult::Won { seat, points, actions })
+    race.dealt(game.table());
+    crate::bot::playout::play_out_watched(game, bots, |action, table| race.acted(action, table))
 }
 
 /// How a game's engine runs: with the memo in front of the scripts (what
@@ -300,12 +234,12 @@ impl SimConfig {
 
     /// The bots in words: `random`, or one per seat (`random,greedy`).
     pub fn bot_names(&self) -> String {
-        let mut names: Vec<&str> = self.bots.iter().map(|b| b.name()).collect();
+        let mut names: Vec<String> = self.bots.iter().map(|b| b.to_string()).collect();
         names.dedup();
         if names.len() <= 1 {
-            names.pop().unwrap_or(BotKind::Random.name()).to_string()
+            names.pop().unwrap_or_else(|| BotKind::Random.to_string())
         } else {
-            (0..self.players).map(|s| self.bot(s).name()).collect::<Vec<_>>().join(",")
+            (0..self.players).map(|s| self.bot(s).to_string()).collect::<Vec<_>>().join(",")
         }
     }
 }
@@ -339,7 +273,10 @@ impl SimStats {
         self.turns.len() as u64
     }
 
-    /// Adds game `index`, just played on `game`, whose race `race` saw.
+    /// Adds game `index`, just played on `game`, whose race `race` saw. A
+    /// hand the clock stopped is not added: it has no result, and the run
+    /// stops (`Err`, saying so), since its figures would depend on the
+    /// machine's speed.
     fn add(
         &mut self,
         config: &SimConfig,
@@ -348,7 +285,15 @@ impl SimStats {
         game: &Game<impl Rules>,
         result: Result<HandResult, HandFailure>,
         race: &mut Race,
-    ) {
+    ) -> Result<(), RunError> {
+        if let Err(failure) = &result
+            && failure.cause.as_ref().is_some_and(RuleFailure::by_clock)
+        {
+            return Err(RunError::Clock(format!(
+                "game {index} (seed {seed:#x}): {failure}\nthe run is stopped, its figures not reported: they would \
+                 depend on this machine's speed (run it again, or on a less busy machine)"
+            )));
+        }
         self.games += 1;
         let log = game.log();
         let table = game.table();
@@ -430,6 +375,7 @@ impl SimStats {
         if config.rows {
             self.rows.push(row);
         }
+        Ok(())
     }
 
     /// Puts the lists in one order, whatever order the shares came in.
@@ -565,16 +511,46 @@ pub fn shard_games(games: u64, (k, n): (u64, u64)) -> u64 {
     if k >= games || n == 0 { 0 } else { (games - 1 - k) / n + 1 }
 }
 
-/// The games of one worker, on a game of `config` (its memo on or off).
-fn run_share(config: &SimConfig, worker: usize, progress: &Progress) -> Result<SimStats, String> {
-    let (variant, players, seed) = (&config.variant, config.players, config.seed);
-    Ok(match config.engine.memo {
-        true => play_share(config, worker, progress, new_game(variant, players, seed)?),
-        false => play_share(config, worker, progress, unmemoized_game(variant, players, seed)?),
-    })
+/// Why a run has no figures to report.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RunError {
+    /// It could not start, or its figures could not be added up.
+    Failed(String),
+    /// The clock stopped a hook (a safety net, not a rule): no result.
+    Clock(String),
 }
 
-fn play_share<R: Rules>(config: &SimConfig, worker: usize, progress: &Progress, mut game: Game<R>) -> SimStats {
+impl std::fmt::Display for RunError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RunError::Failed(message) | RunError::Clock(message) => f.write_str(message),
+        }
+    }
+}
+
+impl From<String> for RunError {
+    fn from(message: String) -> RunError {
+        RunError::Failed(message)
+    }
+}
+
+/// The games of one worker, on a game of `config` (its memo on or off).
+fn run_share(config: &SimConfig, worker: usize, progress: &Progress) -> Result<SimStats, RunError> {
+    let (variant, players, seed) = (&config.variant, config.players, config.seed);
+    match config.engine.memo {
+        true => play_share(config, worker, progress, new_game(variant, players, seed)?),
+        false => play_share(config, worker, progress, unmemoized_game(variant, players, seed)?),
+    }
+}
+
+/// The games of one worker; `Err` where the clock stopped one (and then
+/// the whole run is asked to stop).
+fn play_share<R: Rules>(
+    config: &SimConfig,
+    worker: usize,
+    progress: &Progress,
+    mut game: Game<R>,
+) -> Result<SimStats, RunError> {
     game.set_logging(false);
     game.set_checks(config.engine.checks);
     // A hand whose script fails is counted as failed and put down.
@@ -596,7 +572,7 @@ fn play_share<R: Rules>(config: &SimConfig, worker: usize, progress: &Progress, 
                 race = Race::default();
                 let result = play_hand_watched(&mut game, &mut bots, &mut race);
                 let ended = !matches!(result, Ok(HandResult::Won { .. }));
-                stats.add(config, index, seed, &game, result, &mut race);
+                stats.add(config, index, seed, &game, result, &mut race).inspect_err(|_| progress.halt())?;
                 game.clear_counts();
                 if let Some(winner) = game.table().match_winner() {
                     stats.match_wins[winner] += 1;
@@ -614,12 +590,12 @@ fn play_share<R: Rules>(config: &SimConfig, worker: usize, progress: &Progress, 
         } else {
             race = Race::default();
             let result = play_hand_watched(&mut game, &mut bots, &mut race);
-            stats.add(config, index, seed, &game, result, &mut race);
+            stats.add(config, index, seed, &game, result, &mut race).inspect_err(|_| progress.halt())?;
         }
         progress.advance();
         index += n * config.threads as u64;
     }
-    stats
+    Ok(stats)
 }
 
 /// How far a run is, shared by its threads: games done, and whether it was
@@ -635,6 +611,11 @@ impl Progress {
         self.done.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     }
 
+    /// Asks every thread of the run to stop.
+    fn halt(&self) {
+        self.stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+
     fn stopped(&self) -> bool {
         self.stop.load(std::sync::atomic::Ordering::Relaxed)
     }
@@ -642,11 +623,11 @@ impl Progress {
 
 /// Runs the simulation on `config.threads` threads; `progress` counts the
 /// games done and stops the run when asked.
-pub fn run(config: &SimConfig, progress: &Progress) -> Result<SimStats, String> {
+pub fn run(config: &SimConfig, progress: &Progress) -> Result<SimStats, RunError> {
     let start = Instant::now();
     let threads = config.threads.max(1);
     let config = SimConfig { threads, ..config.clone() };
-    let shares: Vec<Result<SimStats, String>> = std::thread::scope(|scope| {
+    let shares: Vec<Result<SimStats, RunError>> = std::thread::scope(|scope| {
         let mut handles = Vec::new();
         for w in 0..threads {
             let config = &config;
@@ -655,11 +636,12 @@ pub fn run(config: &SimConfig, progress: &Progress) -> Result<SimStats, String> 
                 Ok(handle) => handles.push(handle),
                 Err(e) => {
                     progress.stop.store(true, std::sync::atomic::Ordering::Relaxed);
-                    return vec![Err(format!("cannot start simulation thread {}: {e}", w + 1))];
+                    return vec![Err(RunError::Failed(format!("cannot start simulation thread {}: {e}", w + 1)))];
                 }
             }
         }
-        handles.into_iter().map(|h| h.join().unwrap_or_else(|_| Err("a simulation thread panicked".into()))).collect()
+        let failed = || Err(RunError::Failed("a simulation thread panicked".into()));
+        handles.into_iter().map(|h| h.join().unwrap_or_else(|_| failed())).collect()
     });
     let mut total = SimStats::new(config.players);
     for share in shares {
@@ -734,4 +716,32 @@ fn transcript_of<R: Rules>(mut game: Game<R>, seed: u64, bot: BotKind, checks: b
         return Err(format!("the hand did not end within {actions} actions"));
     }
     Ok(game.events().iter().map(|e| crate::event::describe(e, &game.variant)).collect::<Vec<_>>().join("\n"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A hand the clock stopped is no result: it is not counted (not as a
+    /// failed game either), and the run stops saying it was the clock; a
+    /// hand a rule failed is counted as failed.
+    #[test]
+    fn the_clock_stops_a_run_and_never_counts_in_its_figures() {
+        let default = crate::ruleset::default_variant().unwrap().to_string();
+        let request = crate::ruleset::LoadRequest { variant: default, ..Default::default() };
+        let variant = Arc::new(crate::loader::load(&request).unwrap());
+        let config = SimConfig::new(variant.clone(), 4, 2, 0);
+        let game = new_game(&variant, 4, 0).unwrap();
+        let failed = |cause: RuleFailure| Err(HandFailure { message: format!("hand 1: {cause}"), cause: Some(cause) });
+        let mut stats = SimStats::new(4);
+        let by_rule = RuleFailure::new("too many operations");
+        assert_eq!(stats.add(&config, 0, 1, &game, failed(by_rule), &mut Race::default()), Ok(()));
+        assert_eq!((stats.games, stats.failures.len()), (1, 1));
+        let by_clock = RuleFailure::new("stopped by the clock: the hook ran longer than 2000 ms").stopped_by_clock();
+        let stopped = stats.add(&config, 1, 2, &game, failed(by_clock), &mut Race::default());
+        let Err(RunError::Clock(why)) = stopped else { panic!("{stopped:?}") };
+        assert!(why.contains("game 1 (seed 0x2): hand 1: stopped by the clock"), "{why}");
+        assert!(why.contains("figures not reported"), "{why}");
+        assert_eq!((stats.games, stats.failures.len()), (1, 1), "the stopped hand is not counted");
+    }
 }

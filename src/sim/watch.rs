@@ -1,28 +1,12 @@
 //! What a hand shows as it is played, for the figures that the log's
 //! counts cannot give: turns counted the same whatever a rule asks, and
 //! the race (who leads, who trails, who first holds one card). One cheap
-//! update after each action, from the hand sizes and the turn counter;
-//! nothing kept per event.
+//! update after each action (`bot::playout::play_out_watched` tells of
+//! it), from the hand sizes and the turn counter; nothing kept per event.
 
 use crate::game::Action;
 use crate::seat::Seat;
 use crate::table::Table;
-
-/// Looks at a hand after its deal and after each action (`play_out`
-/// calls it); `()` looks at nothing (playouts).
-pub trait Watch {
-    /// The hand was just dealt (its first discard turned up).
-    fn dealt(&mut self, table: &Table);
-    /// `action` was just carried out.
-    fn acted(&mut self, action: &Action, table: &Table);
-}
-
-impl Watch for () {
-    #[inline(always)]
-    fn dealt(&mut self, _: &Table) {}
-    #[inline(always)]
-    fn acted(&mut self, _: &Action, _: &Table) {}
-}
 
 /// One hand's race, as the sim reports it. A *turn* counts when a seat
 /// ends it by acting: the turn passes on after a play, a draw or a pass
@@ -105,14 +89,16 @@ impl Race {
     }
 }
 
-impl Watch for Race {
-    fn dealt(&mut self, table: &Table) {
+impl Race {
+    /// The hand was just dealt (its first discard turned up).
+    pub fn dealt(&mut self, table: &Table) {
         *self = Race { given: table.turns(), ..Race::default() };
         self.look(table);
     }
 
+    /// `action` was just carried out.
     #[inline(always)]
-    fn acted(&mut self, action: &Action, table: &Table) {
+    pub fn acted(&mut self, action: &Action, table: &Table) {
         self.actions += 1;
         self.acted |= matches!(action, Action::Play(_) | Action::Draw(_) | Action::Pass(_));
         let given = table.turns();

@@ -110,16 +110,23 @@ fn a_determinized_position_is_what_the_seat_sees_and_nothing_more() {
             other.set_position(&dealt);
             assert_eq!(game.view(seat), other.view(seat), "{name} seed {seed}: the seat sees the same table");
             assert_ne!(dealt.table().hands(), game.table().hands(), "{name} seed {seed}: hidden cards are dealt anew");
-            // Another game that differs only in what the seat cannot see:
-            // its determinization with the same generator is the same.
+            // Another game that differs only in what the seat cannot see
+            // (two cards it does not know of, exchanged): its
+            // determinization with the same generator is the same.
             let mut shuffled = game.table().layout();
             let others: Vec<usize> = (0..3).filter(|&s| s != seat).collect();
             let (a, b) = (others[0], others[1]);
             let back = |card| variant.face(card, game.table().side().other());
+            let mut known = Vec::new();
+            game.table().seen().known_to(seat, &mut known);
+            let unknown = |holder, card| !known.contains(&(holder, card));
             let (ha, hb) = (&shuffled.hands[a], &shuffled.hands[b]);
-            let pair = (0..ha.len())
-                .flat_map(|i| (0..hb.len()).map(move |j| (i, j)))
-                .find(|&(i, j)| ha[i] != hb[j] && (!variant.double_sided || back(ha[i]) == back(hb[j])));
+            let pair = (0..ha.len()).flat_map(|i| (0..hb.len()).map(move |j| (i, j))).find(|&(i, j)| {
+                ha[i] != hb[j]
+                    && unknown(a, ha[i])
+                    && unknown(b, hb[j])
+                    && (!variant.double_sided || back(ha[i]) == back(hb[j]))
+            });
             let Some((i, j)) = pair else { continue };
             let (ca, cb) = (ha[i], hb[j]);
             shuffled.hands[a][i] = cb;

@@ -17,6 +17,7 @@ mod properties;
 mod rules;
 mod scenarios;
 mod schema;
+mod search;
 mod sessions;
 mod sim;
 mod terminal;

@@ -26,14 +26,14 @@ fn rejection(file: &str) -> String {
 fn bad_scenario_files_name_file_line_and_problem() {
     let cases = [
         ("unknown-card.yaml", "unknown-card.yaml:4:22: 'purple 7': unknown colour 'purple'"),
-        ("too-many-copies.yaml", "too-many-copies.yaml:4:15: more copies of 'red 0' than the classic deck holds"),
+        ("too-many-copies.yaml", "too-many-copies.yaml:4:22: more copies of 'red 0' than the classic deck holds"),
         ("broken-yaml.yaml", "broken-yaml.yaml:4:6: illegal placement of ':' indicator"),
         ("unknown-variant.yaml", "unknown variant 'klassik'"),
         ("unknown-step.yaml", "unknown-step.yaml:3:5: unknown step 'jump'"),
         ("unknown-field.yaml", "unknown-field.yaml:4:3: unknown field `discrad`"),
         ("expect-error-around-a-check.yaml", "expect-error-around-a-check.yaml:7:5: expect_error: takes an action"),
         ("duplicate-key.yaml", "duplicate-key.yaml:5:3: duplicate mapping key: discard (each key once)"),
-        ("empty-discard.yaml", "empty-discard.yaml:5:3: discard: [] names no card"),
+        ("empty-discard.yaml", "empty-discard.yaml:5:12: discard: [] names no card"),
         ("missing-seats.yaml", "missing-seats.yaml:7:5: there is no player 5 at a table of 3"),
         ("missing-seats.yaml", "missing-seats.yaml:8:12: there is no player 7 at a table of 3"),
         ("unknown-option.yaml", "unknown-option.yaml:3:23: cannot load the variant"),

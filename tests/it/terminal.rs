@@ -171,7 +171,8 @@ fn two_terminals_play_each_other_through_a_host() {
                 session.write_all(b"au\t").unwrap();
                 settle(session, screen);
                 let typed = contents(screen);
-                assert!(typed.lines().any(|l| l.trim_end().ends_with("> auto")), "{typed}");
+                // The hint after it: what it may take.
+                assert!(typed.lines().any(|l| l.trim_end().ends_with("> auto [BOT]")), "{typed}");
                 session.write_all(b"\r").unwrap();
                 turns[i] += 1;
             }

@@ -6,7 +6,7 @@
 //! `unolab-load`, front ends in the `unolab` package.
 //!
 //! Layers, from the bottom: the vocabulary (`seat`, `rng`, `text`, `card`,
-//! `notation`, `limits`, `source`, `variant`), the state (`hands`, `turn`,
+//! `notation`, `limits`, `source`, `variant`), the state (`hands`, `seen`, `turn`,
 //! `table`, `event`), the rules as the game asks them (`rules`), and the
 //! game (`game`, `view`, `bot`).
 
@@ -20,6 +20,7 @@ pub mod notation;
 pub mod rng;
 pub mod rules;
 pub mod seat;
+pub mod seen;
 pub mod source;
 pub mod table;
 pub mod text;

@@ -14,6 +14,7 @@ use crate::event::{Event, Log};
 use crate::hands::Hands;
 use crate::rng::Rng;
 use crate::seat::Seat;
+use crate::seen::Seen;
 use crate::turn::{Choice, Decision, DrawSpec, HandEnd, Landing, Op, Penalty, Phase, Request, ScriptValue, TurnPlan};
 use crate::variant::Variant;
 
@@ -112,6 +113,9 @@ pub struct Table {
     pub(crate) seat_state: Vec<State>,
     // ----- the hand: built whole by `start_hand` -----------------------
     pub(crate) hands: Hands,
+    /// What each seat has seen of the others' hands (`Seen`): kept by the
+    /// primitives below that swap, pass, give, discard and show cards.
+    pub(crate) seen: Seen,
     /// Draw pile; the top is the last element.
     pub(crate) draw: Vec<CardId>,
     /// Discard pile; the top is the last element.
@@ -164,6 +168,7 @@ impl Clone for Table {
             state,
             seat_state,
             hands,
+            seen,
             draw,
             discard,
             aside,
@@ -200,6 +205,7 @@ impl Clone for Table {
             copy(to, from);
         }
         self.hands.clone_from(hands);
+        self.seen.clone_from(seen);
         self.draw.clone_from(draw);
         self.discard.clone_from(discard);
         self.aside.clone_from(aside);
@@ -233,6 +239,7 @@ impl Table {
             state: State::new(),
             seat_state: vec![State::new(); players],
             hands: Hands::new(players),
+            seen: Seen::default(),
             draw: Vec::new(),
             discard: Vec::new(),
             aside: Vec::new(),
@@ -267,6 +274,7 @@ impl Table {
             state,
             seat_state,
             mut hands,
+            mut seen,
             mut draw,
             mut discard,
             mut aside,
@@ -279,6 +287,7 @@ impl Table {
         // every field, so a field added to the table must be given its
         // start-of-hand value here.
         hands.iter_mut().for_each(Vec::clear);
+        seen.clear();
         draw.clear();
         discard.clear();
         aside.clear();
@@ -293,6 +302,7 @@ impl Table {
             state,
             seat_state,
             hands,
+            seen,
             draw,
             discard,
             aside,
@@ -393,6 +403,26 @@ impl Table {
     #[inline]
     pub fn hands(&self) -> &Hands {
         &self.hands
+    }
+
+    /// What each seat has seen of the others' hands.
+    pub fn seen(&self) -> &Seen {
+        &self.seen
+    }
+
+    /// The penalties waiting for an answer: the phase's, then the owed
+    /// ones, in order. Mutable for `Game::work_out_hidden_facts`, which
+    /// changes a challenge's guilt, never where the hand stands.
+    pub(crate) fn waiting_penalties_mut(&mut self) -> impl Iterator<Item = &mut Penalty> {
+        let phase = match &mut self.phase {
+            Phase::Answer(penalty) => Some(penalty),
+            _ => None,
+        };
+        let owed = self.owed.iter_mut().filter_map(|decision| match decision {
+            Decision::Answer(penalty) => Some(penalty),
+            _ => None,
+        });
+        phase.into_iter().chain(owed)
     }
 
     /// The draw pile; its top is the last card.
@@ -690,6 +720,7 @@ impl Table {
     /// Seats `a` and `b` exchange hands; each starts a new UNO state.
     pub fn swap_hands(&mut self, a: Seat, b: Seat, log: &mut Log) {
         if a != b {
+            self.seen.swapped(a, b, &self.hands[a], &self.hands[b]);
             self.hands.swap(a, b);
             self.uno.set(a, Uno::None);
             self.uno.set(b, Uno::None);
@@ -701,6 +732,14 @@ impl Table {
     /// still in the hand); every seat starts a new UNO state.
     pub fn pass_hands(&mut self, log: &mut Log) {
         let seats: Vec<Seat> = (0..self.players()).filter(|&s| self.playing(s)).collect();
+        let next = |seat: Seat| {
+            let at = seats.iter().position(|&s| s == seat).unwrap_or(0);
+            match self.direction {
+                Direction::Clockwise => seats[(at + 1) % seats.len()],
+                Direction::Counterclockwise => seats[(at + seats.len() - 1) % seats.len()],
+            }
+        };
+        self.seen.passed(&seats, next, |seat| &self.hands[seat]);
         let mut moving: Vec<Vec<CardId>> = seats.iter().map(|&s| std::mem::take(&mut self.hands[s])).collect();
         match self.direction {
             Direction::Clockwise => moving.rotate_right(1),
@@ -717,6 +756,7 @@ impl Table {
     /// (the top card stays).
     pub fn discard_from_hand(&mut self, seat: Seat, card: CardId, log: &mut Log) {
         if self.hands.remove(seat, card) {
+            self.seen.gone(seat, card);
             let under = self.discard.len().saturating_sub(1);
             self.discard.insert(under, card);
             log.push(Event::Discarded { seat, card, side: self.side });
@@ -733,6 +773,7 @@ impl Table {
     /// `card` moves from one hand to another.
     pub fn give(&mut self, from: Seat, to: Seat, card: CardId, log: &mut Log) {
         if self.hands.remove(from, card) {
+            self.seen.given(from, to, card);
             self.hands.push(to, card);
             log.push(Event::Given { from, to, card, side: self.side });
         }
@@ -756,6 +797,7 @@ impl Table {
             return;
         }
         let cards = std::mem::take(&mut self.hands[seat]);
+        self.seen.left(seat);
         if aside {
             self.aside.extend(cards);
         } else {
@@ -1002,6 +1044,7 @@ impl Table {
             turn_begun,
         } = layout;
         self.hands = hands.into();
+        self.seen.still_held(&self.hands);
         (self.draw, self.discard, self.side, self.current, self.direction, self.color) =
             (draw, discard, side, current, direction, color);
         (self.power, self.scores, self.state, self.seat_state) = (power, scores, state, seat_state);
@@ -1077,6 +1120,9 @@ impl Table {
         if drawn_by_other && let Some(&card) = self.hands[self.current].last() {
             self.phase = Phase::Drawn(card);
         }
+        // What other seats know of hands dealt anew is not the seat's to
+        // know.
+        self.seen.keep_for(seat);
         // The table's own generator would tell how the next reshuffle
         // falls: the seat does not know it either.
         self.rng = crate::rng::rng(rand::Rng::next_u64(rng));

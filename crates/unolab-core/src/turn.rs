@@ -18,14 +18,48 @@ pub struct DrawSpec {
 }
 
 /// The outcome of challenging a restricted draw-wild.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy)]
 pub struct Challenge {
-    /// Was the card played against its restriction (a bluff)?
+    /// Was the card played against its restriction (a bluff)? A fact the
+    /// rules work out from the hand of the card's player, which other
+    /// seats cannot see: a determinization works it out again
+    /// (`Game::work_out_hidden_facts`).
     pub guilty: bool,
     /// What the challenger draws when the challenge fails.
     pub fail: DrawSpec,
     /// What the card's player draws when it succeeds.
     pub success: DrawSpec,
+    /// The play whose `on_play` made the penalty, where one did (the game
+    /// notes it; rules neither set nor read it).
+    pub made: Option<Made>,
+}
+
+/// Challenges are equal when their outcomes are: where a penalty came
+/// from is not part of it as the rules see it (and so not of a memo key).
+impl PartialEq for Challenge {
+    fn eq(&self, other: &Challenge) -> bool {
+        (self.guilty, self.fail, self.success) == (other.guilty, other.fail, other.success)
+    }
+}
+
+impl Eq for Challenge {}
+
+impl std::hash::Hash for Challenge {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        (self.guilty, self.fail, self.success).hash(state);
+    }
+}
+
+/// A play as its `on_play` hooks were told of it: what the game asks them
+/// about again to work a hidden fact out anew.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Made {
+    pub card: CardId,
+    pub side: Side,
+    pub as_flex: bool,
+    pub target: Option<Seat>,
+    /// The colour in play before the card.
+    pub prev_color: Option<Color>,
 }
 
 /// A draw penalty: the victim draws and, if they were to play next, loses

@@ -139,7 +139,7 @@ pub fn penalty_from_map(
                 c.get("guilty").and_then(|v| v.as_bool().ok()).ok_or("challenge.guilty must be true or false")?;
             let fail = draw_spec_from(variant, side, c.get("fail").ok_or("challenge.fail is missing")?)?;
             let success = draw_spec_from(variant, side, c.get("success").ok_or("challenge.success is missing")?)?;
-            Some(Challenge { guilty, fail, success })
+            Some(Challenge { guilty, fail, success, made: None })
         }
         _ => None,
     };

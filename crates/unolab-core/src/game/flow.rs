@@ -11,12 +11,13 @@ use smallvec::SmallVec;
 
 use crate::card::CardId;
 use crate::event::Event;
+use crate::game::hidden;
 use crate::game::{Action, Game, Play};
 use crate::rules::Rules;
 use crate::rules::{CallInfo, HookArg, Reply, RuleFailure};
 use crate::seat::Seat;
 use crate::table::Uno;
-use crate::turn::{Decision, DrawSpec, Landing, Penalty, Phase, Request, TurnPlan};
+use crate::turn::{Decision, DrawSpec, Landing, Made, Penalty, Phase, Request, TurnPlan};
 use crate::variant::HookKind;
 
 impl<R: Rules> Game<R> {
@@ -46,6 +47,8 @@ impl<R: Rules> Game<R> {
             Action::Challenge(seat) => {
                 let penalty = self.take_penalty();
                 let challenge = penalty.challenge.expect("a challengeable penalty");
+                // The card's player shows the challenger its hand (rules.md 1.4).
+                self.pos.table.seen.shown(seat, penalty.by, &self.pos.table.hands[penalty.by]);
                 self.pos.log.push(Event::Challenged {
                     challenger: seat,
                     offender: penalty.by,
@@ -197,11 +200,16 @@ impl<R: Rules> Game<R> {
 
     fn play(&mut self, play: Play) -> Result<(), RuleFailure> {
         let seat = play.seat;
+        let drawn = *self.pos.table.phase() == Phase::Drawn(play.card);
         let answering = self.pos.table.begin_play();
         let out_of_turn = seat != self.pos.table.current && answering.as_ref().is_none_or(|p| p.victim != seat);
         self.pos.table.current = seat;
         let held = self.pos.table.hands.remove(seat, play.card);
         debug_assert!(held, "a legal play is held");
+        self.pos.table.seen.gone(seat, play.card);
+        if drawn {
+            self.pos.table.seen.was_drawn(seat);
+        }
         self.pos.table.discard.push(play.card);
         self.pos.table.landing = Landing::PlayedBy(seat);
         let face = *self.variant.face(play.card, self.pos.table.side);
@@ -241,7 +249,9 @@ impl<R: Rules> Game<R> {
                 answering: answering.clone(),
                 ..CallInfo::new(HookKind::OnPlay, seat)
             };
-            let plan = self.run_effects(play.card, call)?;
+            let mut plan = self.run_effects(play.card, call)?;
+            let made = Made { card: play.card, side, as_flex: play.as_flex, target: play.target, prev_color };
+            hidden::note_made(&mut plan, made);
             self.resolve_effects(seat, plan, going_out, answering)?;
         }
         if going_out {
@@ -427,6 +437,9 @@ impl<R: Rules> Game<R> {
     }
 
     fn draw(&mut self, seat: Seat) -> Result<(), RuleFailure> {
+        let t = &mut self.pos.table;
+        let (players, held, top) = (t.players(), t.hands[seat].len(), t.top());
+        t.seen.drew(seat, players, held, top, t.side, t.color);
         let mut card = self.take_card(seat);
         // Whether `seat` could play `card`, where the `draw_again` hooks
         // were told and nothing has changed since.

@@ -360,6 +360,9 @@ impl<R: Rules> Game<R> {
         answering: Option<Penalty>,
     ) -> Result<Penalty, RuleFailure> {
         let mut penalty = penalty;
+        // Where a challengeable penalty came from is the game's note, kept
+        // past the hooks (which neither see nor return it).
+        let made = penalty.challenge.and_then(|c| c.made);
         let call = &mut CallInfo { answering, ..CallInfo::new(HookKind::OnPenalty, me) };
         // Field by field, so that the variant is borrowed, not cloned.
         let Game { variant, rules, pos: Position { table, log, .. }, guarded, changing, trace, .. } = self;
@@ -371,6 +374,9 @@ impl<R: Rules> Game<R> {
                 Reply::Penalty(penalty) => penalty.clone(),
                 reply => return Err(unexpected(f, reply)),
             };
+        }
+        if let Some(challenge) = &mut penalty.challenge {
+            challenge.made = challenge.made.or(made);
         }
         Ok(penalty)
     }

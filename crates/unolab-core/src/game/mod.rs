@@ -9,9 +9,11 @@
 
 pub mod action;
 mod askable;
+mod belief;
 pub mod command;
 mod deal;
 mod flow;
+mod hidden;
 mod hooks;
 pub mod moves;
 mod position;
@@ -29,6 +31,7 @@ use crate::variant::{HookKind, TopNeed, Variant};
 
 pub use crate::rules::Why;
 pub use action::{Action, Play, Record};
+pub use belief::Belief;
 pub use moves::{Moves, PlayOption};
 pub use position::Position;
 pub use refusal::{ActionError, Refusal};
@@ -135,12 +138,18 @@ impl<R: Rules> Game<R> {
         self.on_failure = on_failure;
     }
 
+    /// What becomes of the game when a script fails midway (a search bot
+    /// sets it for its playouts and puts it back).
+    pub fn on_failure(&self) -> OnFailure {
+        self.on_failure
+    }
+
     /// Fails with the script failure that stopped the game, if one did
     /// (`OnFailure::Stop`).
     pub(crate) fn going_on(&self) -> Result<(), RuleFailure> {
         match &self.pos.stopped {
             None => Ok(()),
-            Some(failure) => Err(RuleFailure::new(format!("the game stopped at a script error: {failure}"))),
+            Some(failure) => Err(failure.restated(format!("the game stopped at a script error: {failure}"))),
         }
     }
 

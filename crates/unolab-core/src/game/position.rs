@@ -92,10 +92,12 @@ impl Position {
     /// draw pile or aside is dealt anew from those cards by `rng`, each to
     /// a place whose visible back it shows, and the table's generator (which
     /// decides how later reshuffles fall) is seeded anew. The copy keeps no log, history
-    /// or game-stopping failure. A fact that rules worked out from hidden
+    /// or game-stopping failure. `known` is what the table says the seat
+    /// has seen (`Table::seen`); what other seats have seen of the hands
+    /// dealt anew is dropped. A fact that rules worked out from hidden
     /// cards and left on the table (whether a pending challengeable penalty
-    /// was a bluff) is copied as it is: rules that depend on it must work it
-    /// out again where it matters.
+    /// was a bluff) is copied as it is: `Game::work_out_hidden_facts`, on
+    /// the position loaded, works it out again from the hands dealt.
     pub fn determinize(&self, seat: Seat, known: &[(Seat, CardId)], variant: &Variant, rng: &mut Rng) -> Position {
         let mut table = self.table.clone();
         table.deal_unseen(seat, known, variant, rng);

@@ -1,9 +1,15 @@
 //! Bots. A bot decides from what its seat can see (its own hand, part of
 //! the seat's `SeatView`) and what the game says it may do (`Moves`), and
-//! nothing else: it never holds the game, so it cannot peek. `random` plays
-//! a random legal card (drawing when it has none); `greedy` sheds its most
-//! valuable card first and keeps wilds for last. Every choice comes from
-//! the bot's own RNG, seeded from the game's seed.
+//! nothing else. `random` plays a random legal card (drawing when it has
+//! none); `greedy` sheds its most valuable card first and keeps wilds for
+//! last; `search` (`search.rs`) tries each of its moves in positions its
+//! seat could be in, dealt from what it sees (`Position::determinize`),
+//! and plays them out with greedy bots, the game itself as its model.
+//! Every choice comes from the bot's own RNG, seeded from the game's seed.
+//! `playout.rs` plays a hand on to its end with bots in every seat.
+
+pub mod playout;
+pub mod search;
 
 use rand::RngExt;
 use rand::seq::IndexedRandom;
@@ -23,28 +29,76 @@ use crate::variant::HookKind;
 pub enum BotKind {
     Random,
     Greedy,
+    /// Determinized Monte Carlo search, `playouts` a decision (`search:N`).
+    Search {
+        playouts: u32,
+    },
 }
 
 impl BotKind {
-    pub const ALL: [BotKind; 2] = [BotKind::Random, BotKind::Greedy];
+    pub const ALL: [BotKind; 3] = [BotKind::Random, BotKind::Greedy, BotKind::SEARCH];
 
-    /// The name the command line takes (`--bot greedy`).
+    /// The search bot at its default budget (`--bot search`).
+    pub const SEARCH: BotKind = BotKind::Search { playouts: search::DEFAULT_PLAYOUTS };
+
+    /// Difficulties by name, easiest first (`--bot easy|normal|hard`), and
+    /// the bot each is.
+    pub const LEVELS: [(&'static str, BotKind); 3] =
+        [("easy", BotKind::Random), ("normal", BotKind::Greedy), ("hard", BotKind::SEARCH)];
+
+    /// The name of the kind of bot (`--bot greedy`); a search bot's budget
+    /// is told by `Display` (`search:500`).
     pub fn name(self) -> &'static str {
         match self {
             BotKind::Random => "random",
             BotKind::Greedy => "greedy",
+            BotKind::Search { .. } => "search",
         }
     }
 
-    /// The bot named `name`, in any case.
+    /// Every name a bot is taken by: the kinds, then the difficulties.
+    pub fn names() -> impl Iterator<Item = &'static str> {
+        BotKind::ALL.into_iter().map(BotKind::name).chain(BotKind::LEVELS.iter().map(|(name, _)| *name))
+    }
+
+    /// The bot named `name`, in any case: a kind (`random`, `greedy`,
+    /// `search`), a search with its budget (`search:N`), or a difficulty
+    /// (`easy`, `normal`, `hard`).
     pub fn parse(name: &str) -> Option<BotKind> {
-        BotKind::ALL.into_iter().find(|kind| kind.name().eq_ignore_ascii_case(name.trim()))
+        BotKind::read(name).ok()
+    }
+
+    /// `parse`, saying what is wrong with a name it does not take.
+    pub fn read(name: &str) -> Result<BotKind, String> {
+        let name = name.trim();
+        let kind = BotKind::ALL.into_iter().find(|kind| kind.name().eq_ignore_ascii_case(name));
+        let level = BotKind::LEVELS.iter().find(|(level, _)| level.eq_ignore_ascii_case(name)).map(|(_, k)| *k);
+        if let Some(kind) = kind.or(level) {
+            return Ok(kind);
+        }
+        let budget = name.split_once(':').filter(|(kind, _)| kind.trim().eq_ignore_ascii_case("search"));
+        let Some((_, playouts)) = budget else {
+            let names: Vec<&str> = BotKind::names().collect();
+            return Err(format!("unknown bot '{name}' (bots: {}, search:N)", names.join(", ")));
+        };
+        match playouts.trim().parse::<u32>() {
+            Ok(n) if (1..=crate::limits::SEARCH_PLAYOUTS).contains(&n) => Ok(BotKind::Search { playouts: n }),
+            _ => Err(format!(
+                "'{name}': a search bot's playouts a decision are a number from 1 to {}",
+                crate::limits::SEARCH_PLAYOUTS
+            )),
+        }
     }
 }
 
+/// The name `BotKind::parse` reads back: a search bot at another budget
+/// than its default as `search:N`.
 impl std::fmt::Display for BotKind {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.name())
+        match *self {
+            BotKind::Search { playouts } if playouts != search::DEFAULT_PLAYOUTS => write!(f, "search:{playouts}"),
+            kind => f.write_str(kind.name()),
+        }
     }
 }
 
@@ -55,6 +109,8 @@ pub struct Bot {
     /// seat's own hand, as it sees it.
     hand: Vec<Face>,
     moves: Moves,
+    /// A search bot's buffers, made at its first search and kept.
+    search: Option<Box<search::Search>>,
 }
 
 /// Fills a bot's view of its own hand, when the bot needs to look.
@@ -63,7 +119,7 @@ type Viewer<'a> = &'a dyn Fn(&mut Vec<Face>);
 impl Bot {
     /// A bot whose choices come from the generator of `seed` and `stream`.
     pub fn new(kind: BotKind, seed: u64, stream: u64) -> Bot {
-        Bot { kind, rng: Bot::rng(seed, stream), hand: Vec::new(), moves: Moves::default() }
+        Bot { kind, rng: Bot::rng(seed, stream), hand: Vec::new(), moves: Moves::default(), search: None }
     }
 
     /// The bot as `Bot::new` makes it, keeping its buffers.
@@ -79,7 +135,28 @@ impl Bot {
     /// The action `seat` takes now (`seat` must be the seat to act).
     pub fn choose(&mut self, game: &mut Game<impl Rules>, seat: Seat) -> Result<Action, RuleFailure> {
         game.legal_moves(seat, &mut self.moves)?;
-        Ok(self.decide(&game.variant.names, &|hand| game.hand_view_into(seat, hand)))
+        let action = self.decide(&game.variant.names, &|hand| game.hand_view_into(seat, hand));
+        if let BotKind::Search { playouts } = self.kind {
+            // What greedy would do is the search's first guess.
+            let search = self.search.get_or_insert_with(Box::default);
+            return search.decide(game, seat, &self.moves, action, playouts, &mut self.rng);
+        }
+        Ok(action)
+    }
+
+    /// What the bot's searches have done so far (nothing, for a bot that
+    /// does not search).
+    pub fn tally(&self) -> search::Tally {
+        self.search.as_ref().map(|s| s.tally).unwrap_or_default()
+    }
+
+    /// Does the bot catch `target`, who forgot to call UNO? A random or
+    /// greedy bot does half the time; a search bot tries both.
+    pub fn catches(&mut self, game: &mut Game<impl Rules>, seat: Seat, target: Seat) -> Result<bool, RuleFailure> {
+        let BotKind::Search { playouts } = self.kind else { return Ok(self.rng.random_bool(0.5)) };
+        let catch = Action::Catch { by: seat, target };
+        let search = self.search.get_or_insert_with(Box::default);
+        Ok(search.decide_or_wait(game, seat, &[catch], Some(catch), playouts, &mut self.rng)?.is_some())
     }
 
     /// An out-of-turn play `seat` makes now (where a rule allows them), if
@@ -97,6 +174,13 @@ impl Bot {
                 assert!(self.moves.plays.is_empty(), "a seat that may not jump in has {:?}", self.moves.plays);
             }
             return Ok(None);
+        }
+        if let BotKind::Search { playouts } = self.kind {
+            game.legal_moves(seat, &mut self.moves)?;
+            let mut plays = Vec::new();
+            search::plays(&self.moves, &mut plays);
+            let search = self.search.get_or_insert_with(Box::default);
+            return search.decide_or_wait(game, seat, &plays, None, playouts, &mut self.rng);
         }
         if !self.rng.random_bool(0.5) {
             return Ok(None);
@@ -172,14 +256,9 @@ impl Bot {
     }
 
     /// Does the bot remember to call UNO with its second-to-last card? A
-    /// random bot forgets one time in eight; a greedy bot never does.
+    /// random bot forgets one time in eight; the others never do.
     fn calls_uno(&mut self) -> bool {
-        self.kind == BotKind::Greedy || !self.rng.random_ratio(1, 8)
-    }
-
-    /// Does the bot catch a player who forgot to call UNO? Half the time.
-    fn catches(&mut self) -> bool {
-        self.rng.random_bool(0.5)
+        self.kind != BotKind::Random || !self.rng.random_ratio(1, 8)
     }
 
     /// One of the legal plays: a card face (and side) first, then a target.
@@ -187,14 +266,28 @@ impl Bot {
         let plays = &self.moves.plays;
         let chosen = match self.kind {
             BotKind::Random => *plays.choose(&mut self.rng)?,
-            BotKind::Greedy => {
+            BotKind::Greedy | BotKind::Search { .. } => {
                 let value = |o: &PlayOption| {
                     let points = names.points(&o.face);
                     if o.face.is_wild() { -points } else { points * 2 + i64::from(o.as_flex) }
                 };
-                let best = plays.iter().map(value).max()?;
-                let top: Vec<&PlayOption> = plays.iter().filter(|o| value(o) == best).collect();
-                **top.choose(&mut self.rng)?
+                // The best, and how many are as good (one pass).
+                let (mut best, mut first, mut tied) = (i64::MIN, 0, 0);
+                for (at, option) in plays.iter().enumerate() {
+                    let v = value(option);
+                    if v > best {
+                        (best, first, tied) = (v, at, 1);
+                    } else if v == best {
+                        tied += 1;
+                    }
+                }
+                if tied == 0 {
+                    return None;
+                }
+                // One of the best at random, as `choose` of a list of them
+                // would take it (without making the list).
+                let pick = self.rng.random_range(..tied);
+                if pick == 0 { plays[first] } else { *plays[first..].iter().filter(|o| value(o) == best).nth(pick)? }
             }
         };
         // Every target of the chosen card and side is as likely (plays
@@ -239,7 +332,11 @@ pub fn next_action_among(
     for exposed in seats_of(game.table().exposed()) {
         for offset in 0..players {
             let seat = (to_act + offset) % players;
-            if seat != exposed && !is_human(seat) && game.table().playing(seat) && bots[seat].catches() {
+            if seat != exposed
+                && !is_human(seat)
+                && game.table().playing(seat)
+                && bots[seat].catches(game, seat, exposed)?
+            {
                 return Ok(Some((seat, Action::Catch { by: seat, target: exposed })));
             }
         }
