@@ -341,15 +341,54 @@ pub struct Report {
     pub failed: usize,
     /// Spec files that are bad input.
     pub bad_input: usize,
+    /// `.snap` files beside the specs that no spec lists (`unlisted`).
+    pub unlisted: usize,
+}
+
+/// The `.snap` files in the folders of the specs run that no spec lists:
+/// one named after a spec that was run but is not among its games (a seed
+/// or player count taken out), or after a spec that is not there any more.
+/// `ran`: each spec run well, and the `.snap` files its games have.
+fn unlisted(ran: &[(PathBuf, Vec<PathBuf>)]) -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    let mut folders: Vec<&Path> = ran.iter().map(|(spec, _)| spec.parent().unwrap_or(Path::new("."))).collect();
+    folders.sort();
+    folders.dedup();
+    for folder in folders {
+        let Ok(entries) = std::fs::read_dir(folder) else { continue };
+        let mut snaps: Vec<PathBuf> = entries
+            .filter_map(|entry| entry.ok().map(|e| e.path()))
+            .filter(|path| path.extension().is_some_and(|e| e == "snap"))
+            .collect();
+        snaps.sort();
+        for snap in snaps {
+            let name = snap.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
+            let Some((stem, _)) = name.rsplit_once('@') else { continue };
+            let spec = folder.join(format!("{stem}{SPEC_SUFFIX}"));
+            let listed = match ran.iter().find(|(path, _)| *path == spec) {
+                Some((_, games)) => games.contains(&snap),
+                // A spec not run now lists what it lists.
+                None => spec.exists(),
+            };
+            if !listed {
+                found.push(snap);
+            }
+        }
+    }
+    found
 }
 
 /// Runs every spec file, reporting each game that is not the same as its
 /// `.snap` (and a line per spec).
 pub fn run_files(files: &[PathBuf], mode: Mode) -> Report {
     let mut report = Report::default();
+    let mut ran = Vec::new();
     for file in files {
         let spec = match run_spec(file, mode) {
-            Ok(spec) => spec,
+            Ok(spec) => {
+                ran.push((file.clone(), spec.games.iter().map(|game| game.snap.clone()).collect()));
+                spec
+            }
             Err(e) => {
                 report.bad_input += 1;
                 let _ = writeln!(report.text, "error: {}", crate::diagnostic::render_lines(&e, &Disk, false, "  "));
@@ -394,6 +433,14 @@ pub fn run_files(files: &[PathBuf], mode: Mode) -> Report {
                 }
             }
         }
+    }
+    for snap in unlisted(&ran) {
+        report.unlisted += 1;
+        let _ = writeln!(
+            report.text,
+            "unlisted {}: no spec lists this game (a seed, player count or spec taken out?): delete it if so",
+            snap.display()
+        );
     }
     let total = report.same + report.new + report.changed + report.failed;
     let _ = write!(

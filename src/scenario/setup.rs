@@ -118,11 +118,24 @@ impl Scenario {
                 "discard: [] names no card: name the pile, bottom to top, or leave discard out to turn up the first discard",
             ));
         }
+        if *self.setup.turn_starts && self.setup.discard.is_none() {
+            problems.push(self.source.problem(
+                self.setup.turn_starts.position(),
+                "turn_starts: needs a discard (without one the first discard is turned up and the first turn starts)",
+            ));
+        }
         let discard: Vec<CardId> =
             self.setup.discard.iter().flat_map(|d| d.iter()).filter_map(|c| take(c, problems)).collect();
         let draw: Vec<CardId> = self.setup.draw.iter().filter_map(|c| take(c, problems)).collect();
         left.sort_unstable();
         NamedCards { hands, discard, draw, left }
+    }
+
+    /// The game at the moment the setup describes, before any step, with
+    /// the memo on (for tests and tools that start where a scenario does).
+    pub fn game(&self) -> Result<Game<crate::script::Runtime>, String> {
+        let rules = crate::script::Runtime::new(self.variant.clone()).map_err(|p| p.join("\n"))?;
+        self.build(rules)
     }
 
     /// Builds the table the setup describes. A setup with a discard is the
@@ -168,7 +181,7 @@ impl Scenario {
         if landed {
             // The middle of a hand: `current`'s turn has begun.
             layout.landing = Landing::TurnedUp;
-            layout.turn_begun = true;
+            layout.turn_begun = !*s.turn_starts;
         }
         if let Some(d) = s.direction.as_deref().and_then(|d| Direction::parse(d)) {
             layout.direction = d;
@@ -203,6 +216,8 @@ impl Scenario {
         } else if game.table().color().is_none() {
             let at = s.discard.as_ref().and_then(Placed::position);
             return Err(self.source.problem(at, "the top discard is wild: say which colour is in play with 'color:'"));
+        } else if *s.turn_starts {
+            game.start_turn().map_err(|e| format!("the turn's start: {e}"))?;
         }
         Ok(game)
     }

@@ -980,3 +980,31 @@ fn per_game_rows_carry_events_and_name_their_run() {
     let row: serde_json::Value = serde_json::from_str(first.lines().nth(1).unwrap()).unwrap();
     assert!(row["events"]["played"]["count"].as_u64().unwrap() > 0, "{row}");
 }
+
+/// Completion scripts and manual pages come from the command line's own
+/// definition: each shell's script names every command, each page is roff
+/// with the exit status, and an unknown page is bad usage.
+#[test]
+fn completions_and_manual_pages_know_every_command() {
+    let commands = ["play", "variants", "deck", "check", "new", "rules", "scenario", "snapshot", "sim", "merge"];
+    for shell in ["bash", "zsh", "fish", "elvish", "powershell"] {
+        let output = unolab(&["completions", shell]);
+        assert!(output.status.success(), "{shell}: {}", text(&output));
+        let script = String::from_utf8_lossy(&output.stdout);
+        for command in commands {
+            assert!(script.contains(command), "{shell} completes no '{command}'");
+        }
+    }
+    assert_eq!(unolab(&["completions", "tcsh"]).status.code(), Some(2));
+    let page = String::from_utf8(unolab(&["man"]).stdout).unwrap();
+    assert!(page.starts_with(".ie") && page.contains(".TH unolab 1"), "{page}");
+    for command in commands {
+        assert!(page.contains(&format!("unolab\\-{command}(1)")), "the page lists no '{command}'");
+    }
+    assert!(page.contains(".SH \"EXIT STATUS\"") || page.contains(".SH EXIT STATUS"), "{page}");
+    let sim = String::from_utf8(unolab(&["man", "sim"]).stdout).unwrap();
+    assert!(sim.contains(".TH unolab-sim 1") && sim.contains("\\-\\-vs"), "{sim}");
+    let unknown = unolab(&["man", "simulate"]);
+    assert_eq!(unknown.status.code(), Some(2));
+    assert!(text(&unknown).contains("no command 'simulate'"), "{}", text(&unknown));
+}

@@ -5,6 +5,7 @@
 mod cli;
 mod cluster;
 mod decks;
+mod docs;
 mod equivalence;
 mod fuzz;
 mod game;

@@ -38,6 +38,12 @@ fn bad_scenario_files_name_file_line_and_problem() {
         ("missing-seats.yaml", "missing-seats.yaml:8:12: there is no player 7 at a table of 3"),
         ("unknown-option.yaml", "unknown-option.yaml:3:23: cannot load the variant"),
         ("unmarked-card.yaml", "unmarked-card.yaml:5:15: the flex deck has no card 'blue 1'; did you mean 'blue 1*'?"),
+        ("marked-card.yaml", "marked-card.yaml:5:15: the flex deck has no card 'green 3*'; did you mean 'green 3'?"),
+        (
+            "step-as-words.yaml",
+            "step-as-words.yaml:7:5: unknown step 'play blue 2': a step with an argument is a map, written {play: blue 2}",
+        ),
+        ("turn-starts-without-discard.yaml", "turn-starts-without-discard.yaml:5:16: turn_starts: needs a discard"),
     ];
     for (file, expected) in cases {
         let message = rejection(file);

@@ -183,6 +183,10 @@ pub struct TargetEntry {
     pub flex: Option<bool>,
     #[serde(default)]
     pub required: bool,
+    /// With `required`: must it also on the player's last card (default
+    /// yes)?
+    #[serde(default = "yes")]
+    pub required_on_last_card: bool,
 }
 
 impl TargetEntry {
@@ -191,6 +195,7 @@ impl TargetEntry {
             selector: self.selector.spec.clone(),
             flex: self.flex,
             required: self.required,
+            required_on_last_card: self.required_on_last_card,
             match_places: self.selector.places.clone(),
         }
     }

@@ -121,6 +121,18 @@ pub fn hardened_engine(on_print: impl Fn(&str) + 'static) -> (Engine, CallClock)
     let for_debug = on_print.clone();
     engine.on_print(move |text| on_print(text));
     engine.on_debug(move |text, _, _| for_debug(text));
+    // A field a host map lacks (a misspelt `p.grup` of a penalty) is an
+    // error naming the fields there are, not `()`. A script's own map reads
+    // such a field as `()` and adds it when written, as Rhai does.
+    engine.on_map_missing_property(|map, field, _| {
+        if let Some((what, fields)) = crate::convert::host_map(map) {
+            return Err(crate::convert::no_such_field(what, fields, field).into());
+        }
+        if map.len() >= limits::SCRIPT_MAP_ENTRIES {
+            return Err(format!("a map holds at most {} entries", limits::SCRIPT_MAP_ENTRIES).into());
+        }
+        map.entry(field.into()).or_insert(Dynamic::UNIT).try_into()
+    });
     // Every so many operations, the time the call has taken is looked at.
     let clock = CallClock::default();
     let watch = clock.clone();

@@ -233,6 +233,14 @@ impl<R: Rules> Game<R> {
         self.pos.table.arrange(layout, &self.variant)
     }
 
+    /// Starts the turn of the seat to play in an arranged table whose turn
+    /// has not begun (`Layout::turn_begun` false): its `on_turn_start`
+    /// hooks run as if the turn had just moved to it.
+    pub fn start_turn(&mut self) -> Result<(), RuleFailure> {
+        let reshuffles = self.pos.table.reshuffles;
+        self.after_with_rules(reshuffles)
+    }
+
     /// Every deal and accepted action so far.
     pub fn history(&self) -> &[Record] {
         &self.pos.history

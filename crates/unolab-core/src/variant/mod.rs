@@ -54,10 +54,20 @@ pub struct TargetSpec {
     /// Must the player name a target (else it is optional)?
     #[serde(default)]
     pub required: bool,
+    /// With `required`: must it also on the player's last card? `false`
+    /// where the card's effect on its target is ignored when it goes out
+    /// (a 7's swap, rules.md 1.6); default `true` (a targeted draw still
+    /// happens).
+    #[serde(default = "yes")]
+    pub required_on_last_card: bool,
     /// Where the layer's file writes each alternative of its `match:`,
     /// where known.
     #[serde(skip)]
     pub match_places: Vec<Option<Position>>,
+}
+
+fn yes() -> bool {
+    true
 }
 
 /// Where a hook runs. Card hooks are bound per face with `match:`.
@@ -334,6 +344,9 @@ pub enum TargetNeed {
     #[default]
     None,
     Optional,
+    /// Required, but for a player's last card (`required_on_last_card:
+    /// false`).
+    RequiredButLast,
     Required,
 }
 
@@ -630,7 +643,11 @@ fn bind_hooks(variant: &mut Variant, layers: &[Layer], problems: &mut Vec<String
             }
         }
         for target in &layer.targets {
-            let need = if target.required { TargetNeed::Required } else { TargetNeed::Optional };
+            let need = match (target.required, target.required_on_last_card) {
+                (false, _) => TargetNeed::Optional,
+                (true, false) => TargetNeed::RequiredButLast,
+                (true, true) => TargetNeed::Required,
+            };
             match Selector::parse(&variant.names, Some(&target.selector)) {
                 Ok(selector) if selector.reads_top() => problems.push(layer.source.problem(
                     match_place(&target.match_places, 0),
