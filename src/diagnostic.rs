@@ -25,10 +25,11 @@ fn render_with(problem: &str, files: &mut Files, color: bool) -> String {
     }
 }
 
-/// Files read to show problems, each read once.
+/// Files read to show problems, each read once, with where each of its
+/// lines starts (so that showing many problems of a file is linear in it).
 struct Files<'a> {
     loader: &'a dyn Loader,
-    read: HashMap<String, Option<SourceFile>>,
+    read: HashMap<String, Option<(SourceFile, Vec<usize>)>>,
 }
 
 impl<'a> Files<'a> {
@@ -36,13 +37,18 @@ impl<'a> Files<'a> {
         Files { loader, read: HashMap::new() }
     }
 
-    fn open(&mut self, name: &str) -> Option<&SourceFile> {
+    /// The file named, and the byte offset where each line starts.
+    fn open(&mut self, name: &str) -> Option<&(SourceFile, Vec<usize>)> {
         let loader = self.loader;
         self.read
             .entry(name.to_string())
-            .or_insert_with(|| match name.strip_prefix("builtin:") {
-                Some(path) => SourceFile::builtin(path),
-                None => SourceFile::read(loader, Path::new(name)).ok(),
+            .or_insert_with(|| {
+                let file = match name.strip_prefix("builtin:") {
+                    Some(path) => SourceFile::builtin(path),
+                    None => SourceFile::read(loader, Path::new(name)).ok(),
+                }?;
+                let starts = std::iter::once(0).chain(file.text.match_indices('\n').map(|(i, _)| i + 1)).collect();
+                Some((file, starts))
             })
             .as_ref()
     }
@@ -101,10 +107,9 @@ fn snippet(problem: &str, files: &mut Files, color: bool) -> Option<String> {
     // spaces too), the longest name that can be read.
     let starts = std::iter::once(0).chain(name.match_indices(' ').map(|(i, _)| i + 1));
     let start = starts.into_iter().find(|&start| start < name.len() && files.open(&name[start..]).is_some())?;
-    let file = files.open(&name[start..])?;
-    let text = &file.text;
-    let start = text.split_inclusive('\n').take(line.checked_sub(1)?).map(str::len).sum::<usize>();
-    let source_line = text[start..].lines().next()?;
+    let (file, starts) = files.open(&name[start..])?;
+    let start = *starts.get(line.checked_sub(1)?)?;
+    let source_line = file.text[start..].lines().next()?;
     if source_line.len() > 200 {
         return None;
     }

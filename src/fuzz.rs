@@ -11,12 +11,16 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
 use crate::bot::{self, Bot, BotKind};
+use crate::game::Game;
 use crate::game::command::Sight;
 use crate::loader::Loader;
 use crate::repl::command::{self, Input};
+use crate::repl::record::{self, SavedGame, Setup};
 use crate::ruleset::{self, LoadRequest};
 use crate::scenario::Scenario;
-use crate::sim::new_game;
+use crate::script::Runtime;
+use crate::sim::{SimStats, new_game};
+use crate::snapshot::Spec;
 use crate::source::{Origin, SourceFile};
 use crate::variant::Variant;
 
@@ -171,6 +175,54 @@ pub fn repl_lines(data: &[u8]) -> bool {
         assert!(game.table().conserves(variant), "{line:?}: cards were lost or made");
     }
     moves > 0
+}
+
+/// A saved game (naming built-in variants and rules only): read, and its
+/// moves replayed up to the first one refused; what was replayed is
+/// conserved, and saved again it reads and replays to the same table.
+pub fn saved_game(data: &[u8]) -> bool {
+    let replayed = |saved: &SavedGame| -> Option<(Setup, Arc<Variant>, Game<Runtime>)> {
+        let setup = saved.setup().ok()?;
+        let variant = Arc::new(ruleset::load(&setup.request, &InMemory(Vec::new())).ok()?);
+        let mut game = new_game(&variant, setup.players, setup.seed).ok()?;
+        let _ = record::replay(&mut game, saved.history.iter().map(|line| line.as_str()));
+        Some((setup, variant, game))
+    };
+    let Ok(saved) = SavedGame::parse("fuzz.yaml", &text(data)) else { return false };
+    let Some((setup, variant, game)) = replayed(&saved) else { return false };
+    assert!(game.table().conserves(&variant), "cards were lost or made");
+    let text = SavedGame::of(&setup, &game).text().expect("a game replayed can be saved");
+    let again = SavedGame::parse("again.yaml", &text).unwrap_or_else(|e| panic!("a save does not read back: {e}"));
+    let (_, _, reloaded) = replayed(&again).expect("a save loads back");
+    assert!(reloaded.table() == game.table(), "a save loads back to another table:\n{text}");
+    true
+}
+
+/// A snapshot spec (naming built-in variants and rules only): read, and
+/// its first game played to its transcript (a spec's games are that one
+/// many times over).
+pub fn snapshot_spec(data: &[u8]) -> bool {
+    let path = Path::new("fuzz.snapshots.yaml");
+    let source = SourceFile { name: "fuzz.snapshots.yaml".into(), text: text(data), origin: Origin::Disk(path.into()) };
+    let Ok(spec) = Spec::parse(&InMemory(Vec::new()), source, path) else { return false };
+    let (Some(players), Some(seed)) = (spec.tables().next(), spec.seeds().next()) else {
+        panic!("a spec was accepted with no game to play");
+    };
+    let _ = spec.transcript(players, seed, crate::sim::Engine::default());
+    true
+}
+
+/// The JSON of a shard of a run (`sim --json --shard K/N`): read trusting
+/// nothing; one accepted adds up (to itself too, or it says why not).
+pub fn shard_json(data: &[u8]) -> bool {
+    let Ok(value) = serde_json::from_slice::<serde_json::Value>(data) else { return false };
+    let Ok(shard) = crate::sim::report::read_shard(&value) else { return false };
+    let mut total = SimStats::new(shard.players);
+    total.merge(shard.stats.clone()).expect("a shard read adds to nothing");
+    let _ = total.merge(shard.stats);
+    total.finish();
+    let _ = crate::sim::report::turns(&total);
+    true
 }
 
 /// Seeded random bots for every seat.

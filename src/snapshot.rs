@@ -9,15 +9,17 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use serde::Deserialize;
 
 use crate::bot::BotKind;
-use crate::loader::{Disk, Open};
+use crate::loader::{Disk, Loader, Open};
 use crate::ruleset::LoadRequest;
 use crate::sim::Engine;
-use crate::source::SourceFile;
-use crate::yaml::Yaml;
+use crate::source::{Position, SourceFile};
+use crate::variant::Variant;
+use crate::yaml::{Placed, Yaml};
 
 /// What names a snapshot spec file.
 pub use crate::scenario::SNAPSHOT_SPEC_SUFFIX as SPEC_SUFFIX;
@@ -29,16 +31,26 @@ struct RawSpec {
     /// What the games show, for the reader.
     #[serde(default)]
     description: Option<String>,
-    variant: String,
+    variant: Placed<String>,
     #[serde(default)]
-    rules: Vec<String>,
+    rules: Vec<Placed<String>>,
     #[serde(default)]
     options: BTreeMap<String, Yaml>,
     /// One player count or several: every seed is played at each.
     players: Option<Yaml>,
-    seeds: Vec<u64>,
+    seeds: Placed<Vec<Placed<u64>>>,
     /// The bots' kind (default random).
-    bot: Option<String>,
+    bot: Option<Placed<String>>,
+}
+
+/// A spec file read and checked: the games it asks for.
+pub struct Spec {
+    raw: RawSpec,
+    source: SourceFile,
+    variant: Arc<Variant>,
+    /// The table sizes, each with its place in the file.
+    players: Vec<(usize, Option<Position>)>,
+    bot: BotKind,
 }
 
 /// What became of one game's transcript.
@@ -91,53 +103,22 @@ pub fn run_spec(path: &Path, mode: Mode) -> Result<SpecResult, String> {
 /// `run_spec`, the engine run as `engine` says (the memo off, the move
 /// generator's fast paths proven: the same games).
 pub fn run_spec_with(path: &Path, mode: Mode, engine: Engine) -> Result<SpecResult, String> {
-    let source = SourceFile::read(&Disk, path)?;
-    let raw: RawSpec = crate::yaml::from_file(&source)?;
-    let variant = crate::scenario::load_named(&Disk, &source, path, &raw.variant, &raw.rules, &raw.options)?;
+    let spec = Spec::parse(&Disk, SourceFile::read(&Disk, path)?, path)?;
+    let (raw, source, bot) = (&spec.raw, &spec.source, spec.bot);
     let request = LoadRequest {
-        variant: raw.variant.clone(),
-        rules: raw.rules.clone(),
+        variant: raw.variant.value.clone(),
+        rules: raw.rules.iter().map(|r| r.value.clone()).collect(),
         settings: raw.options.iter().map(|(k, v)| (k.clone(), v.to_string())).collect(),
     };
-    let bot = match &raw.bot {
-        None => BotKind::Random,
-        Some(name) => BotKind::read(name).map_err(|e| source.problem_at(name, e))?,
-    };
-    let players = match &raw.players {
-        None => vec![variant.table_sizes().find(|&n| n >= 4).unwrap_or(variant.min_players)],
-        Some(node) => {
-            let count = |n: &Yaml| n.as_u64().and_then(|n| usize::try_from(n).ok());
-            let counts = match node.as_sequence() {
-                Some(items) => items.iter().map(count).collect::<Option<Vec<usize>>>(),
-                None => count(node).map(|n| vec![n]),
-            };
-            counts.ok_or_else(|| {
-                source.problem(node.position(), format!("players: '{node}' is not a number or a list of numbers"))
-            })?
-        }
-    };
-    for &n in &players {
-        variant.seats(n).map_err(|e| source.problem_at("players:", e))?;
-    }
-    if raw.seeds.is_empty() || players.is_empty() {
-        return Err(source.problem_at("seeds:", "list at least one seed and one player count"));
-    }
-    // Each game is one snapshot: a repeat would play and write it again.
-    if let Some(seed) = crate::source::first_repeat(&raw.seeds) {
-        return Err(source.problem_at("seeds:", format!("seeds lists {seed} twice")));
-    }
-    if let Some(n) = crate::source::first_repeat(&players) {
-        return Err(source.problem_at("players:", format!("players lists {n} twice")));
-    }
     let stem = spec_stem(path);
     let dir = path.parent().unwrap_or(Path::new("."));
     let what = request.arguments();
     let mut results = Vec::new();
     let mut played = Vec::new();
-    for &n in &players {
-        for &seed in &raw.seeds {
+    for n in spec.tables() {
+        for seed in spec.seeds() {
             let snap = dir.join(format!("{stem}@{n}p-seed{seed}.snap"));
-            let verdict = match crate::sim::transcript_with(variant.clone(), n, seed, bot, engine) {
+            let verdict = match spec.transcript(n, seed, engine) {
                 Ok(body) => {
                     let description = format!("{what}, {n} players, seed {seed}, {bot} bots");
                     let file = SnapFile { source: source.name.clone(), description, body };
@@ -153,13 +134,74 @@ pub fn run_spec_with(path: &Path, mode: Mode, engine: Engine) -> Result<SpecResu
     // A rule whose games play the same without it is not tested by them.
     let mut untested = Vec::new();
     for (index, rule) in raw.rules.iter().enumerate() {
-        let others: Vec<String> =
+        let others: Vec<Placed<String>> =
             raw.rules.iter().enumerate().filter(|&(i, _)| i != index).map(|(_, r)| r.clone()).collect();
-        if !played.is_empty() && plays_the_same_without(&source, path, &raw, &others, &played, bot) {
-            untested.push(rule.clone());
+        if !played.is_empty() && plays_the_same_without(source, path, raw, &others, &played, bot) {
+            untested.push(rule.value.clone());
         }
     }
-    Ok(SpecResult { description: raw.description.unwrap_or_default(), games: results, untested })
+    Ok(SpecResult { description: raw.description.clone().unwrap_or_default(), games: results, untested })
+}
+
+impl Spec {
+    /// Reads a spec read from `path` (what it names loaded through
+    /// `loader`): its variant loads, its bot, table sizes and seeds are
+    /// known, each once. `Err`: the spec is bad input, at its place.
+    pub fn parse(loader: &dyn Loader, source: SourceFile, path: &Path) -> Result<Spec, String> {
+        let raw: RawSpec = crate::yaml::from_file(&source)?;
+        let variant = crate::scenario::load_named(loader, &source, path, &raw.variant, &raw.rules, &raw.options)?;
+        let bot = match &raw.bot {
+            None => BotKind::Random,
+            Some(name) => BotKind::read(name).map_err(|e| source.problem(name.position(), e))?,
+        };
+        let players = match &raw.players {
+            None => vec![(variant.table_sizes().find(|&n| n >= 4).unwrap_or(variant.min_players), None)],
+            Some(node) => {
+                let count = |n: &Yaml| n.as_u64().and_then(|c| usize::try_from(c).ok()).map(|c| (c, n.position()));
+                let counts = match node.as_sequence() {
+                    Some(items) => items.iter().map(count).collect::<Option<Vec<_>>>(),
+                    None => count(node).map(|n| vec![n]),
+                };
+                counts.ok_or_else(|| {
+                    source.problem(node.position(), format!("players: '{node}' is not a number or a list of numbers"))
+                })?
+            }
+        };
+        for &(n, at) in &players {
+            variant.seats(n).map_err(|e| source.problem(at, e))?;
+        }
+        let players_at = raw.players.as_ref().and_then(Yaml::position);
+        if raw.seeds.is_empty() || players.is_empty() {
+            let at = if raw.seeds.is_empty() { raw.seeds.position() } else { players_at };
+            return Err(source.problem(at, "list at least one seed and one player count"));
+        }
+        // Each game is one snapshot: a repeat would play and write it again.
+        if let Some(seed) = crate::source::first_repeat(&raw.seeds.value) {
+            return Err(source.problem(seed.position(), format!("seeds lists {seed} twice")));
+        }
+        let tables: Vec<usize> = players.iter().map(|&(n, _)| n).collect();
+        if let Some(n) = crate::source::first_repeat(&tables) {
+            let at = players.iter().rev().find(|(m, _)| m == n).and_then(|&(_, at)| at);
+            return Err(source.problem(at, format!("players lists {n} twice")));
+        }
+        Ok(Spec { raw, source, variant, players, bot })
+    }
+
+    /// The table sizes, in the order written.
+    pub fn tables(&self) -> impl Iterator<Item = usize> + '_ {
+        self.players.iter().map(|&(n, _)| n)
+    }
+
+    /// The seeds, in the order written.
+    pub fn seeds(&self) -> impl Iterator<Item = u64> + '_ {
+        self.raw.seeds.iter().map(|seed| seed.value)
+    }
+
+    /// The transcript of the game of `players` and `seed`, or why it could
+    /// not be played.
+    pub fn transcript(&self, players: usize, seed: u64, engine: Engine) -> Result<String, String> {
+        crate::sim::transcript_with(self.variant.clone(), players, seed, self.bot, engine)
+    }
 }
 
 /// Do the games `played` (players, seed, transcript) play the same with
@@ -169,7 +211,7 @@ fn plays_the_same_without(
     source: &SourceFile,
     path: &Path,
     raw: &RawSpec,
-    others: &[String],
+    others: &[Placed<String>],
     played: &[(usize, u64, String)],
     bot: BotKind,
 ) -> bool {
@@ -299,15 +341,54 @@ pub struct Report {
     pub failed: usize,
     /// Spec files that are bad input.
     pub bad_input: usize,
+    /// `.snap` files beside the specs that no spec lists (`unlisted`).
+    pub unlisted: usize,
+}
+
+/// The `.snap` files in the folders of the specs run that no spec lists:
+/// one named after a spec that was run but is not among its games (a seed
+/// or player count taken out), or after a spec that is not there any more.
+/// `ran`: each spec run well, and the `.snap` files its games have.
+fn unlisted(ran: &[(PathBuf, Vec<PathBuf>)]) -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    let mut folders: Vec<&Path> = ran.iter().map(|(spec, _)| spec.parent().unwrap_or(Path::new("."))).collect();
+    folders.sort();
+    folders.dedup();
+    for folder in folders {
+        let Ok(entries) = std::fs::read_dir(folder) else { continue };
+        let mut snaps: Vec<PathBuf> = entries
+            .filter_map(|entry| entry.ok().map(|e| e.path()))
+            .filter(|path| path.extension().is_some_and(|e| e == "snap"))
+            .collect();
+        snaps.sort();
+        for snap in snaps {
+            let name = snap.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
+            let Some((stem, _)) = name.rsplit_once('@') else { continue };
+            let spec = folder.join(format!("{stem}{SPEC_SUFFIX}"));
+            let listed = match ran.iter().find(|(path, _)| *path == spec) {
+                Some((_, games)) => games.contains(&snap),
+                // A spec not run now lists what it lists.
+                None => spec.exists(),
+            };
+            if !listed {
+                found.push(snap);
+            }
+        }
+    }
+    found
 }
 
 /// Runs every spec file, reporting each game that is not the same as its
 /// `.snap` (and a line per spec).
 pub fn run_files(files: &[PathBuf], mode: Mode) -> Report {
     let mut report = Report::default();
+    let mut ran = Vec::new();
     for file in files {
         let spec = match run_spec(file, mode) {
-            Ok(spec) => spec,
+            Ok(spec) => {
+                ran.push((file.clone(), spec.games.iter().map(|game| game.snap.clone()).collect()));
+                spec
+            }
             Err(e) => {
                 report.bad_input += 1;
                 let _ = writeln!(report.text, "error: {}", crate::diagnostic::render_lines(&e, &Disk, false, "  "));
@@ -352,6 +433,14 @@ pub fn run_files(files: &[PathBuf], mode: Mode) -> Report {
                 }
             }
         }
+    }
+    for snap in unlisted(&ran) {
+        report.unlisted += 1;
+        let _ = writeln!(
+            report.text,
+            "unlisted {}: no spec lists this game (a seed, player count or spec taken out?): delete it if so",
+            snap.display()
+        );
     }
     let total = report.same + report.new + report.changed + report.failed;
     let _ = write!(

@@ -175,7 +175,7 @@ fn check_one(request: &LoadRequest, label: &str, told: &mut Told) -> i32 {
                     ));
                 }
             }
-            Err(e) => failures.push(e),
+            Err(e) => failures.push(e.to_string()),
         }
     }
     if failures.is_empty() && told_later == 0 {

@@ -113,7 +113,7 @@ fn run_shown(
     config: &SimConfig,
     progress: &sim::Progress,
     bar: Option<&indicatif::ProgressBar>,
-) -> Result<sim::SimStats, String> {
+) -> Result<sim::SimStats, sim::RunError> {
     let base = bar.map_or(0, indicatif::ProgressBar::position);
     progress.done.store(0, std::sync::atomic::Ordering::Relaxed);
     let finished = std::sync::atomic::AtomicBool::new(false);
@@ -291,6 +291,12 @@ pub(super) fn simulate(args: SimArgs) -> i32 {
         let stats = run(config).and_then(|a| Ok((a, other.as_ref().map(&mut run).transpose()?)));
         match stats {
             Ok(pair) => results.push(pair),
+            // The clock stopped a hook: no figures (a rule's failure would
+            // be one of them), and not bad input either.
+            Err(e @ sim::RunError::Clock(_)) => {
+                complain!("error: {e}");
+                return FAILED;
+            }
             Err(e) => {
                 complain!("error: {e}");
                 return BAD_INPUT;

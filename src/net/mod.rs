@@ -37,7 +37,7 @@ fn complain(text: &str) {
 /// Runs a host; returns the exit code.
 pub fn host(options: HostOptions) -> i32 {
     let (setup, history) = match (&options.resume, options.setup) {
-        (Some(path), _) => match SavedGame::read(path).and_then(|saved| Ok((saved.setup()?, saved.history))) {
+        (Some(path), _) => match SavedGame::read(path).and_then(|saved| Ok((saved.setup()?, saved.lines()))) {
             Ok(found) => found,
             Err(e) => {
                 complain(&format!("error: {e}"));

@@ -178,8 +178,9 @@ pub fn run(
 ) -> Result<(), String> {
     let TableSetup { setup, humans, turn_time, allow_undo, save_at_end } = table_setup;
     let load = move |_: &crate::ruleset::LoadRequest| Ok((*variant).clone());
-    let (game, problem) = crate::repl::rebuild(&setup, &load, &history).map_err(|p| p.join("\n"))?;
-    if let Some(problem) = problem {
+    let lines = history.iter().map(String::as_str);
+    let (game, problem) = crate::repl::rebuild(&setup, &load, lines).map_err(|p| p.join("\n"))?;
+    if let Some((_, problem)) = problem {
         return Err(format!("the saved match does not replay: {problem}"));
     }
     let players = setup.players;

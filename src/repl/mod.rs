@@ -73,6 +73,9 @@ fn list_problems(out: &mut dyn Write, heading: &str, problems: &[String]) -> std
     writeln!(out, "{}", crate::diagnostic::render_all(problems, &crate::loader::Disk, false, "  "))
 }
 
+/// A line of a history the rules refused: its index, and why.
+type Refused = (usize, String);
+
 /// Starts a game of `setup`.
 fn start(setup: &Setup, load: &LoadFn) -> Result<(Arc<Variant>, Game<Runtime>), Vec<String>> {
     let variant = Arc::new(load(&setup.request)?);
@@ -358,12 +361,6 @@ impl<'a> Session<'a> {
         self.screen.reset(&self.game);
     }
 
-    /// Plays the lines of a history on a new game of `setup`; stops at the
-    /// first line the rules refuse, keeping the game before it.
-    fn rebuild(&self, setup: &Setup, lines: &[String]) -> Result<(Game<Runtime>, Option<String>), Vec<String>> {
-        rebuild(setup, self.load, lines)
-    }
-
     fn load_file(&mut self, path: &str, out: &mut dyn Write) -> std::io::Result<()> {
         let saved = match SavedGame::read(Path::new(path)).and_then(|saved| Ok((saved.setup()?, saved))) {
             Ok(found) => found,
@@ -373,8 +370,10 @@ impl<'a> Session<'a> {
             }
         };
         let (setup, saved) = saved;
-        match self.rebuild(&setup, &saved.history) {
-            Ok((_, Some(problem))) => self.screen.say(out, &format!("not loaded: {path}: {problem}"))?,
+        match rebuild(&setup, self.load, saved.history.iter().map(|line| line.as_str())) {
+            Ok((_, Some((index, problem)))) => {
+                self.screen.say(out, &format!("not loaded: {}", saved.problem(&saved.history[index], problem)))?
+            }
             Ok((game, None)) => {
                 let said = format!("loaded {path}: {} moves replayed", saved.history.len());
                 self.offer(Next { setup, game, said: Some(said), fresh: false }, out)?;
@@ -419,13 +418,13 @@ impl<'a> Session<'a> {
 
     fn reload(&mut self, out: &mut dyn Write) -> std::io::Result<()> {
         let lines = record::history_text(&self.game, self.game.history());
-        match self.rebuild(&self.setup.clone(), &lines) {
+        match rebuild(&self.setup, self.load, lines.iter().map(String::as_str)) {
             Ok((game, problem)) => {
                 let (records, title) = (game.history().len(), game.variant.title());
                 let before = self.hands_in_words();
                 self.replace_game(game);
                 writeln!(out, "reloaded {title}: {records} of {} moves replayed", lines.len())?;
-                if let Some(problem) = problem {
+                if let Some((_, problem)) = problem {
                     self.screen.say(out, &format!("{problem}; staying at the last good point"))?;
                 }
                 for (seat, (was, now)) in before.iter().zip(self.hands_in_words()).enumerate() {
@@ -486,15 +485,16 @@ struct Next {
 }
 
 /// Plays the lines of a history on a new game of `setup`; stops at the
-/// first line the rules refuse, keeping the game before it.
-pub fn rebuild(setup: &Setup, load: &LoadFn, lines: &[String]) -> Result<(Game<Runtime>, Option<String>), Vec<String>> {
+/// first line the rules refuse, keeping the game before it (and the
+/// line's index and why).
+pub fn rebuild<'l>(
+    setup: &Setup,
+    load: &LoadFn,
+    lines: impl IntoIterator<Item = &'l str>,
+) -> Result<(Game<Runtime>, Option<Refused>), Vec<String>> {
     let (_, mut game) = start(setup, load)?;
-    for (index, line) in lines.iter().enumerate() {
-        if let Err(e) = record::replay_line(&mut game, line) {
-            return Ok((game, Some(format!("move {} ('{line}'): {e}", index + 1))));
-        }
-    }
-    Ok((game, None))
+    let refused = record::replay(&mut game, lines).err();
+    Ok((game, refused))
 }
 
 /// The game back to before `seat`'s last decision (replayed up to it), and

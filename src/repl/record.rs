@@ -12,6 +12,17 @@ use crate::game::command::{CardRef, ChoiceRef, Command, PlayCommand, Sight};
 use crate::game::{Action, Game, Record};
 use crate::rules::Rules;
 use crate::ruleset::LoadRequest;
+use crate::source::Position;
+use crate::yaml::Placed;
+
+/// `file:line:column: message`, or `file: message` where the place is
+/// unknown.
+fn problem(file: &str, at: Option<Position>, message: impl std::fmt::Display) -> String {
+    match at {
+        Some(at) => format!("{file}:{}:{}: {message}", at.line, at.column),
+        None => format!("{file}: {message}"),
+    }
+}
 
 /// What a session was started with.
 #[derive(Debug, Clone)]
@@ -22,7 +33,8 @@ pub struct Setup {
     pub bot: BotKind,
 }
 
-/// A saved game on disk.
+/// A saved game on disk. What is read keeps its place in the file, so a
+/// setting, bot or move refused names its line.
 #[derive(Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SavedGame {
@@ -32,12 +44,15 @@ pub struct SavedGame {
     #[serde(default)]
     pub rules: Vec<String>,
     #[serde(default)]
-    pub settings: Vec<String>,
+    pub settings: Vec<Placed<String>>,
     pub players: usize,
     pub seed: u64,
-    pub bot: String,
+    pub bot: Placed<String>,
     /// `deal`, or a seat's move.
-    pub history: Vec<String>,
+    pub history: Vec<Placed<String>>,
+    /// The file it was read from (`file:line:column` in messages).
+    #[serde(skip)]
+    pub file: String,
 }
 
 pub const SAVE_VERSION: u32 = 1;
@@ -85,6 +100,18 @@ pub fn history_text(game: &Game<impl Rules>, history: &[Record]) -> Vec<String> 
             Record::Act(action) => action_text(game, action),
         })
         .collect()
+}
+
+/// Carries out the lines of a history on `game`, in order; stops at the
+/// first the rules refuse: its index and why.
+pub fn replay<'a>(
+    game: &mut Game<impl Rules>,
+    lines: impl IntoIterator<Item = &'a str>,
+) -> Result<(), (usize, String)> {
+    for (index, line) in lines.into_iter().enumerate() {
+        replay_line(game, line).map_err(|e| (index, format!("move {} ('{line}'): {e}", index + 1)))?;
+    }
+    Ok(())
 }
 
 /// Carries out one line of a history on `game`: a deal, or a move resolved
@@ -168,36 +195,49 @@ impl SavedGame {
             unolab_save: SAVE_VERSION,
             variant: lasting(&setup.request.variant),
             rules: setup.request.rules.iter().map(|r| lasting(r)).collect(),
-            settings: setup.request.settings.iter().map(|(k, v)| format!("{k}={v}")).collect(),
+            settings: setup.request.settings.iter().map(|(k, v)| Placed::unplaced(format!("{k}={v}"))).collect(),
             players: setup.players,
             seed: setup.seed,
-            bot: setup.bot.to_string(),
-            history: history_text(game, game.history()),
+            bot: Placed::unplaced(setup.bot.to_string()),
+            history: history_text(game, game.history()).into_iter().map(Placed::unplaced).collect(),
+            file: String::new(),
         }
     }
 
     /// Reads a saved game: YAML, with the place of any problem.
     pub fn read(path: &Path) -> Result<SavedGame, String> {
         let text = crate::loader::read_text(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        let at_place = |(at, e): (Option<crate::source::Position>, String)| match at {
-            Some(at) => format!("{}:{}:{}: {e}", path.display(), at.line, at.column),
-            None => format!("{}: {e}", path.display()),
-        };
+        SavedGame::parse(&path.display().to_string(), &text)
+    }
+
+    /// A saved game's text, read from `file` (named in messages).
+    pub fn parse(file: &str, text: &str) -> Result<SavedGame, String> {
+        let at_place = |(at, e): (Option<Position>, String)| problem(file, at, e);
         // A file that reads as YAML but is not a save (a variant, a list...)
         // is named as such; one that does not read says where it breaks.
-        let node: crate::yaml::Yaml = crate::yaml::from_str(&text).map_err(at_place)?;
+        let node: crate::yaml::Yaml = crate::yaml::from_str(text).map_err(at_place)?;
         if node.get("unolab_save").is_none() {
-            return Err(format!("{}: not a saved game of unolab (`save FILE` writes them)", path.display()));
+            return Err(format!("{file}: not a saved game of unolab (`save FILE` writes them)"));
         }
-        let saved: SavedGame = crate::yaml::from_str(&text).map_err(at_place)?;
+        let mut saved: SavedGame = crate::yaml::from_str(text).map_err(at_place)?;
         if saved.unolab_save != SAVE_VERSION {
             return Err(format!(
-                "{}: saved by another version of unolab (format {}, this one reads {SAVE_VERSION})",
-                path.display(),
+                "{file}: saved by another version of unolab (format {}, this one reads {SAVE_VERSION})",
                 saved.unolab_save
             ));
         }
+        saved.file = file.to_string();
         Ok(saved)
+    }
+
+    /// The moves, as lines.
+    pub fn lines(&self) -> Vec<String> {
+        self.history.iter().map(|line| line.value.clone()).collect()
+    }
+
+    /// `file:line:column: message` at a value of the file.
+    pub fn problem<T>(&self, value: &Placed<T>, message: impl std::fmt::Display) -> String {
+        problem(&self.file, value.position(), message)
     }
 
     pub fn setup(&self) -> Result<Setup, String> {
@@ -207,20 +247,25 @@ impl SavedGame {
             .map(|s| {
                 s.split_once('=')
                     .map(|(k, v)| (k.to_string(), v.to_string()))
-                    .ok_or_else(|| format!("setting '{s}' is not KEY=VALUE"))
+                    .ok_or_else(|| self.problem(s, format!("setting '{s}' is not KEY=VALUE")))
             })
             .collect::<Result<Vec<_>, String>>()?;
         Ok(Setup {
             request: LoadRequest { variant: self.variant.clone(), rules: self.rules.clone(), settings },
             players: self.players,
             seed: self.seed,
-            bot: BotKind::read(&self.bot)?,
+            bot: BotKind::read(&self.bot).map_err(|e| self.problem(&self.bot, e))?,
         })
     }
 
-    pub fn write(&self, path: &Path) -> Result<(), String> {
+    /// The file's text.
+    pub fn text(&self) -> Result<String, String> {
         let text = crate::yaml::to_string(self)?;
-        let text = format!("# unolab saved game: load it with 'load FILE' in 'unolab play'\n{text}");
+        Ok(format!("# unolab saved game: load it with 'load FILE' in 'unolab play'\n{text}"))
+    }
+
+    pub fn write(&self, path: &Path) -> Result<(), String> {
+        let text = self.text()?;
         // Whole or not at all: a save that fails leaves the one before.
         crate::output::write(path, crate::output::USER_FILE, text.as_bytes())
     }

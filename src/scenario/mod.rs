@@ -15,8 +15,9 @@ use std::sync::Arc;
 use crate::loader::Disk;
 use crate::loader::{Loader, Open};
 use crate::ruleset::{self, LoadRequest};
-use crate::source::SourceFile;
+use crate::source::{Position, SourceFile};
 use crate::variant::Variant;
+use crate::yaml::Placed;
 
 pub use report::{Report, collect, collect_where, run_files};
 use schema::{RawScenario, RawSetup, Step, parse_step};
@@ -62,8 +63,8 @@ pub fn load_named(
     loader: &dyn Loader,
     source: &SourceFile,
     path: &Path,
-    variant: &str,
-    rules: &[String],
+    variant: &Placed<String>,
+    rules: &[Placed<String>],
     options: &std::collections::BTreeMap<String, crate::yaml::Yaml>,
 ) -> Result<Arc<Variant>, String> {
     let request = LoadRequest {
@@ -72,17 +73,43 @@ pub fn load_named(
         settings: options.iter().map(|(k, v)| (k.clone(), v.to_string())).collect(),
     };
     let loaded = ruleset::load(&request, loader).map_err(|problems| {
-        // A problem with a setting is placed at it; any other at the
-        // reference it names.
+        // A problem with a setting is placed at it; any other at the first
+        // reference a problem names, else at the variant's.
         let setting = options.iter().find(|(key, _)| problems.iter().any(|p| p.contains(&format!("option '{key}'"))));
-        let references: Vec<&str> = std::iter::once(variant).chain(rules.iter().map(String::as_str)).collect();
+        let mut references = std::iter::once(variant).chain(rules);
+        let named = references.find(|r| problems.iter().any(|p| p.contains(r.as_str())));
         let at = match setting {
             Some((_, value)) => value.position(),
-            None => source.place_of_reference(&references, &problems),
+            None => named.unwrap_or(variant).position(),
         };
         source.problem(at, format!("cannot load the variant:\n  {}", problems.join("\n  ")))
     })?;
     Ok(Arc::new(loaded))
+}
+
+/// The players at a scenario's table: `players:`, else one more than the
+/// last hand named (`last_hand`), else 4; and whether the variant seats
+/// them (else where and why not). A hand named past any table is told
+/// with its own number, however large.
+fn seats(
+    variant: &Variant,
+    players: Option<&Placed<usize>>,
+    last_hand: Option<&Placed<usize>>,
+) -> (usize, Result<(), (Option<Position>, String)>) {
+    let Some(last) = last_hand.filter(|_| players.is_none()) else {
+        let (n, at) = players.map_or((4, None), |p| (p.value, p.position()));
+        let seated = variant.seats(n).map_err(|e| (at, format!("{e} (set 'players:' or name more hands)")));
+        return (n, seated);
+    };
+    let needed = last.value as u128 + 1;
+    let why = |e: String| (last.position(), format!("{e} (hands names player {last}; set 'players:' or name fewer)"));
+    match usize::try_from(needed) {
+        Ok(n) => (n, variant.seats(n).map_err(why)),
+        Err(_) => {
+            let e = format!("{} is for at most {} players, not {needed}", variant.title(), variant.max_players);
+            (usize::MAX, Err(why(e)))
+        }
+    }
 }
 
 impl Scenario {
@@ -100,9 +127,9 @@ impl Scenario {
         let raw: RawScenario = crate::yaml::from_file(&source)?;
         let variant = load_named(loader, &source, path, &raw.variant, &raw.rules, &raw.options)?;
         let mut problems = Vec::new();
-        let mut players = raw.players.unwrap_or_else(|| raw.setup.hands.keys().max().map(|&m| m + 1).unwrap_or(4));
-        if let Err(e) = variant.seats(players) {
-            problems.push(source.problem_at("players:", format!("{e} (set 'players:' or name more hands)")));
+        let (mut players, seated) = seats(&variant, raw.players.as_ref(), raw.setup.hands.keys().next_back());
+        if let Err((at, e)) = seated {
+            problems.push(source.problem(at, e));
             players = variant.table_sizes().min_by_key(|n| n.abs_diff(players)).unwrap_or(variant.min_players);
         }
         let mut steps = Vec::new();

@@ -248,17 +248,22 @@ fn check_expectations(game: &Game<impl Rules>, checks: &[Expect], logged_from: u
                 (t.aside().len() != *n).then(|| format!("aside_size: expected {n} / found {}", t.aside().len()))
             }
             Expect::Log(lines) => {
-                let found: Vec<String> = game
-                    .events()
-                    .get(logged_from..)
-                    .unwrap_or_default()
-                    .iter()
-                    .map(|e| crate::event::describe(e, v))
-                    .collect();
+                let found = logged(game, logged_from, None);
                 (found != *lines).then(|| format!("log: expected {lines:?} / found {found:?}"))
             }
+            Expect::SeenLog(seats) => seats.iter().find_map(|(&seat, lines)| {
+                let found = logged(game, logged_from, Some(seat));
+                (found != *lines).then(|| format!("seen_log of p{seat}: expected {lines:?} / found {found:?}"))
+            }),
         };
         mismatches.extend(mismatch);
     }
     mismatches
+}
+
+/// The lines logged from event `from` on, as `viewer` sees them (`None`:
+/// everything).
+fn logged(game: &Game<impl Rules>, from: usize, viewer: Option<Seat>) -> Vec<String> {
+    let events = game.events().get(from..).unwrap_or_default();
+    events.iter().map(|e| crate::event::describe_for(e, &game.variant, viewer)).collect()
 }

@@ -12,19 +12,21 @@ use crate::notation::CardPattern;
 use crate::seat::Seat;
 use crate::turn::ScriptValue;
 use crate::variant::Variant;
-use crate::yaml::{Yaml, YamlValue};
+use crate::yaml::{Placed, Yaml, YamlValue};
 
+/// A scenario file as written; every value a later check may refuse keeps
+/// its place in the file (`Placed`), so its message names it.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RawScenario {
     pub name: Option<String>,
-    pub variant: String,
+    pub variant: Placed<String>,
     #[serde(default)]
-    pub rules: Vec<String>,
+    pub rules: Vec<Placed<String>>,
     /// Settings of the variant's and rules' options (an extension).
     #[serde(default)]
     pub options: BTreeMap<String, Yaml>,
-    pub players: Option<usize>,
+    pub players: Option<Placed<usize>>,
     pub seed: Option<u64>,
     #[serde(default)]
     pub setup: RawSetup,
@@ -36,25 +38,29 @@ pub struct RawScenario {
 #[serde(deny_unknown_fields)]
 pub struct RawSetup {
     #[serde(default)]
-    pub hands: BTreeMap<usize, Vec<String>>,
-    pub discard: Option<Vec<String>>,
+    pub hands: BTreeMap<Placed<usize>, Vec<Placed<String>>>,
+    pub discard: Option<Placed<Vec<Placed<String>>>>,
     #[serde(default)]
-    pub draw: Vec<String>,
-    pub current: Option<usize>,
-    pub dealer: Option<usize>,
-    pub direction: Option<String>,
-    pub color: Option<String>,
-    pub side: Option<String>,
+    pub draw: Vec<Placed<String>>,
+    pub current: Option<Placed<usize>>,
+    pub dealer: Option<Placed<usize>>,
+    pub direction: Option<Placed<String>>,
+    pub color: Option<Placed<String>>,
+    pub side: Option<Placed<String>>,
     #[serde(default)]
-    pub power: BTreeMap<usize, String>,
+    pub power: Placed<BTreeMap<Placed<usize>, Placed<String>>>,
     #[serde(default)]
-    pub scores: BTreeMap<usize, i64>,
+    pub scores: BTreeMap<Placed<usize>, i64>,
     /// Values the rules keep (`state(name)`), as a rule's `set_state` would.
     #[serde(default)]
-    pub state: BTreeMap<String, Yaml>,
+    pub state: BTreeMap<Placed<String>, Yaml>,
     /// Per-seat values the rules keep (`seat_state(p, name)`).
     #[serde(default)]
-    pub seat_state: BTreeMap<usize, BTreeMap<String, Yaml>>,
+    pub seat_state: BTreeMap<Placed<usize>, BTreeMap<Placed<String>, Yaml>>,
+    /// With a discard: `current`'s turn starts at the setup (its
+    /// `on_turn_start` hooks run), instead of having started already.
+    #[serde(default)]
+    pub turn_starts: Placed<bool>,
 }
 
 #[derive(Debug, Clone)]
@@ -93,6 +99,9 @@ pub enum Expect {
     /// Exactly these lines were logged since the previous expectation (or
     /// the setup), one per event, as `scenario --verbose` shows them.
     Log(Vec<String>),
+    /// The same lines as each of these seats sees them (`Game::view`'s
+    /// log: another seat's drawn cards and choices hidden).
+    SeenLog(BTreeMap<Seat, Vec<String>>),
 }
 
 /// A value for the rules' state, written in YAML: a number, text or
@@ -117,6 +126,16 @@ fn state_map(value: &Yaml) -> Result<Vec<(String, Option<ScriptValue>)>, String>
             let name = k.as_str().ok_or_else(|| format!("'{}' is not a name", k))?;
             Ok((name.to_string(), script_value(v)?))
         })
+        .collect()
+}
+
+/// Lines of the log, as an expectation lists them.
+fn log_lines(value: &Yaml, what: &str) -> Result<Vec<String>, String> {
+    value
+        .as_sequence()
+        .ok_or_else(|| format!("{what}: a list of the lines logged since the previous expectation"))?
+        .iter()
+        .map(|line| line.as_str().map(str::to_string).ok_or_else(|| format!("{what}: '{line}' is not a line of text")))
         .collect()
 }
 
@@ -157,11 +176,15 @@ pub fn no_card(variant: &Variant, text: &str) -> String {
         .flat_map(|d| std::iter::once(&d.light).chain(&d.dark))
         .map(|face| variant.names.format_face(face))
         .collect();
-    format!(
-        "the {} deck has no card '{text}'{}",
-        variant.name,
-        crate::source::did_you_mean(text, faces.iter().map(String::as_str))
-    )
+    // The same card with the flip icon (`*`) or without it first: a mark
+    // is easily forgotten or added, and an edit away from other cards too.
+    let bare = text.trim_end().trim_end_matches('*').trim_end();
+    let toggled = faces.iter().find(|face| face.trim_end_matches('*').eq_ignore_ascii_case(bare));
+    let hint = match toggled {
+        Some(face) => format!("; did you mean '{face}'?"),
+        None => crate::source::did_you_mean(text, faces.iter().map(String::as_str)),
+    };
+    format!("the {} deck has no card '{text}'{hint}", variant.name)
 }
 
 /// `choose: VALUE` (the option with that value) or `choose: {option: N}`
@@ -206,6 +229,7 @@ const EXPECTATIONS: &[&str] = &[
     "playing",
     "aside_size",
     "log",
+    "seen_log",
 ];
 
 /// An unknown `what` of a scenario: the ones there are, and the one it
@@ -216,6 +240,17 @@ fn unknown(what: &str, word: &str, known: &[&str]) -> String {
         known.join(", "),
         crate::source::did_you_mean(word, known.iter().copied())
     )
+}
+
+/// An unknown step written as one word: a step with an argument written
+/// as words (`play blue 2`) is named in its map form (`{play: blue 2}`).
+fn unknown_word_step(text: &str) -> String {
+    match text.split_once(char::is_whitespace) {
+        Some((step, rest)) if STEPS.contains(&step) => {
+            format!("unknown step '{text}': a step with an argument is a map, written {{{step}: {}}}", rest.trim())
+        }
+        _ => unknown("step", text, STEPS),
+    }
 }
 
 fn parse_play(variant: &Variant, arg: &Yaml) -> Result<Command, String> {
@@ -251,7 +286,7 @@ pub fn parse_step(variant: &Variant, value: &Yaml) -> Result<Step, String> {
             "challenge" => Ok(Step::Act(Command::Challenge)),
             "accept" => Ok(Step::Act(Command::Accept)),
             "uno" => Ok(Step::Act(Command::Uno(None))),
-            other => Err(unknown("step", other, STEPS)),
+            other => Err(unknown_word_step(other)),
         };
     }
     let map = value.as_mapping().ok_or_else(|| format!("a step is a word or a one-key map, not '{}'", value))?;
@@ -327,15 +362,8 @@ fn parse_expect(variant: &Variant, value: &Yaml) -> Result<Vec<Expect>, String> 
                     .collect::<Result<_, _>>()?,
             ),
             "aside_size" => Expect::AsideSize(count(v)?),
-            "log" => Expect::Log(
-                v.as_sequence()
-                    .ok_or("log: a list of the lines logged since the previous expectation")?
-                    .iter()
-                    .map(|line| {
-                        line.as_str().map(str::to_string).ok_or_else(|| format!("log: '{line}' is not a line of text"))
-                    })
-                    .collect::<Result<_, _>>()?,
-            ),
+            "log" => Expect::Log(log_lines(v, "log")?),
+            "seen_log" => Expect::SeenLog(seat_map(v, |lines| log_lines(lines, "seen_log"))?),
             other => return Err(unknown("expectation", other, EXPECTATIONS)),
         });
     }

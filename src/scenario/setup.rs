@@ -13,9 +13,8 @@ use crate::rules::Rules;
 use crate::scenario::Scenario;
 use crate::scenario::schema::script_value;
 use crate::seat::Seat;
-use crate::source::Position;
 use crate::turn::Landing;
-use crate::yaml::Yaml;
+use crate::yaml::Placed;
 
 /// The cards a setup names, taken out of the deck, and what is left.
 struct NamedCards {
@@ -26,15 +25,9 @@ struct NamedCards {
 }
 
 impl Scenario {
-    /// Where the setup names `seat`: its key in the map `field`
-    /// (`hands: {5: ...}`), or the field (`current: 7`).
-    fn seat_place(&self, field: &str, seat: Seat) -> Option<Position> {
-        let yaml: Yaml = crate::yaml::from_file(&self.source).ok()?;
-        let value = yaml.get("setup")?.get(field)?;
-        match value.as_mapping() {
-            Some(entries) => entries.iter().find(|(key, _)| key.as_u64() == Some(seat as u64))?.0.position(),
-            None => value.position(),
-        }
+    /// `file:line:column: message` at a value of the file.
+    fn at<T>(&self, value: &Placed<T>, message: impl std::fmt::Display) -> String {
+        self.source.problem(value.position(), message)
     }
 
     /// Checks the setup's cards and seats without building anything.
@@ -42,53 +35,45 @@ impl Scenario {
         let mut problems = Vec::new();
         let _ = self.take_named_cards(&mut problems);
         let s = &self.setup;
-        let seats = [
-            ("hands", s.hands.keys().copied().collect::<Vec<_>>()),
-            ("power", s.power.keys().copied().collect()),
-            ("scores", s.scores.keys().copied().collect()),
-            ("seat_state", s.seat_state.keys().copied().collect()),
-            ("current", s.current.into_iter().collect()),
-            ("dealer", s.dealer.into_iter().collect()),
-        ];
-        for (field, seats) in seats {
-            for seat in seats.into_iter().filter(|&seat| seat >= self.players) {
-                let text = format!("there is no player {seat} at a table of {}", self.players);
-                problems.push(self.source.problem(self.seat_place(field, seat), text));
-            }
+        let seats = (s.hands.keys().chain(s.power.keys()).chain(s.scores.keys()).chain(s.seat_state.keys()))
+            .chain(s.current.iter())
+            .chain(s.dealer.iter());
+        for seat in seats.filter(|seat| seat.value >= self.players) {
+            problems.push(self.at(seat, format!("there is no player {seat} at a table of {}", self.players)));
         }
         if let Some(d) = &s.direction
             && Direction::parse(d).is_none()
         {
-            problems.push(self.source.problem_at(d, format!("direction '{d}' must be clockwise or counterclockwise")));
+            problems.push(self.at(d, format!("direction '{d}' must be clockwise or counterclockwise")));
         }
         if let Some(c) = &s.color
             && self.variant.names.color(c).is_none()
         {
-            problems.push(self.source.problem_at(c, format!("unknown colour '{c}'")));
+            problems.push(self.at(c, format!("unknown colour '{c}'")));
         }
         if let Some(side) = &s.side {
             match Side::parse(side) {
-                None => problems.push(self.source.problem_at(side, format!("side '{side}' must be light or dark"))),
+                None => problems.push(self.at(side, format!("side '{side}' must be light or dark"))),
                 Some(Side::Dark) if !self.variant.double_sided => {
-                    problems.push(self.source.problem_at(side, format!("{} has one-sided cards", self.variant.name)))
+                    problems.push(self.at(side, format!("{} has one-sided cards", self.variant.name)))
                 }
                 _ => {}
             }
         }
         for value in s.power.values() {
             if !matches!(value.to_ascii_lowercase().as_str(), "green" | "red") {
-                problems.push(self.source.problem_at(value, format!("Power Card side '{value}' must be green or red")));
+                problems.push(self.at(value, format!("Power Card side '{value}' must be green or red")));
             }
         }
         for (name, value) in s.state.iter().chain(s.seat_state.values().flatten()) {
             match script_value(value) {
                 Ok(Some(_)) => {}
-                Ok(None) => problems.push(self.source.problem_at(name, format!("state '{name}' needs a value"))),
-                Err(e) => problems.push(self.source.problem_at(name, format!("state '{name}': {e}"))),
+                Ok(None) => problems.push(self.at(name, format!("state '{name}' needs a value"))),
+                Err(e) => problems.push(self.at(name, format!("state '{name}': {e}"))),
             }
         }
         if !s.power.is_empty() && self.variant.power_cards == 0 {
-            problems.push(self.source.problem_at("power:", format!("{} has no Power Cards", self.variant.name)));
+            problems.push(self.at(&s.power, format!("{} has no Power Cards", self.variant.name)));
         }
         problems
     }
@@ -97,12 +82,12 @@ impl Scenario {
     /// cards named, and the cards left over.
     fn take_named_cards(&self, problems: &mut Vec<String>) -> NamedCards {
         let mut left = self.variant.deck.clone();
-        let side = self.setup.side.as_deref().and_then(Side::parse).unwrap_or_default();
-        let mut take = |text: &str, problems: &mut Vec<String>| -> Option<CardId> {
+        let side = self.setup.side.as_deref().and_then(|s| Side::parse(s)).unwrap_or_default();
+        let mut take = |text: &Placed<String>, problems: &mut Vec<String>| -> Option<CardId> {
             let pattern = match self.variant.names.parse_pattern(text) {
                 Ok(p) => p,
                 Err(e) => {
-                    problems.push(self.source.problem_at(text, e));
+                    problems.push(self.at(text, e));
                     return None;
                 }
             };
@@ -110,34 +95,47 @@ impl Scenario {
             match left.iter().position(|&id| pattern.matches(self.variant.design(id), side)) {
                 Some(i) => Some(left.swap_remove(i)),
                 None if exists => {
-                    problems.push(self.source.problem_at(
-                        text,
-                        format!("more copies of '{text}' than the {} deck holds", self.variant.name),
-                    ));
+                    problems.push(
+                        self.at(text, format!("more copies of '{text}' than the {} deck holds", self.variant.name)),
+                    );
                     None
                 }
                 None => {
-                    problems.push(self.source.problem_at(text, crate::scenario::schema::no_card(&self.variant, text)));
+                    problems.push(self.at(text, crate::scenario::schema::no_card(&self.variant, text)));
                     None
                 }
             }
         };
         let mut hands = BTreeMap::new();
-        for (&seat, cards) in &self.setup.hands {
+        for (seat, cards) in &self.setup.hands {
             let hand: Vec<CardId> = cards.iter().filter_map(|c| take(c, problems)).collect();
-            hands.insert(seat, hand);
+            hands.insert(seat.value, hand);
         }
-        if self.setup.discard.as_ref().is_some_and(Vec::is_empty) {
+        if let Some(discard) = self.setup.discard.as_ref().filter(|d| d.is_empty()) {
             // A hand under way always has a top card.
-            problems.push(self.source.problem_at(
-                "discard:",
+            problems.push(self.at(
+                discard,
                 "discard: [] names no card: name the pile, bottom to top, or leave discard out to turn up the first discard",
             ));
         }
-        let discard: Vec<CardId> = self.setup.discard.iter().flatten().filter_map(|c| take(c, problems)).collect();
+        if *self.setup.turn_starts && self.setup.discard.is_none() {
+            problems.push(self.source.problem(
+                self.setup.turn_starts.position(),
+                "turn_starts: needs a discard (without one the first discard is turned up and the first turn starts)",
+            ));
+        }
+        let discard: Vec<CardId> =
+            self.setup.discard.iter().flat_map(|d| d.iter()).filter_map(|c| take(c, problems)).collect();
         let draw: Vec<CardId> = self.setup.draw.iter().filter_map(|c| take(c, problems)).collect();
         left.sort_unstable();
         NamedCards { hands, discard, draw, left }
+    }
+
+    /// The game at the moment the setup describes, before any step, with
+    /// the memo on (for tests and tools that start where a scenario does).
+    pub fn game(&self) -> Result<Game<crate::script::Runtime>, String> {
+        let rules = crate::script::Runtime::new(self.variant.clone()).map_err(|p| p.join("\n"))?;
+        self.build(rules)
     }
 
     /// Builds the table the setup describes. A setup with a discard is the
@@ -153,8 +151,8 @@ impl Scenario {
         }
         left.shuffle(&mut rng(self.seed));
         let s = &self.setup;
-        let current = s.current.unwrap_or(0);
-        let dealer = s.dealer.unwrap_or((current + self.players - 1) % self.players);
+        let current = s.current.as_deref().copied().unwrap_or(0);
+        let dealer = s.dealer.as_deref().copied().unwrap_or((current + self.players - 1) % self.players);
         let variant = self.variant.clone();
         let mut hands = vec![Vec::new(); self.players];
         for (seat, hand) in hands.iter_mut().enumerate() {
@@ -171,7 +169,7 @@ impl Scenario {
         let mut draw = left;
         draw.extend(named_draw.iter().rev());
         game.setup_hand(dealer);
-        let side = s.side.as_deref().and_then(Side::parse).unwrap_or_default();
+        let side = s.side.as_deref().and_then(|s| Side::parse(s)).unwrap_or_default();
         let color_named = s.color.as_deref().and_then(|c| variant.names.color(c));
         let landed = !discard.is_empty();
         let mut layout = game.table().layout();
@@ -183,26 +181,26 @@ impl Scenario {
         if landed {
             // The middle of a hand: `current`'s turn has begun.
             layout.landing = Landing::TurnedUp;
-            layout.turn_begun = true;
+            layout.turn_begun = !*s.turn_starts;
         }
-        if let Some(d) = s.direction.as_deref().and_then(Direction::parse) {
+        if let Some(d) = s.direction.as_deref().and_then(|d| Direction::parse(d)) {
             layout.direction = d;
         }
-        for (&seat, value) in &s.power {
-            layout.power[seat] = value.eq_ignore_ascii_case("green");
+        for (seat, value) in s.power.iter() {
+            layout.power[seat.value] = value.eq_ignore_ascii_case("green");
         }
-        for (&seat, &score) in &s.scores {
-            layout.scores[seat] = score;
+        for (seat, &score) in &s.scores {
+            layout.scores[seat.value] = score;
         }
         for (name, value) in &s.state {
             if let Ok(Some(value)) = script_value(value) {
                 layout.state.insert(name.as_str().into(), value);
             }
         }
-        for (&seat, values) in &s.seat_state {
+        for (seat, values) in &s.seat_state {
             for (name, value) in values {
                 if let Ok(Some(value)) = script_value(value) {
-                    layout.seat_state[seat].insert(name.as_str().into(), value);
+                    layout.seat_state[seat.value].insert(name.as_str().into(), value);
                 }
             }
         }
@@ -216,9 +214,10 @@ impl Scenario {
                 game.arrange(layout)?;
             }
         } else if game.table().color().is_none() {
-            return Err(self
-                .source
-                .problem_at("discard:", "the top discard is wild: say which colour is in play with 'color:'"));
+            let at = s.discard.as_ref().and_then(Placed::position);
+            return Err(self.source.problem(at, "the top discard is wild: say which colour is in play with 'color:'"));
+        } else if *s.turn_starts {
+            game.start_turn().map_err(|e| format!("the turn's start: {e}"))?;
         }
         Ok(game)
     }

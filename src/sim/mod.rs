@@ -219,7 +219,9 @@ impl SimStats {
         self.turns.len() as u64
     }
 
-    /// Adds game `index`, just played on `game`.
+    /// Adds game `index`, just played on `game`. A hand the clock stopped
+    /// is not added: it has no result, and the run stops (`Err`, saying
+    /// so), since its figures would depend on the machine's speed.
     fn add(
         &mut self,
         config: &SimConfig,
@@ -227,7 +229,15 @@ impl SimStats {
         seed: u64,
         game: &Game<impl Rules>,
         result: Result<HandResult, HandFailure>,
-    ) {
+    ) -> Result<(), RunError> {
+        if let Err(failure) = &result
+            && failure.cause.as_ref().is_some_and(RuleFailure::by_clock)
+        {
+            return Err(RunError::Clock(format!(
+                "game {index} (seed {seed:#x}): {failure}\nthe run is stopped, its figures not reported: they would \
+                 depend on this machine's speed (run it again, or on a less busy machine)"
+            )));
+        }
         self.games += 1;
         let log = game.log();
         // The figures are of hands that finished (as turns and points are):
@@ -284,6 +294,7 @@ impl SimStats {
         if config.rows {
             self.rows.push(row);
         }
+        Ok(())
     }
 
     /// Puts the lists in one order, whatever order the shares came in.
@@ -355,16 +366,46 @@ pub fn shard_games(games: u64, (k, n): (u64, u64)) -> u64 {
     if k >= games || n == 0 { 0 } else { (games - 1 - k) / n + 1 }
 }
 
-/// The games of one worker, on a game of `config` (its memo on or off).
-fn run_share(config: &SimConfig, worker: usize, progress: &Progress) -> Result<SimStats, String> {
-    let (variant, players, seed) = (&config.variant, config.players, config.seed);
-    Ok(match config.engine.memo {
-        true => play_share(config, worker, progress, new_game(variant, players, seed)?),
-        false => play_share(config, worker, progress, unmemoized_game(variant, players, seed)?),
-    })
+/// Why a run has no figures to report.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RunError {
+    /// It could not start, or its figures could not be added up.
+    Failed(String),
+    /// The clock stopped a hook (a safety net, not a rule): no result.
+    Clock(String),
 }
 
-fn play_share<R: Rules>(config: &SimConfig, worker: usize, progress: &Progress, mut game: Game<R>) -> SimStats {
+impl std::fmt::Display for RunError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RunError::Failed(message) | RunError::Clock(message) => f.write_str(message),
+        }
+    }
+}
+
+impl From<String> for RunError {
+    fn from(message: String) -> RunError {
+        RunError::Failed(message)
+    }
+}
+
+/// The games of one worker, on a game of `config` (its memo on or off).
+fn run_share(config: &SimConfig, worker: usize, progress: &Progress) -> Result<SimStats, RunError> {
+    let (variant, players, seed) = (&config.variant, config.players, config.seed);
+    match config.engine.memo {
+        true => play_share(config, worker, progress, new_game(variant, players, seed)?),
+        false => play_share(config, worker, progress, unmemoized_game(variant, players, seed)?),
+    }
+}
+
+/// The games of one worker; `Err` where the clock stopped one (and then
+/// the whole run is asked to stop).
+fn play_share<R: Rules>(
+    config: &SimConfig,
+    worker: usize,
+    progress: &Progress,
+    mut game: Game<R>,
+) -> Result<SimStats, RunError> {
     game.set_logging(false);
     game.set_checks(config.engine.checks);
     // A hand whose script fails is counted as failed and put down.
@@ -384,7 +425,7 @@ fn play_share<R: Rules>(config: &SimConfig, worker: usize, progress: &Progress, 
             for hands in 1..=crate::limits::MATCH_HANDS {
                 let result = play_hand(&mut game, &mut bots);
                 let ended = !matches!(result, Ok(HandResult::Won { .. }));
-                stats.add(config, index, seed, &game, result);
+                stats.add(config, index, seed, &game, result).inspect_err(|_| progress.halt())?;
                 game.clear_counts();
                 if let Some(winner) = game.table().match_winner() {
                     stats.match_wins[winner] += 1;
@@ -401,12 +442,12 @@ fn play_share<R: Rules>(config: &SimConfig, worker: usize, progress: &Progress, 
             }
         } else {
             let result = play_hand(&mut game, &mut bots);
-            stats.add(config, index, seed, &game, result);
+            stats.add(config, index, seed, &game, result).inspect_err(|_| progress.halt())?;
         }
         progress.advance();
         index += n * config.threads as u64;
     }
-    stats
+    Ok(stats)
 }
 
 /// How far a run is, shared by its threads: games done, and whether it was
@@ -422,6 +463,11 @@ impl Progress {
         self.done.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     }
 
+    /// Asks every thread of the run to stop.
+    fn halt(&self) {
+        self.stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+
     fn stopped(&self) -> bool {
         self.stop.load(std::sync::atomic::Ordering::Relaxed)
     }
@@ -429,11 +475,11 @@ impl Progress {
 
 /// Runs the simulation on `config.threads` threads; `progress` counts the
 /// games done and stops the run when asked.
-pub fn run(config: &SimConfig, progress: &Progress) -> Result<SimStats, String> {
+pub fn run(config: &SimConfig, progress: &Progress) -> Result<SimStats, RunError> {
     let start = Instant::now();
     let threads = config.threads.max(1);
     let config = SimConfig { threads, ..config.clone() };
-    let shares: Vec<Result<SimStats, String>> = std::thread::scope(|scope| {
+    let shares: Vec<Result<SimStats, RunError>> = std::thread::scope(|scope| {
         let mut handles = Vec::new();
         for w in 0..threads {
             let config = &config;
@@ -442,11 +488,12 @@ pub fn run(config: &SimConfig, progress: &Progress) -> Result<SimStats, String> 
                 Ok(handle) => handles.push(handle),
                 Err(e) => {
                     progress.stop.store(true, std::sync::atomic::Ordering::Relaxed);
-                    return vec![Err(format!("cannot start simulation thread {}: {e}", w + 1))];
+                    return vec![Err(RunError::Failed(format!("cannot start simulation thread {}: {e}", w + 1)))];
                 }
             }
         }
-        handles.into_iter().map(|h| h.join().unwrap_or_else(|_| Err("a simulation thread panicked".into()))).collect()
+        let failed = || Err(RunError::Failed("a simulation thread panicked".into()));
+        handles.into_iter().map(|h| h.join().unwrap_or_else(|_| failed())).collect()
     });
     let mut total = SimStats::new(config.players);
     for share in shares {
@@ -521,4 +568,32 @@ fn transcript_of<R: Rules>(mut game: Game<R>, seed: u64, bot: BotKind, checks: b
         return Err(format!("the hand did not end within {actions} actions"));
     }
     Ok(game.events().iter().map(|e| crate::event::describe(e, &game.variant)).collect::<Vec<_>>().join("\n"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A hand the clock stopped is no result: it is not counted (not as a
+    /// failed game either), and the run stops saying it was the clock; a
+    /// hand a rule failed is counted as failed.
+    #[test]
+    fn the_clock_stops_a_run_and_never_counts_in_its_figures() {
+        let default = crate::ruleset::default_variant().unwrap().to_string();
+        let request = crate::ruleset::LoadRequest { variant: default, ..Default::default() };
+        let variant = Arc::new(crate::loader::load(&request).unwrap());
+        let config = SimConfig::new(variant.clone(), 4, 2, 0);
+        let game = new_game(&variant, 4, 0).unwrap();
+        let failed = |cause: RuleFailure| Err(HandFailure { message: format!("hand 1: {cause}"), cause: Some(cause) });
+        let mut stats = SimStats::new(4);
+        let by_rule = RuleFailure::new("too many operations");
+        assert_eq!(stats.add(&config, 0, 1, &game, failed(by_rule)), Ok(()));
+        assert_eq!((stats.games, stats.failures.len()), (1, 1));
+        let by_clock = RuleFailure::new("stopped by the clock: the hook ran longer than 2000 ms").stopped_by_clock();
+        let stopped = stats.add(&config, 1, 2, &game, failed(by_clock));
+        let Err(RunError::Clock(why)) = stopped else { panic!("{stopped:?}") };
+        assert!(why.contains("game 1 (seed 0x2): hand 1: stopped by the clock"), "{why}");
+        assert!(why.contains("figures not reported"), "{why}");
+        assert_eq!((stats.games, stats.failures.len()), (1, 1), "the stopped hand is not counted");
+    }
 }

@@ -70,7 +70,7 @@ fn check_reports_every_problem_with_its_place() {
     assert_eq!(broken.status.code(), Some(1));
     let out = text(&broken);
     for problem in [
-        "broken.yaml:3:10: colour 'red' is listed twice",
+        "broken.yaml:3:15: colour 'red' is listed twice",
         "broken.yaml:8:31: symbol 'skip' matches unknown symbol 'nothing'",
         "'mauve 3': unknown colour 'mauve'",
         "hand_size 0 must be 1 to 100",
@@ -832,6 +832,6 @@ fn a_snapshot_spec_lists_each_game_once() {
     std::fs::write(&spec, "variant: classic\nplayers: 3\nseeds: [1, 1]\n").unwrap();
     let out = unolab(&["snapshot", &spec.display().to_string()]);
     assert_eq!(out.status.code(), Some(2), "{}", text(&out));
-    assert!(text(&out).contains("twice.snapshots.yaml:3:1: seeds lists 1 twice"), "{}", text(&out));
+    assert!(text(&out).contains("twice.snapshots.yaml:3:12: seeds lists 1 twice"), "{}", text(&out));
     assert_eq!(std::fs::read_dir(scratch.path()).unwrap().count(), 1, "nothing was written");
 }

@@ -9,12 +9,15 @@ use std::path::Path;
 /// A target: takes any bytes, says whether it accepted them.
 type Target = fn(&[u8]) -> bool;
 
-const TARGETS: [(&str, Target); 5] = [
+const TARGETS: [(&str, Target); 8] = [
     ("card_notation", unolab::fuzz::card_notation),
     ("layer_yaml", unolab::fuzz::layer_yaml),
     ("hook_script", unolab::fuzz::hook_script),
     ("scenario_yaml", unolab::fuzz::scenario_yaml),
     ("repl_lines", unolab::fuzz::repl_lines),
+    ("saved_game", unolab::fuzz::saved_game),
+    ("snapshot_spec", unolab::fuzz::snapshot_spec),
+    ("shard_json", unolab::fuzz::shard_json),
 ];
 
 #[test]

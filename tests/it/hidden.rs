@@ -157,3 +157,48 @@ fn known_cards_stay_where_the_seat_knows_they_are() {
         assert!(known.iter().all(|(_, card)| hand.contains(card)), "seed {seed}");
     }
 }
+
+/// A choice among another seat's cards: the options are the chooser's
+/// alone, in the view and in a determinization (which names the cards now
+/// at the options' places, never the cards the chooser was offered).
+#[test]
+fn a_choice_is_seen_by_its_chooser_alone() {
+    use unolab::game::command::{CardRef, Command, PlayCommand, Sight};
+    use unolab::rng::rng;
+    use unolab::turn::{ChoiceOption, Phase};
+    use unolab::view::PhaseView;
+
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scenarios/host/choose-private.yaml");
+    let scenario = unolab::scenario::Scenario::load(&path).unwrap();
+    let mut game = scenario.game().unwrap();
+    let red9 = game.variant.names.parse_pattern("red 9").unwrap();
+    let play = Command::Play(PlayCommand::of(CardRef::Named(red9)));
+    let action = game.resolve(&play, 0, Sight::All).unwrap();
+    game.apply(action).unwrap();
+    let PhaseView::Choose { chooser: 1, options, .. } = game.view(1).phase else { panic!("p1 chooses") };
+    assert_eq!(options.len(), 2, "the chooser sees its options");
+    for seat in [0, 2, 3] {
+        let PhaseView::Choose { chooser: 1, options, .. } = game.view(seat).phase else { panic!("p1 chooses") };
+        assert!(options.is_empty(), "p{seat} sees p1's options: {options:?}");
+    }
+    // p2 knows nothing of p0's cards: in its determinizations the options
+    // are the cards dealt to p0, whatever they are.
+    let offered = |position: &unolab::game::Position| match position.table().phase() {
+        Phase::Choose(choice) => choice.options.clone(),
+        other => panic!("{other:?}"),
+    };
+    let mut differ = false;
+    for seed in 0..20 {
+        let dealt = game.position().determinize(2, &[], &game.variant, &mut rng(seed));
+        let options = offered(&dealt);
+        for option in &options {
+            let ChoiceOption::Card(card, _) = option else { panic!("cards") };
+            assert!(dealt.table().hands()[0].contains(card), "an option is a card of p0's hand as dealt");
+        }
+        differ |= options != offered(game.position());
+    }
+    assert!(differ, "the options follow the cards dealt, not the cards offered");
+    // p1 knows the options: they stay.
+    let dealt = game.position().determinize(1, &[], &game.variant, &mut rng(3));
+    assert_eq!(offered(&dealt), offered(game.position()));
+}

@@ -1,6 +1,7 @@
 //! Hostile inputs, as data: each case in `tests/hostile/cases.yaml` runs the
 //! binary and must end within its processor time (and its memory, where it
-//! gives one), with its exit code, saying what it says. No panic, no hang,
+//! gives one), with its exit code, saying what it says (and not what it
+//! must not say, where a case gives `says_not`). No panic, no hang,
 //! no machine's memory. The cases that need a fixture no file in the
 //! repository can be (a named pipe, a symbolic link, a full disk, a signal)
 //! make it at run time, in the tests below the table's.
@@ -73,6 +74,9 @@ fn hostile_inputs_are_answered_within_their_bounds() {
         assert!(!stopped, "{run}: took more than {seconds} s of processor time:\n{text}");
         assert_eq!(status.code(), Some(exit as i32), "{run}:\n{text}");
         assert!(text.contains(says), "{run}: does not say '{says}':\n{text}");
+        if let Some(never) = case.get("says_not").and_then(|s| s.as_str()) {
+            assert!(!text.contains(never), "{run}: says '{never}':\n{text}");
+        }
         assert!(!text.contains("panicked"), "{run}:\n{text}");
     }
 }
@@ -92,6 +96,60 @@ fn a_named_pipe_is_refused_at_once() {
     assert!(started.elapsed() < Duration::from_secs(10));
     assert_eq!(output.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&output.stderr).contains("not a regular file"));
+}
+
+/// A scenario of 33,000 unknown cards (650 KB) is refused with each card's
+/// line and column, in a bounded processor time: the places come from the
+/// parser, so refusing is linear in the file (finding each card's place by
+/// searching the file took 38 s and more of processor time in a release
+/// build; this takes under a second in a debug build).
+#[test]
+fn a_large_scenario_of_unknown_cards_is_refused_in_linear_time() {
+    let scratch = tempfile::tempdir().unwrap();
+    let cards = 33_000;
+    let mut text = String::from("variant: classic\nplayers: 4\nsetup:\n  hands:\n    0:\n");
+    for i in 0..cards {
+        text += &format!("      - mauve {i}\n");
+    }
+    assert!(text.len() > 560 * 1024);
+    std::fs::write(scratch.path().join("unknown.yaml"), &text).unwrap();
+    let (code, said) = run_limited(scratch.path(), &["scenario", "unknown.yaml"], 10, 1000);
+    assert_eq!(code, Some(2), "{}", &said[..said.len().min(2000)]);
+    for i in [0, cards / 2, cards - 1] {
+        let told = format!("unknown.yaml:{}:9: 'mauve {i}': unknown colour 'mauve'", i + 6);
+        assert!(said.contains(&told), "{told} is not told");
+    }
+    assert_eq!(said.matches(": 'mauve ").count(), cards, "one message a card");
+}
+
+/// A saved game whose move the rules refuse is not loaded, naming the
+/// file's line of that move (not only its number).
+#[test]
+fn a_refused_load_names_the_line_of_the_move() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let input = "load tests/hostile/refused-move.save.yaml\nquit\n";
+    let (code, said) = run_in(root, &["play", "classic", "--seed", "1"], input, false, 60);
+    assert_eq!(code, Some(0), "{said}");
+    assert!(said.contains("not loaded: tests/hostile/refused-move.save.yaml:16:3: move 7 ('p3 play red 9')"), "{said}");
+}
+
+/// The program run in `dir` with a bound on its processor time (`seconds`)
+/// and address space (`megabytes`): its exit code (`None` where it was
+/// stopped) and all it said.
+fn run_limited(dir: &Path, args: &[&str], seconds: u64, megabytes: u64) -> (Option<i32>, String) {
+    let limits = format!("ulimit -t {seconds} && ulimit -v {} && exec \"$0\" \"$@\"", megabytes * 1024);
+    let output = Command::new("sh")
+        .arg("-c")
+        .arg(limits)
+        .arg(env!("CARGO_BIN_EXE_unolab"))
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let text = format!("{}{}", String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr));
+    assert!(!text.contains("panicked"), "{args:?}");
+    (output.status.code(), text)
 }
 
 /// The program's exit code and all it said (stdout, then stderr), run in

@@ -295,7 +295,7 @@ fn a_bad_selector_is_reported_where_it_is_written() {
     let request = LoadRequest { variant: "classic".into(), rules: vec![paths[1].clone()], ..LoadRequest::default() };
     let problems = load(&request).unwrap_err();
     let at = |place: &str| problems.iter().any(|p| p.contains(&format!("r.yaml:{place}: ")));
-    assert!(at("7:21") && problems.iter().any(|p| p.contains("'55x' is not a selector")), "{problems:?}");
+    assert!(at("7:20") && problems.iter().any(|p| p.contains("'55x' is not a selector")), "{problems:?}");
     assert!(at("9:13") && problems.iter().any(|p| p.contains("'sevn' is not a selector")), "{problems:?}");
 }
 
@@ -315,7 +315,7 @@ fn a_selector_that_selects_nothing_is_told_unless_declared_inert() {
     let told = load_rule(head);
     assert_eq!(told.warnings.len(), 1, "{:?}", told.warnings);
     assert!(
-        told.warnings[0].contains("r.yaml:6:16: match: red + 55 selects no card of classic, so can_play hook f"),
+        told.warnings[0].contains("r.yaml:6:15: match: red + 55 selects no card of classic, so can_play hook f"),
         "{:?}",
         told.warnings
     );

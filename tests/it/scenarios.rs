@@ -26,18 +26,24 @@ fn rejection(file: &str) -> String {
 fn bad_scenario_files_name_file_line_and_problem() {
     let cases = [
         ("unknown-card.yaml", "unknown-card.yaml:4:22: 'purple 7': unknown colour 'purple'"),
-        ("too-many-copies.yaml", "too-many-copies.yaml:4:15: more copies of 'red 0' than the classic deck holds"),
+        ("too-many-copies.yaml", "too-many-copies.yaml:4:22: more copies of 'red 0' than the classic deck holds"),
         ("broken-yaml.yaml", "broken-yaml.yaml:4:6: illegal placement of ':' indicator"),
         ("unknown-variant.yaml", "unknown variant 'klassik'"),
         ("unknown-step.yaml", "unknown-step.yaml:3:5: unknown step 'jump'"),
         ("unknown-field.yaml", "unknown-field.yaml:4:3: unknown field `discrad`"),
         ("expect-error-around-a-check.yaml", "expect-error-around-a-check.yaml:7:5: expect_error: takes an action"),
         ("duplicate-key.yaml", "duplicate-key.yaml:5:3: duplicate mapping key: discard (each key once)"),
-        ("empty-discard.yaml", "empty-discard.yaml:5:3: discard: [] names no card"),
+        ("empty-discard.yaml", "empty-discard.yaml:5:12: discard: [] names no card"),
         ("missing-seats.yaml", "missing-seats.yaml:7:5: there is no player 5 at a table of 3"),
         ("missing-seats.yaml", "missing-seats.yaml:8:12: there is no player 7 at a table of 3"),
         ("unknown-option.yaml", "unknown-option.yaml:3:23: cannot load the variant"),
         ("unmarked-card.yaml", "unmarked-card.yaml:5:15: the flex deck has no card 'blue 1'; did you mean 'blue 1*'?"),
+        ("marked-card.yaml", "marked-card.yaml:5:15: the flex deck has no card 'green 3*'; did you mean 'green 3'?"),
+        (
+            "step-as-words.yaml",
+            "step-as-words.yaml:7:5: unknown step 'play blue 2': a step with an argument is a map, written {play: blue 2}",
+        ),
+        ("turn-starts-without-discard.yaml", "turn-starts-without-discard.yaml:5:16: turn_starts: needs a discard"),
     ];
     for (file, expected) in cases {
         let message = rejection(file);

@@ -62,3 +62,28 @@ fn every_built_in_variant_and_rule_has_a_snapshot_spec() {
         }
     }
 }
+
+/// The transcripts kept here are each listed by a spec: a `.snap` no spec
+/// lists (a seed taken out of a spec, a spec deleted) is reported by
+/// `unolab snapshot`, naming it.
+#[test]
+fn a_snap_that_no_spec_lists_is_reported() {
+    let report = snapshot::run_files(&specs(), Mode::Review);
+    assert_eq!(report.unlisted, 0, "{}", report.text);
+    let scratch = tempfile::tempdir().unwrap();
+    let dir = scratch.path();
+    let spec = dir.join("two.snapshots.yaml");
+    std::fs::write(&spec, "variant: classic\nplayers: 2\nseeds: [1, 2]\n").unwrap();
+    let accepted = snapshot::run_files(std::slice::from_ref(&spec), Mode::Accept);
+    assert_eq!((accepted.new, accepted.unlisted), (2, 0), "{}", accepted.text);
+    std::fs::write(&spec, "variant: classic\nplayers: 2\nseeds: [1]\n").unwrap();
+    std::fs::copy(dir.join("two@2p-seed1.snap"), dir.join("gone@2p-seed1.snap")).unwrap();
+    let report = snapshot::run_files(&[spec], Mode::Review);
+    assert_eq!((report.same, report.unlisted), (1, 2), "{}", report.text);
+    assert!(
+        report
+            .text
+            .contains(&format!("unlisted {}: no spec lists this game", dir.join("gone@2p-seed1.snap").display()))
+    );
+    assert!(report.text.contains("two@2p-seed2.snap: no spec lists this game"), "{}", report.text);
+}

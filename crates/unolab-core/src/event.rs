@@ -8,6 +8,39 @@ use crate::card::{CardId, Color, Direction, Side};
 use crate::seat::Seat;
 use crate::variant::Variant;
 
+/// Where the cards of a seat that leaves the hand go (`leave_hand`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum LeftCards {
+    /// Under the draw pile.
+    UnderDraw,
+    /// Out of play.
+    Aside,
+    /// Onto the discard pile, under its top card (the top stays).
+    UnderTop,
+}
+
+impl LeftCards {
+    /// The place as a rule names it (`leave_hand(p, PLACE)`): `"draw"`
+    /// (or `"under"`, the older word), `"aside"`, `"discard"`.
+    pub fn named(place: &str) -> Option<LeftCards> {
+        match place {
+            "draw" | "under" => Some(LeftCards::UnderDraw),
+            "aside" => Some(LeftCards::Aside),
+            "discard" => Some(LeftCards::UnderTop),
+            _ => None,
+        }
+    }
+
+    /// Where the cards went, as the log says it.
+    pub fn place(self) -> &'static str {
+        match self {
+            LeftCards::UnderDraw => "under the draw pile",
+            LeftCards::Aside => "out of play",
+            LeftCards::UnderTop => "onto the discard pile, under its top card",
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Event {
     HandStarted {
@@ -108,10 +141,12 @@ pub enum Event {
     Shuffled {
         discard: bool,
     },
-    /// `seat` left the hand; its cards went aside or under the draw pile.
+    /// `seat` left the hand holding `held` cards, which went where `cards`
+    /// says.
     Left {
         seat: Seat,
-        aside: bool,
+        cards: LeftCards,
+        held: usize,
     },
     /// `seat` is asked to choose under `tag`.
     Asked {
@@ -374,8 +409,9 @@ pub fn describe(event: &Event, variant: &Variant) -> String {
 
 /// One line for one event as `viewer` may see it (rules.md 4.3): another
 /// player's drawn card only by its back (double-sided decks) or not at all,
-/// one's own drawn card by the face in play, piles by their faces in play.
-/// `None` sees everything.
+/// one's own drawn card by the face in play, piles by their faces in play;
+/// another seat's choice without its options or what it chose. `None`
+/// sees everything.
 pub fn describe_for(event: &Event, variant: &Variant, viewer: Option<Seat>) -> String {
     let Some(viewer) = viewer else { return describe_all(event, variant) };
     match event {
@@ -386,6 +422,14 @@ pub fn describe_for(event: &Event, variant: &Variant, viewer: Option<Seat>) -> S
             format!("p{from} gives p{to} {}", variant.face_name(*card, *side))
         }
         Event::Given { from, to, .. } => format!("p{from} gives p{to} a card"),
+        // A choice is the chooser's: the others see that it is choosing,
+        // not among what, nor what it chose.
+        Event::Asked { seat, tag, .. } if *seat != viewer => {
+            format!("p{seat} is choosing {}", crate::source::without_controls(tag))
+        }
+        Event::Chose { seat, tag, .. } if *seat != viewer => {
+            format!("p{seat} has chosen {}", crate::source::without_controls(tag))
+        }
         Event::Discarded { seat, card, side } => {
             format!("p{seat} discards {} under the top card", variant.face_name(*card, *side))
         }
@@ -461,11 +505,8 @@ fn describe_all(event: &Event, variant: &Variant) -> String {
         Event::Given { from, to, card, .. } => write!(line, "p{from} gives p{to} {}", variant.card_name(*card)),
         Event::Shuffled { discard: false } => write!(line, "the draw pile is shuffled"),
         Event::Shuffled { discard: true } => write!(line, "the discard pile below its top card is shuffled"),
-        Event::Left { seat, aside } => write!(
-            line,
-            "p{seat} leaves the hand; their cards go {}",
-            if *aside { "out of play" } else { "under the draw pile" }
-        ),
+        Event::Left { seat, held: 0, .. } => write!(line, "p{seat} leaves the hand with no cards"),
+        Event::Left { seat, cards, .. } => write!(line, "p{seat} leaves the hand; their cards go {}", cards.place()),
         Event::Asked { seat, tag, options } => write!(line, "p{seat} is to choose {tag}: {}", options.join(", ")),
         Event::Chose { seat, tag, value } => write!(line, "p{seat} chooses {tag}: {value}"),
         Event::HandWon { seat, points, went_out: true } => write!(line, "p{seat} goes out and scores {points}"),

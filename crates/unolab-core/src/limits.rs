@@ -53,15 +53,21 @@ pub const SCRIPT_FUNCTIONS: usize = 512;
 /// bounded too).
 pub const SCRIPT_INTERNED_STRINGS: usize = 1_024;
 
-/// Milliseconds one hook call may run (a safety net: a rule's hook takes
-/// microseconds; one that works on large values for seconds is stopped).
+/// Milliseconds of the wall clock one hook call may run. The clock never
+/// decides a game: what a rule may do is bounded by operations
+/// (`SCRIPT_OPERATIONS`), host calls (`HOOK_STEPS`) and sizes, the same on
+/// every machine. The clock is a safety net past them (a rule's hook takes
+/// microseconds; one that works on large values may take seconds): it
+/// stops the whole run, saying it was the clock, and no result or figure
+/// counts it (`RuleFailure::by_clock`).
 pub const HOOK_MILLIS: u64 = 2_000;
 
-/// Milliseconds the scripts of one action may run together (and, apart,
-/// those asked while a seat's moves are worked out, or whether an action
-/// is legal and why not): an action may run many
+/// Milliseconds of the wall clock the scripts of one action may run
+/// together (and, apart, those asked while a seat's moves are worked out,
+/// or whether an action is legal and why not): an action may run many
 /// hooks, each within its own budget. Replays and the host's own work do
-/// not count.
+/// not count. A safety net as `HOOK_MILLIS` is: it stops the run, it never
+/// decides a game.
 pub const ACTION_MILLIS: u64 = 4_000;
 
 /// Host functions one hook call may call (questions and changes): a

@@ -1,6 +1,6 @@
 //! Source files and positions: a YAML or script file's text and where it
-//! came from (disk or built into the binary), and how a problem found after
-//! deserializing is pinned to a line and column for the error message; and
+//! came from (disk or built into the binary), and a problem's message at a
+//! line and column the parser gave (never found by searching the text); and
 //! the words of messages about what someone wrote (did you mean...). The
 //! core never opens a file: loading (the `unolab-load` crate) reads them.
 
@@ -58,33 +58,6 @@ pub enum Origin {
 }
 
 impl SourceFile {
-    /// The 1-based line and column of the first occurrence of `needle` as a
-    /// YAML value (after `key:` or `- ` or inside a flow list), else anywhere.
-    pub fn locate(&self, needle: &str) -> Option<Position> {
-        if needle.is_empty() {
-            return None;
-        }
-        let mut fallback = None;
-        for (index, line) in self.text.lines().enumerate() {
-            let code = line.split(" #").next().unwrap_or(line);
-            let mut from = 0;
-            while let Some(offset) = code[from..].find(needle) {
-                let at = from + offset;
-                let before = code[..at].trim_end_matches(['"', '\'']).trim_end();
-                let after = code[at + needle.len()..].trim_start_matches(['"', '\'']);
-                let bounded = (before.is_empty() || before.ends_with([':', '-', '[', ',', '{']))
-                    && (after.trim().is_empty() || after.trim_start().starts_with([',', ']', '}', '#', ':']));
-                let position = Position { line: index + 1, column: at + 1 };
-                if bounded {
-                    return Some(position);
-                }
-                fallback.get_or_insert(position);
-                from = at + needle.len();
-            }
-        }
-        fallback
-    }
-
     /// `name:line:column: message`, or `name: message` where no place is known.
     pub fn problem(&self, at: Option<Position>, message: impl fmt::Display) -> String {
         match at {
@@ -92,22 +65,11 @@ impl SourceFile {
             None => format!("{}: {message}", self.name),
         }
     }
-
-    /// The place of the reference a loading problem is about: the first
-    /// of `references` (a file's `variant:` and `rules:` entries, as
-    /// written) that a problem names, else the first reference.
-    pub fn place_of_reference(&self, references: &[&str], problems: &[String]) -> Option<Position> {
-        let named = references.iter().find(|r| problems.iter().any(|p| p.contains(*r)));
-        self.locate(named.or(references.first())?)
-    }
-
-    /// A problem about the value `needle`, located in the text.
-    pub fn problem_at(&self, needle: &str, message: impl fmt::Display) -> String {
-        self.problem(self.locate(needle), message)
-    }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// A line and column (1-based) in a file; line 0 where the place is
+/// unknown (`Default`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Position {
     pub line: usize,
     pub column: usize,

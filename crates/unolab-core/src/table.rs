@@ -10,12 +10,14 @@ use crate::text::Text;
 use rand::seq::SliceRandom;
 
 use crate::card::{CardId, Color, Direction, Face, Side};
-use crate::event::{Event, Log};
+use crate::event::{Event, LeftCards, Log};
 use crate::hands::Hands;
 use crate::rng::Rng;
 use crate::seat::Seat;
 use crate::seen::Seen;
-use crate::turn::{Choice, Decision, DrawSpec, HandEnd, Landing, Op, Penalty, Phase, Request, ScriptValue, TurnPlan};
+use crate::turn::{
+    Choice, ChoiceOption, Decision, DrawSpec, HandEnd, Landing, Op, Penalty, Phase, Request, ScriptValue, TurnPlan,
+};
 use crate::variant::Variant;
 
 /// UNO-call state of one seat for the hand it holds now (rules.md 1.5).
@@ -790,18 +792,25 @@ impl Table {
         log.push(Event::Shuffled { discard });
     }
 
-    /// `seat` leaves the hand: its cards go under the draw pile, or aside
-    /// (out of play) with `aside`; decisions it owed are dropped.
-    pub fn leave(&mut self, seat: Seat, aside: bool, log: &mut Log) {
+    /// `seat` leaves the hand: its cards go where `to` says (under the
+    /// draw pile, out of play, or under the top of the discard pile), in
+    /// one event; decisions it owed are dropped. Leaving is never going
+    /// out: a hand a rule emptied before its seat left wins nothing
+    /// (`apply_op`).
+    pub fn leave(&mut self, seat: Seat, to: LeftCards, log: &mut Log) {
         if !self.playing(seat) {
             return;
         }
         let cards = std::mem::take(&mut self.hands[seat]);
         self.seen.left(seat);
-        if aside {
-            self.aside.extend(cards);
-        } else {
-            self.draw.splice(0..0, cards);
+        let held = cards.len();
+        match to {
+            LeftCards::Aside => self.aside.extend(cards),
+            LeftCards::UnderDraw => drop(self.draw.splice(0..0, cards)),
+            LeftCards::UnderTop => {
+                let under = self.discard.len().saturating_sub(1);
+                drop(self.discard.splice(under..under, cards));
+            }
         }
         self.left_hand |= 1 << seat;
         self.departures.push(seat);
@@ -811,7 +820,7 @@ impl Table {
             Decision::Answer(p) => p.victim != seat,
             Decision::Choose(c) => c.chooser != seat,
         });
-        log.push(Event::Left { seat, aside });
+        log.push(Event::Left { seat, cards: to, held });
     }
 
     /// Turns the table over: both piles reverse, the other side is up, and
@@ -870,7 +879,14 @@ impl Table {
                 self.went_out(*from, plan);
             }
             Op::Shuffle { discard } => self.shuffle_pile(*discard, log),
-            Op::Leave { seat, aside } => self.leave(*seat, *aside, log),
+            Op::Leave { seat, cards } => {
+                self.leave(*seat, *cards, log);
+                // A seat that leaves has not gone out, even if a rule emptied
+                // its hand first.
+                if plan.end_hand.as_ref().is_some_and(|end| end.went_out && end.ranking == [*seat]) {
+                    plan.end_hand = None;
+                }
+            }
             Op::EndHand { ranking } => {
                 if plan.end_hand.is_none() {
                     plan.end_hand = Some(HandEnd { ranking: ranking.clone(), went_out: false });
@@ -1109,16 +1125,38 @@ impl Table {
         for slot in dealt.iter_mut().filter(|slot| slot.is_none()) {
             *slot = pool.pop();
         }
+        // Which card now lies where each card lay: another seat's choice
+        // among cards it can see names the cards at those places.
+        let mut dealt_for: Vec<(CardId, CardId)> = Vec::new();
         for ((place, _), card) in places.iter().zip(dealt) {
             let card = card.expect("as many cards as places");
-            match *place {
-                Place::Hand(other, index) => self.hands[other][index] = card,
-                Place::Draw(index) => self.draw[index] = card,
-                Place::Aside(index) => self.aside[index] = card,
-            }
+            let slot = match *place {
+                Place::Hand(other, index) => &mut self.hands[other][index],
+                Place::Draw(index) => &mut self.draw[index],
+                Place::Aside(index) => &mut self.aside[index],
+            };
+            dealt_for.push((*slot, card));
+            *slot = card;
         }
         if drawn_by_other && let Some(&card) = self.hands[self.current].last() {
             self.phase = Phase::Drawn(card);
+        }
+        let owed_choices = self.owed.iter_mut().filter_map(|decision| match decision {
+            Decision::Choose(choice) => Some(choice),
+            _ => None,
+        });
+        let phase_choice = match &mut self.phase {
+            Phase::Choose(choice) => Some(choice),
+            _ => None,
+        };
+        for choice in phase_choice.into_iter().chain(owed_choices).filter(|choice| choice.chooser != seat) {
+            for option in &mut choice.options {
+                if let ChoiceOption::Card(card, _) = option
+                    && let Some(&(_, now)) = dealt_for.iter().find(|&&(was, _)| was == *card)
+                {
+                    *card = now;
+                }
+            }
         }
         // What other seats know of hands dealt anew is not the seat's to
         // know.
@@ -1199,7 +1237,7 @@ mod tests {
         t.finish_hand(vec![1, 2, 3, 0]);
         t.landing = Landing::PlayedBy(1);
         t.hands[0].push(CardId(3));
-        t.leave(1, false, &mut Log::new(false));
+        t.leave(1, LeftCards::UnderDraw, &mut Log::new(false));
         t.state.insert("x".into(), ScriptValue::Int(4));
         t.start_hand(2);
         assert_eq!((t.scores.clone(), t.hand_number, t.dealer, t.current), (vec![10, 20, 30], 1, 2, 0));
@@ -1213,8 +1251,8 @@ mod tests {
         let mut t = table(5);
         let mut log = Log::new(false);
         t.hands = vec![vec![CardId(0)], vec![CardId(1)], vec![CardId(2)], vec![CardId(3)], vec![CardId(4)]].into();
-        t.leave(1, false, &mut log);
-        t.leave(3, true, &mut log);
+        t.leave(1, LeftCards::UnderDraw, &mut log);
+        t.leave(3, LeftCards::Aside, &mut log);
         assert_eq!((t.seat_after(0, 1), t.seat_after(0, 2), t.seat_after(4, 1)), (2, 4, 0));
         assert_eq!(t.seat_after(1, 1), 2, "from a seat that left, the next seat still in");
         assert_eq!(t.seat_after(1, 0), 2);

@@ -6,6 +6,7 @@
 use crate::text::Text;
 
 use crate::card::{CardId, Color, Side};
+use crate::event::LeftCards;
 use crate::seat::Seat;
 use crate::variant::Variant;
 
@@ -258,11 +259,10 @@ pub enum Op {
     Shuffle {
         discard: bool,
     },
-    /// `seat` leaves the hand; its cards go under the draw pile, or aside
-    /// (out of play) with `aside`.
+    /// `seat` leaves the hand; its cards go where `cards` says.
     Leave {
         seat: Seat,
-        aside: bool,
+        cards: LeftCards,
     },
     /// The hand ends now: `ranking` is its places from the winner down
     /// (the seats not named follow, see `Game::end_hand`).

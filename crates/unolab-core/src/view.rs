@@ -44,7 +44,9 @@ pub enum PhaseView {
         draw: DrawSpec,
         challengeable: bool,
     },
-    /// `chooser` picks one of `options` (numbered from 1 when chosen).
+    /// `chooser` picks one of `options` (numbered from 1 when chosen). The
+    /// options are the chooser's: every other seat sees none (a choice has
+    /// at least one).
     Choose {
         chooser: Seat,
         tag: Text,
@@ -153,6 +155,7 @@ impl<R: Rules> Game<R> {
                 options: choice
                     .options
                     .iter()
+                    .filter(|_| choice.chooser == seat)
                     .map(|option| match option {
                         ChoiceOption::Value(value) => OptionView::Value(value.clone()),
                         ChoiceOption::Card(card, side) => OptionView::Card(*v.face(*card, *side)),

@@ -34,11 +34,22 @@ pub fn parse_spec(file: &SourceFile) -> Result<LayerSpec, Vec<String>> {
     if file.text.trim().is_empty() {
         return Err(vec![file.problem(None, "the file is empty")]);
     }
-    crate::yaml::from_file(file).map_err(|problem| {
+    let spec: Result<LayerSpec, String> = crate::yaml::from_file(file);
+    // The places of the fields (the file read once more, as a tree: each
+    // reading is linear in the file).
+    let tree = crate::yaml::from_file::<crate::yaml::Yaml>(file);
+    let spec = spec.map(|mut spec| {
+        let fields = tree.as_ref().ok().and_then(crate::yaml::Yaml::as_mapping).unwrap_or_default();
+        let place =
+            |(key, _): &(crate::yaml::Yaml, crate::yaml::Yaml)| Some((key.as_str()?.to_string(), key.position()?));
+        spec.keys = fields.iter().filter_map(place).collect();
+        spec
+    });
+    spec.map_err(|problem| {
         // A misspelt hook whose bindings are also wrong is told by its
         // name first, the likelier mistake, not only by the shape of its
         // value; the parser's own problem follows, as it may be elsewhere.
-        let Ok(yaml) = crate::yaml::from_file::<crate::yaml::Yaml>(file) else { return vec![problem] };
+        let Ok(yaml) = tree else { return vec![problem] };
         let hooks = yaml.get("hooks").and_then(crate::yaml::Yaml::as_mapping).unwrap_or_default();
         let mut told: Vec<String> = hooks
             .iter()
@@ -88,8 +99,8 @@ pub fn build(
         .iter()
         .filter(|rule| !rule.spec.deck.is_empty())
         .map(|rule| {
-            rule.file.problem_at(
-                "deck:",
+            rule.file.problem(
+                rule.spec.key("deck"),
                 "this is a variant (it has a deck), not a house rule: give it as the variant, and only rules with -r",
             )
         })
@@ -127,10 +138,10 @@ pub fn build(
         if let Some(step) = spec.players_multiple_of {
             if !(1..=limits::PLAYERS).contains(&(step as usize)) {
                 let text = format!("players_multiple_of must be from 1 to {}", limits::PLAYERS);
-                problems.push(file.problem_at("players_multiple_of:", text));
+                problems.push(file.problem(spec.key("players_multiple_of"), text));
             } else if variant.table_sizes().all(|n| n % step as usize != 0) {
-                problems.push(file.problem_at(
-                    "players_multiple_of:",
+                problems.push(file.problem(
+                    spec.key("players_multiple_of"),
                     format!(
                         "no table of {} to {} players is a multiple of {step}",
                         variant.min_players, variant.max_players
@@ -158,8 +169,8 @@ pub fn build(
                 variant.designs = paired.designs;
                 variant.copies = paired.copies;
             }
-            _ => problems.push(table.file.problem_at(
-                option,
+            _ => problems.push(table.file.problem(
+                table.spec.key("random_pairing_option"),
                 format!("random_pairing_option '{option}' must name an integer option of a double-sided deck"),
             )),
         }
@@ -179,10 +190,9 @@ fn check_variant_has_no_rule_fields(file: &SourceFile, spec: &LayerSpec, problem
     ];
     for (field, present) in fields {
         if present {
-            problems.push(file.problem_at(
-                &format!("{field}:"),
-                format!("a variant cannot set '{field}'; that belongs to a house rule"),
-            ));
+            problems.push(
+                file.problem(spec.key(field), format!("a variant cannot set '{field}'; that belongs to a house rule")),
+            );
         }
     }
 }
@@ -209,8 +219,8 @@ fn check_rule_has_no_table(file: &SourceFile, spec: &LayerSpec, problems: &mut V
     let table_fields = table_fields(spec);
     for (field, present) in table_fields {
         if present {
-            problems.push(file.problem_at(
-                &format!("{field}:"),
+            problems.push(file.problem(
+                spec.key(field),
                 format!("a house rule cannot set '{field}'; that belongs to a variant (which needs a 'deck')"),
             ));
         }
@@ -227,17 +237,17 @@ fn build_names(file: &SourceFile, spec: &LayerSpec, problems: &mut Vec<String>) 
             || lower.contains('/')
             || lower.contains(char::is_control)
         {
-            problems.push(file.problem_at(
-                color,
+            problems.push(file.problem(
+                color.position(),
                 format!("colour '{}' must be one word", unolab_core::source::without_controls(color)),
             ));
         } else if seen.contains(&lower) {
-            problems.push(file.problem_at(color, format!("colour '{color}' is listed twice")));
+            problems.push(file.problem(color.position(), format!("colour '{color}' is listed twice")));
         }
         seen.push(lower);
     }
     if spec.colors.len() + spec.dark_colors.len() > limits::COLORS {
-        problems.push(file.problem_at("colors:", format!("at most {} colours", limits::COLORS)));
+        problems.push(file.problem(spec.key("colors"), format!("at most {} colours", limits::COLORS)));
         return None;
     }
 
@@ -254,22 +264,23 @@ fn build_names(file: &SourceFile, spec: &LayerSpec, problems: &mut Vec<String>) 
                 || lower.bytes().all(|b| b.is_ascii_digit())
             {
                 let shown = unolab_core::source::without_controls(word);
-                problems
-                    .push(file.problem_at(word, format!("symbol name '{shown}' must be one word and not a number")));
+                problems.push(
+                    file.problem(word.position(), format!("symbol name '{shown}' must be one word and not a number")),
+                );
             } else if taken.contains(&lower) {
-                problems.push(file.problem_at(word, format!("name '{word}' is used twice")));
+                problems.push(file.problem(word.position(), format!("name '{word}' is used twice")));
             }
             taken.push(lower);
         }
         if !(0..=unolab_core::limits::CARD_POINTS).contains(&s.points) {
-            problems.push(file.problem_at(
-                name,
+            problems.push(file.problem(
+                name.position(),
                 format!("symbol '{name}' scores {} points: from 0 to {}", s.points, unolab_core::limits::CARD_POINTS),
             ));
         }
         if !s.names_color && !s.wild {
-            problems.push(file.problem_at(
-                name,
+            problems.push(file.problem(
+                name.position(),
                 format!(
                     "symbol '{name}' sets names_color: false, which is for wilds (a coloured card names no colour)"
                 ),
@@ -292,9 +303,8 @@ fn build_names(file: &SourceFile, spec: &LayerSpec, problems: &mut Vec<String>) 
         if let Some(other) = &s.matches {
             match spec.symbols.keys().position(|k| k.eq_ignore_ascii_case(other)) {
                 Some(group) => symbols[index].group = group as SymbolId,
-                None => {
-                    problems.push(file.problem_at(other, format!("symbol '{name}' matches unknown symbol '{other}'")))
-                }
+                None => problems
+                    .push(file.problem(other.position(), format!("symbol '{name}' matches unknown symbol '{other}'"))),
             }
         }
     }
@@ -314,22 +324,25 @@ fn build_designs(file: &SourceFile, spec: &LayerSpec, names: &Names, problems: &
     // Every copy counted, against `limits::DECK_CARDS`.
     let mut cards = 0usize;
     let limit = unolab_core::limits::DECK_CARDS;
+    let colors: Vec<String> = spec.colors.iter().map(|c| c.value.clone()).collect();
     for entry in &spec.deck {
-        if entry.count == 0 || entry.count > 1000 {
-            problems.push(file.problem_at("count:", format!("count {} must be 1 to 1000", entry.count)));
+        let count = entry.count.value;
+        if count == 0 || count > 1000 {
+            problems.push(file.problem(entry.count.position(), format!("count {count} must be 1 to 1000")));
             continue;
         }
         for template in &entry.cards {
-            let expanded = match deck::expand(template, &spec.colors) {
+            let expanded = match deck::expand(template, &colors) {
                 Ok(list) => list,
                 Err(e) => {
-                    problems.push(file.problem_at(template, e));
+                    problems.push(file.problem(template.position(), e));
                     continue;
                 }
             };
-            cards = cards.saturating_add(expanded.len().saturating_mul(entry.count as usize));
+            cards = cards.saturating_add(expanded.len().saturating_mul(count as usize));
             if cards > limit {
-                problems.push(file.problem_at(template, format!("the deck would hold more than {limit} cards")));
+                problems
+                    .push(file.problem(template.position(), format!("the deck would hold more than {limit} cards")));
                 return designs;
             }
             // One problem per template: its first card that is wrong.
@@ -339,9 +352,9 @@ fn build_designs(file: &SourceFile, spec: &LayerSpec, names: &Names, problems: &
                     None => Ok(card),
                 });
                 match card {
-                    Ok(card) => designs.add(card, entry.count),
+                    Ok(card) => designs.add(card, count),
                     Err(e) => {
-                        problems.push(file.problem_at(template, e));
+                        problems.push(file.problem(template.position(), e));
                         break;
                     }
                 }
@@ -358,7 +371,7 @@ fn build_table(file: &SourceFile, spec: &LayerSpec, problems: &mut Vec<String>) 
             return;
         }
         // A list given empty is told where it stands.
-        match file.locate(&format!("{field}:")) {
+        match spec.key(field) {
             Some(at) => problems.push(file.problem(Some(at), format!("'{field}' is empty: a variant needs it"))),
             None => problems.push(file.problem(None, format!("a variant needs '{field}'"))),
         }
@@ -373,24 +386,24 @@ fn build_table(file: &SourceFile, spec: &LayerSpec, problems: &mut Vec<String>) 
     let designs = build_designs(file, spec, &names, problems);
     let double_sided = designs.designs.iter().any(|d: &CardDef| d.dark.is_some());
     if double_sided && designs.designs.iter().any(|d| d.dark.is_none()) {
-        problems.push(file.problem_at("deck:", "either every card is double-sided ('a // b') or none is"));
+        problems.push(file.problem(spec.key("deck"), "either every card is double-sided ('a // b') or none is"));
     }
     if double_sided && spec.dark_colors.is_empty() {
         problems.push(file.problem(None, "a double-sided deck needs 'dark_colors'"));
     }
     if designs.designs.len() > u16::MAX as usize {
-        problems.push(file.problem_at("deck:", "too many distinct cards"));
+        problems.push(file.problem(spec.key("deck"), "too many distinct cards"));
     }
     let deck = designs.deck();
     let hand_size = spec.hand_size.unwrap_or(7) as usize;
     let [min_players, max_players] = spec.players.unwrap_or([2, 4]).map(|p| p as usize);
     if hand_size == 0 || hand_size > limits::HAND_SIZE {
         let text = format!("hand_size {hand_size} must be 1 to {}", limits::HAND_SIZE);
-        problems.push(file.problem_at("hand_size:", text));
+        problems.push(file.problem(spec.key("hand_size"), text));
     }
     if min_players < 2 || min_players > max_players || max_players > limits::PLAYERS {
-        problems.push(file.problem_at(
-            "players:",
+        problems.push(file.problem(
+            spec.key("players"),
             format!(
                 "players [{min_players}, {max_players}] must be two numbers from 2 to {}, the first not larger",
                 limits::PLAYERS
@@ -403,8 +416,8 @@ fn build_table(file: &SourceFile, spec: &LayerSpec, problems: &mut Vec<String>) 
     let needed = hand_size.saturating_mul(max_players).saturating_add(1);
     if !spec.deck.is_empty() && problems.len() == designs_start && needed > deck.len() {
         let cards = if deck.len() == 1 { "1 card".to_string() } else { format!("{} cards", deck.len()) };
-        problems.push(file.problem_at(
-            "deck:",
+        problems.push(file.problem(
+            spec.key("deck"),
             format!(
                 "the deck's {cards} cannot deal {hand_size} to each of {max_players} players and turn a discard: that takes {needed}"
             ),
@@ -412,13 +425,14 @@ fn build_table(file: &SourceFile, spec: &LayerSpec, problems: &mut Vec<String>) 
     }
     let power_cards = spec.power_cards.unwrap_or(0);
     if power_cards > 0 && (power_cards as usize) < max_players {
-        problems.push(
-            file.problem_at("power_cards:", format!("{power_cards} Power Cards are too few for {max_players} players")),
-        );
+        problems.push(file.problem(
+            spec.key("power_cards"),
+            format!("{power_cards} Power Cards are too few for {max_players} players"),
+        ));
     }
     let target_score = spec.target_score.unwrap_or(500);
     if target_score <= 0 {
-        problems.push(file.problem_at("target_score:", "target_score must be positive"));
+        problems.push(file.problem(spec.key("target_score"), "target_score must be positive"));
     }
     if problems.len() > start {
         return None;
@@ -446,24 +460,26 @@ fn build_layer(input: &LayerInput, is_rule: bool, problems: &mut Vec<String>) ->
     let mut hooks = Vec::new();
     for (kind_name, bindings) in &spec.hooks {
         let Some(kind) = HookKind::parse(kind_name) else {
-            problems.push(file.problem_at(&format!("{kind_name}:"), unknown_hook(kind_name)));
+            problems.push(file.problem(kind_name.position(), unknown_hook(kind_name)));
             continue;
         };
+        let kind_name = kind_name.as_str();
         for binding in bindings {
             if binding.selector.is_some() && !kind.is_card_hook() {
-                problems.push(
-                    file.problem_at(&binding.call, format!("hook '{kind_name}' takes no card, so it has no 'match'")),
-                );
+                problems.push(file.problem(
+                    binding.call.position(),
+                    format!("hook '{kind_name}' takes no card, so it has no 'match'"),
+                ));
             }
             if binding.grants && !kind.can_grant() {
-                problems.push(file.problem_at(
-                    &binding.call,
+                problems.push(file.problem(
+                    binding.call.position(),
                     format!("'grants' is for can_play, can_respond and can_play_out_of_turn, not {kind_name}"),
                 ));
             }
             if binding.flex.is_some() && !kind.is_about_a_play() {
-                problems.push(file.problem_at(
-                    &binding.call,
+                problems.push(file.problem(
+                    binding.call.position(),
                     format!(
                         "'flex' is for can_play, can_respond, can_play_out_of_turn and on_play (a play of one side), \
                          not {kind_name}"
@@ -472,10 +488,12 @@ fn build_layer(input: &LayerInput, is_rule: bool, problems: &mut Vec<String>) ->
             }
             hooks.push(Binding {
                 kind,
-                function: binding.call.clone(),
-                selector: binding.selector.clone(),
+                function: binding.call.value.clone(),
+                selector: binding.selector.as_ref().map(|s| s.spec.clone()),
                 grants: binding.grants,
                 flex: binding.flex,
+                call_at: binding.call.position(),
+                match_places: binding.selector.as_ref().map(|s| s.places.clone()).unwrap_or_default(),
             });
         }
     }
@@ -485,16 +503,24 @@ fn build_layer(input: &LayerInput, is_rule: bool, problems: &mut Vec<String>) ->
             match HookKind::parse(kind_name) {
                 Some(kind) if kind.answered_once() => combines_with.push((
                     rule.clone(),
-                    Binding { kind, function: function.clone(), selector: None, grants: false, flex: None },
+                    Binding {
+                        kind,
+                        function: function.clone(),
+                        selector: None,
+                        grants: false,
+                        flex: None,
+                        call_at: kind_name.position(),
+                        match_places: Vec::new(),
+                    },
                 )),
-                Some(_) => problems.push(file.problem_at(
-                    &format!("{kind_name}:"),
+                Some(_) => problems.push(file.problem(
+                    kind_name.position(),
                     format!(
                         "combines_with names hooks that give one answer for the table (score_hand, match_winner, \
                          on_catch), not {kind_name}: every rule's {kind_name} is asked"
                     ),
                 )),
-                None => problems.push(file.problem_at(&format!("{kind_name}:"), unknown_hook(kind_name))),
+                None => problems.push(file.problem(kind_name.position(), unknown_hook(kind_name))),
             }
         }
     }
@@ -508,7 +534,7 @@ fn build_layer(input: &LayerInput, is_rule: bool, problems: &mut Vec<String>) ->
         inert_in: spec.inert_in.clone(),
         conflicts: spec.conflicts.clone(),
         combines_with,
-        targets: spec.targets.clone(),
+        targets: spec.targets.iter().map(crate::spec::TargetEntry::spec).collect(),
     }
 }
 

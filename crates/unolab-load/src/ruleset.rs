@@ -81,7 +81,7 @@ fn input(loader: &dyn Loader, file: SourceFile, rule: bool, problems: &mut Vec<S
     for path in &spec.scripts {
         match file.sibling(loader, path) {
             Ok(script) => scripts.push(script),
-            Err(e) => problems.push(file.problem_at(path, format!("script not found: {e}"))),
+            Err(e) => problems.push(file.problem(path.position(), format!("script not found: {e}"))),
         }
     }
     Some(LayerInput { file, spec, scripts })

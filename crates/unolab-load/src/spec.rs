@@ -5,7 +5,10 @@
 use std::collections::BTreeMap;
 
 use serde::Deserialize;
+use unolab_core::source::Position;
 use unolab_core::variant::{SelectorSpec, TargetSpec};
+
+use crate::yaml::Placed;
 
 /// `variants/NAME.yaml`, or a house rule (`variants/rules/NAME.yaml`), which
 /// uses the same schema without the table fields (`deck`, `colors`, ...).
@@ -20,10 +23,10 @@ pub struct LayerSpec {
     pub default: bool,
     /// Colours of the (light) side, in order.
     #[serde(default)]
-    pub colors: Vec<String>,
+    pub colors: Vec<Placed<String>>,
     /// Colours of the dark side of a double-sided deck.
     #[serde(default)]
-    pub dark_colors: Vec<String>,
+    pub dark_colors: Vec<Placed<String>>,
     pub hand_size: Option<u32>,
     pub players: Option<[u32; 2]>,
     /// The table must seat a multiple of this many players (e.g. 2 for
@@ -36,7 +39,7 @@ pub struct LayerSpec {
     /// What the mark `*` on a number means (the rule sheet says it).
     pub mark: Option<String>,
     #[serde(default)]
-    pub symbols: BTreeMap<String, SymbolSpec>,
+    pub symbols: BTreeMap<Placed<String>, SymbolSpec>,
     #[serde(default)]
     pub deck: Vec<DeckEntry>,
     /// Named settings scripts read with `option(NAME)`.
@@ -47,13 +50,13 @@ pub struct LayerSpec {
     pub random_pairing_option: Option<String>,
     /// Rhai files, relative to this YAML file.
     #[serde(default)]
-    pub scripts: Vec<String>,
+    pub scripts: Vec<Placed<String>>,
     /// Which script function runs where.
     #[serde(default)]
-    pub hooks: BTreeMap<String, Vec<HookSpec>>,
+    pub hooks: BTreeMap<Placed<String>, Vec<HookSpec>>,
     /// Faces whose play names a target player (`target:` in a step).
     #[serde(default)]
-    pub targets: Vec<TargetSpec>,
+    pub targets: Vec<TargetEntry>,
     /// House rules this rule cannot be combined with.
     #[serde(default)]
     pub conflicts: Vec<String>,
@@ -65,11 +68,21 @@ pub struct LayerSpec {
     /// by rule name, the function of this rule that answers each hook when
     /// both are in play.
     #[serde(default)]
-    pub combines_with: BTreeMap<String, BTreeMap<String, String>>,
+    pub combines_with: BTreeMap<String, BTreeMap<Placed<String>, String>>,
     /// Names of state values (`set_state`, `set_seat_state`) every seat may
     /// see; the rest is hidden from the players' views.
     #[serde(default)]
     pub public_state: Vec<String>,
+    /// Where each field of the file stands (its key), from the parser.
+    #[serde(skip)]
+    pub keys: Vec<(String, Position)>,
+}
+
+impl LayerSpec {
+    /// Where the file writes `field` (its key), if it does.
+    pub fn key(&self, field: &str) -> Option<Position> {
+        self.keys.iter().find(|(name, _)| name == field).map(|&(_, at)| at)
+    }
 }
 
 /// The fields of `LayerSpec` a house rule may set (the rest describe a
@@ -113,9 +126,9 @@ pub struct SymbolSpec {
     #[serde(default = "yes")]
     pub names_color: bool,
     /// Matches cards of this other symbol by symbol (e.g. `flex-skip` on `skip`).
-    pub matches: Option<String>,
+    pub matches: Option<Placed<String>>,
     #[serde(default)]
-    pub aliases: Vec<String>,
+    pub aliases: Vec<Placed<String>>,
     #[serde(default, deserialize_with = "crate::yaml::text_or_empty")]
     pub description: String,
 }
@@ -125,13 +138,13 @@ pub struct SymbolSpec {
 pub struct DeckEntry {
     /// Card notation; `{color}` expands to every colour of the light side,
     /// `{A-B}` to the numbers A to B.
-    pub cards: Vec<String>,
+    pub cards: Vec<Placed<String>>,
     #[serde(default = "one")]
-    pub count: u32,
+    pub count: Placed<u32>,
 }
 
-fn one() -> u32 {
-    1
+fn one() -> Placed<u32> {
+    Placed::unplaced(1)
 }
 
 fn yes() -> bool {
@@ -142,13 +155,13 @@ fn yes() -> bool {
 #[serde(deny_unknown_fields)]
 pub struct HookSpec {
     /// The Rhai function to call.
-    pub call: String,
+    pub call: Placed<String>,
     /// Which faces the hook applies to (card hooks only): `any`, `number`,
     /// `action`, `wild`, `marked`, `flex`, a number, a symbol, `group:SYMBOL`
     /// (every symbol that matches SYMBOL), or a colour; a list means any of
     /// them, `a + b` means both.
     #[serde(default, rename = "match")]
-    pub selector: Option<SelectorSpec>,
+    pub selector: Option<MatchSpec>,
     /// For `can_play`, `can_respond` and `can_play_out_of_turn`: the hook
     /// is asked about cards that do not match too, and may answer "allow"
     /// to make them playable.
@@ -159,4 +172,85 @@ pub struct HookSpec {
     /// card's flex side (`true`) or of its regular side (`false`).
     #[serde(default)]
     pub flex: Option<bool>,
+}
+
+/// A `targets:` entry: the core's `TargetSpec`, its `match:` placed.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TargetEntry {
+    #[serde(rename = "match")]
+    pub selector: MatchSpec,
+    pub flex: Option<bool>,
+    #[serde(default)]
+    pub required: bool,
+    /// With `required`: must it also on the player's last card (default
+    /// yes)?
+    #[serde(default = "yes")]
+    pub required_on_last_card: bool,
+}
+
+impl TargetEntry {
+    pub fn spec(&self) -> TargetSpec {
+        TargetSpec {
+            selector: self.selector.spec.clone(),
+            flex: self.flex,
+            required: self.required,
+            required_on_last_card: self.required_on_last_card,
+            match_places: self.selector.places.clone(),
+        }
+    }
+}
+
+/// A `match:` as written (one selector, or a list of alternatives), with
+/// where each alternative stands.
+#[derive(Debug, Clone)]
+pub struct MatchSpec {
+    pub spec: SelectorSpec,
+    pub places: Vec<Option<Position>>,
+}
+
+impl<'de> Deserialize<'de> for MatchSpec {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<MatchSpec, D::Error> {
+        let written = Placed::<Alternatives>::deserialize(deserializer)?;
+        let at = written.position();
+        Ok(match written.value {
+            Alternatives::One(one) => MatchSpec { spec: SelectorSpec::One(one), places: vec![at] },
+            Alternatives::Any(any) => MatchSpec {
+                places: any.iter().map(Placed::position).collect(),
+                spec: SelectorSpec::Any(any.into_iter().map(|alt| alt.value).collect()),
+            },
+        })
+    }
+}
+
+/// A `match:`'s value: one selector or a list, each alternative placed.
+enum Alternatives {
+    One(String),
+    Any(Vec<Placed<String>>),
+}
+
+impl<'de> Deserialize<'de> for Alternatives {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Alternatives, D::Error> {
+        struct Visit;
+        impl<'de> serde::de::Visitor<'de> for Visit {
+            type Value = Alternatives;
+
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a selector or a list of selectors")
+            }
+
+            fn visit_str<E>(self, s: &str) -> Result<Alternatives, E> {
+                Ok(Alternatives::One(s.to_string()))
+            }
+
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Alternatives, A::Error> {
+                let mut any = Vec::new();
+                while let Some(alternative) = seq.next_element()? {
+                    any.push(alternative);
+                }
+                Ok(Alternatives::Any(any))
+            }
+        }
+        deserializer.deserialize_any(Visit)
+    }
 }

@@ -111,15 +111,85 @@ impl fmt::Display for Yaml {
     }
 }
 
+/// A value read from a file and where it stood (from the parser's span):
+/// a problem found with it later is placed without searching the file.
+/// Compared, ordered and written as its value alone.
+#[derive(Debug, Clone, Default)]
+pub struct Placed<T> {
+    /// Line and column (1-based); line 0 where the place is unknown (a
+    /// value made in code or left out).
+    pub at: Position,
+    pub value: T,
+}
+
+impl<T> Placed<T> {
+    /// A value made in code, standing nowhere in a file.
+    pub fn unplaced(value: T) -> Placed<T> {
+        Placed { at: Position { line: 0, column: 0 }, value }
+    }
+
+    /// Where the value stands, if known.
+    pub fn position(&self) -> Option<Position> {
+        (self.at.line > 0).then_some(self.at)
+    }
+}
+
+impl<T> std::ops::Deref for Placed<T> {
+    type Target = T;
+
+    fn deref(&self) -> &T {
+        &self.value
+    }
+}
+
+impl<T: PartialEq> PartialEq for Placed<T> {
+    fn eq(&self, other: &Self) -> bool {
+        self.value == other.value
+    }
+}
+
+impl<T: Eq> Eq for Placed<T> {}
+
+impl<T: PartialOrd> PartialOrd for Placed<T> {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        self.value.partial_cmp(&other.value)
+    }
+}
+
+impl<T: Ord> Ord for Placed<T> {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.value.cmp(&other.value)
+    }
+}
+
+impl<T: fmt::Display> fmt::Display for Placed<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.value.fmt(f)
+    }
+}
+
+impl<T: serde::Serialize> serde::Serialize for Placed<T> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.value.serialize(serializer)
+    }
+}
+
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for Placed<T> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Placed<T>, D::Error> {
+        let spanned = serde_saphyr::Spanned::<T>::deserialize(deserializer)?;
+        Ok(Placed { at: position(spanned.referenced), value: spanned.value })
+    }
+}
+
+/// A parser's location as our position (line 0 where it is unknown).
+fn position(place: serde_saphyr::Location) -> Position {
+    Position { line: usize::try_from(place.line()).unwrap_or(0), column: usize::try_from(place.column()).unwrap_or(0) }
+}
+
 impl<'de> Deserialize<'de> for Yaml {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Yaml, D::Error> {
         let spanned = serde_saphyr::Spanned::<YamlValue>::deserialize(deserializer)?;
-        let place = spanned.referenced;
-        let at = Position {
-            line: usize::try_from(place.line()).unwrap_or(0),
-            column: usize::try_from(place.column()).unwrap_or(0),
-        };
-        Ok(Yaml { at, value: spanned.value })
+        Ok(Yaml { at: position(spanned.referenced), value: spanned.value })
     }
 }
 

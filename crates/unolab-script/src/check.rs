@@ -41,15 +41,26 @@ pub fn check_layer(layer: &Layer, all_scripts: bool) -> Vec<String> {
     let mut problems = Vec::new();
     let ast = compile_layer(&engine, layer, &mut problems);
     let complete = problems.is_empty() && all_scripts;
+    // Each function's arities (Rhai tells functions apart by name and
+    // number of parameters).
+    let mut defined: std::collections::HashMap<&str, Vec<usize>> = std::collections::HashMap::new();
+    for f in ast.iter_functions() {
+        defined.entry(f.name).or_default().push(f.params.len());
+    }
+    // A function bound to several hooks of one arity is told once.
+    let mut checked = std::collections::HashSet::new();
     for binding in &layer.hooks {
         let (kind, function) = (binding.kind, &binding.function);
-        match ast.iter_functions().find(|f| f.name == function) {
-            None if complete => problems.push(layer.source.problem_at(
-                function,
+        if !checked.insert((function.as_str(), kind.arity())) {
+            continue;
+        }
+        match defined.get(function.as_str()) {
+            None if complete => problems.push(layer.source.problem(
+                binding.call_at,
                 format!("hook {} calls '{function}', which no script of '{}' defines", kind.name(), layer.name),
             )),
-            Some(f) if f.params.len() != kind.arity() => problems.push(layer.source.problem_at(
-                function,
+            Some(arities) if !arities.contains(&kind.arity()) => problems.push(layer.source.problem(
+                binding.call_at,
                 format!("'{function}' must take {} parameter(s) to serve as {}", kind.arity(), kind.name()),
             )),
             _ => {}

@@ -18,6 +18,33 @@ pub fn script_error(message: impl Into<String>) -> Box<EvalAltResult> {
     Box::new(EvalAltResult::ErrorRuntime(Dynamic::from(message.into()), Position::NONE))
 }
 
+/// The maps the host gives scripts, each by what it is and its fields
+/// (`penalty_to_map`, its challenge and draws; the choice `on_choice` is
+/// told of). A map holds all of its fields, so it is known by them.
+pub const HOST_MAPS: &[(&str, &[&str])] = &[
+    ("a penalty", &["victim", "by", "draw", "until_color", "group", "pending", "challenge"]),
+    ("a challenge", &["guilty", "fail", "success"]),
+    ("a draw", &["count", "until_color"]),
+    ("a choice", &["seat", "tag", "value"]),
+];
+
+/// What host map `map` is, and its fields, if it is one.
+pub fn host_map(map: &Map) -> Option<(&'static str, &'static [&'static str])> {
+    HOST_MAPS
+        .iter()
+        .find(|(_, fields)| fields.len() == map.len() && fields.iter().all(|field| map.contains_key(*field)))
+        .copied()
+}
+
+/// Why reading `field` of a host map (`what`, with `fields`) is an error.
+pub fn no_such_field(what: &str, fields: &[&str], field: &str) -> String {
+    format!(
+        "{what} has no field '{field}' (its fields: {}){}",
+        fields.join(", "),
+        unolab_core::source::did_you_mean(field, fields.iter().copied())
+    )
+}
+
 fn color_value(variant: &Variant, color: Option<Color>) -> Dynamic {
     color.map(|c| Dynamic::from(variant.names.color_name(c).to_string())).unwrap_or(Dynamic::UNIT)
 }

@@ -2,7 +2,9 @@
 //! engine with the standard package (no time, no modules), bounded
 //! operations, call depth, expression depth, strings, arrays and maps, no
 //! `eval`, no `sleep`, strict variables, and print/debug routed to the host;
-//! and the clock of the time budgets of a hook call and of an action.
+//! and the clock of a hook call and of an action: a safety net past the
+//! rules' budgets (operations, host calls, sizes), which stops a run saying
+//! it was the clock and never decides a game.
 
 use std::cell::Cell;
 use std::rc::Rc;
@@ -14,11 +16,13 @@ use rhai::{Dynamic, Engine};
 use unolab_core::limits;
 
 /// How long the running hook call, and the scripts of the action under
-/// way together, have run, for their time budgets (`limits::HOOK_MILLIS`,
-/// `limits::ACTION_MILLIS`): the operation budget alone does not bound
-/// time, since one operation on a large value may be slow, and an action may
-/// run many hooks. Only script time counts: replays and the host's own work
-/// do not, and actions that run no script never read the clock.
+/// way together, have run on the wall clock (`limits::HOOK_MILLIS`,
+/// `limits::ACTION_MILLIS`): a safety net, since the operation budget
+/// alone does not bound time (one operation on a large value may be slow,
+/// and an action may run many hooks). What it stops has no result: the
+/// failure says it was the clock (`RuleFailure::by_clock`). Only script
+/// time counts: replays and the host's own work do not, and actions that
+/// run no script never read the clock.
 #[derive(Clone, Default)]
 pub struct CallClock(Rc<Times>);
 
@@ -66,18 +70,26 @@ impl CallClock {
         ActionClock(Some(self.clone()))
     }
 
-    /// Why the running call must stop, if a budget is spent: its own, or
-    /// that of all the scripts of its action together.
+    /// Why the running call must stop, if the clock says so: its own
+    /// time, or that of all the scripts of its action together.
     pub fn overrun(&self) -> Option<String> {
         let running = self.0.call.get().map_or(Duration::ZERO, |started| started.elapsed());
-        if running > Duration::from_millis(limits::HOOK_MILLIS) {
-            return Some(format!("the hook ran longer than {} ms", limits::HOOK_MILLIS));
-        }
-        let together = self.0.action.get().map(|spent| spent + running);
-        if together.is_some_and(|t| t > Duration::from_millis(limits::ACTION_MILLIS)) {
-            return Some(format!("the hooks of one action ran longer than {} ms together", limits::ACTION_MILLIS));
-        }
-        None
+        let why = if running > Duration::from_millis(limits::HOOK_MILLIS) {
+            format!("the hook ran longer than {} ms", limits::HOOK_MILLIS)
+        } else if self
+            .0
+            .action
+            .get()
+            .is_some_and(|spent| spent + running > Duration::from_millis(limits::ACTION_MILLIS))
+        {
+            format!("the hooks of one action ran longer than {} ms together", limits::ACTION_MILLIS)
+        } else {
+            return None;
+        };
+        Some(format!(
+            "stopped by the clock: {why} on this machine (a safety net past the rules' budgets of operations and \
+             host calls, which are the same on every machine: what it stopped has no result)"
+        ))
     }
 }
 
@@ -109,6 +121,18 @@ pub fn hardened_engine(on_print: impl Fn(&str) + 'static) -> (Engine, CallClock)
     let for_debug = on_print.clone();
     engine.on_print(move |text| on_print(text));
     engine.on_debug(move |text, _, _| for_debug(text));
+    // A field a host map lacks (a misspelt `p.grup` of a penalty) is an
+    // error naming the fields there are, not `()`. A script's own map reads
+    // such a field as `()` and adds it when written, as Rhai does.
+    engine.on_map_missing_property(|map, field, _| {
+        if let Some((what, fields)) = crate::convert::host_map(map) {
+            return Err(crate::convert::no_such_field(what, fields, field).into());
+        }
+        if map.len() >= limits::SCRIPT_MAP_ENTRIES {
+            return Err(format!("a map holds at most {} entries", limits::SCRIPT_MAP_ENTRIES).into());
+        }
+        map.entry(field.into()).or_insert(Dynamic::UNIT).try_into()
+    });
     // Every so many operations, the time the call has taken is looked at.
     let clock = CallClock::default();
     let watch = clock.clone();
@@ -140,12 +164,12 @@ mod tests {
         clock.0.action.set(Some(Duration::from_millis(limits::ACTION_MILLIS + 1)));
         clock.start();
         let why = clock.overrun().expect("the action's budget is spent, though the call just began");
-        assert!(why.contains("one action"), "{why}");
+        assert!(why.contains("one action") && why.starts_with("stopped by the clock"), "{why}");
         drop(action);
         assert_eq!(clock.overrun(), None, "the next action starts afresh");
         let _action = clock.start_action();
         clock.0.call.set(Instant::now().checked_sub(Duration::from_millis(limits::HOOK_MILLIS + 10)));
-        assert!(clock.overrun().is_some_and(|why| why.contains("the hook ran longer")));
+        assert!(clock.overrun().is_some_and(|why| why.starts_with("stopped by the clock: the hook ran longer")));
     }
 
     #[test]

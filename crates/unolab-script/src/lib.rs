@@ -213,16 +213,17 @@ impl Scripts {
         let ast = &self.layers[f.layer];
         let options = CallFnOptions::new().eval_ast(false).rewind_scope(true);
         self.clock.start();
-        // The action's scripts may have spent its budget together.
+        // The action's scripts may have spent its time together.
         if let Some(why) = self.clock.overrun() {
-            return Err(self.failure(f, why));
+            return Err(self.stopped_by_clock(f, why));
         }
         let result = self.engine.call_fn_with_options::<Dynamic>(options, &mut self.scope, ast, &f.function, args);
         self.clock.stop();
         result.map_err(|mut e| {
-            // A call stopped by its time budget says so (the budget's words).
+            // A call stopped by the clock says so (the clock's words): no
+            // rule failed.
             if let rhai::EvalAltResult::ErrorTerminated(why, _) = &*e {
-                return self.failure(f, why);
+                return self.stopped_by_clock(f, why);
             }
             // Where the error happened, as `script:line:column:` (the script
             // that defines the hook function), so it is shown with its line.
@@ -269,6 +270,11 @@ impl Scripts {
         let layer = &self.variant.layers[f.layer];
         let place = self.defining_script(f).map(|(script, line)| format!(", {script}:{line}")).unwrap_or_default();
         format!("{} ({} hook {}{place})", layer.name, f.kind.name(), f.function)
+    }
+
+    /// Hook function `f` stopped by the clock (`CallClock`), saying `why`.
+    fn stopped_by_clock(&self, f: &FnRef, why: impl std::fmt::Display) -> RuleFailure {
+        RuleFailure::at(self.place(f, None), format!("{} {why}", self.describe(f))).stopped_by_clock()
     }
 
     /// A script error in hook function `f`.

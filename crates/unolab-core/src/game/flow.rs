@@ -42,7 +42,7 @@ impl<R: Rules> Game<R> {
                 self.pos.log.push(Event::Accepted { seat });
                 self.pos.table.draw_cards(&self.variant, seat, penalty.draw, &mut self.pos.log);
                 self.lose_turn(seat);
-                self.moment(HookKind::OnPenaltyTaken, seat, HookArg::Seat(seat))?;
+                self.penalty_taken(penalty)?;
             }
             Action::Challenge(seat) => {
                 let penalty = self.take_penalty();
@@ -54,14 +54,17 @@ impl<R: Rules> Game<R> {
                     offender: penalty.by,
                     guilty: challenge.guilty,
                 });
-                if challenge.guilty {
-                    self.pos.table.draw_cards(&self.variant, penalty.by, challenge.success, &mut self.pos.log);
-                    self.moment(HookKind::OnPenaltyTaken, penalty.by, HookArg::Seat(penalty.by))?;
-                } else {
-                    self.pos.table.draw_cards(&self.variant, seat, challenge.fail, &mut self.pos.log);
+                // What the challenge costs, as a penalty drawn: the guilty
+                // player's, or the challenger's.
+                let (victim, by, draw) = match challenge.guilty {
+                    true => (penalty.by, seat, challenge.success),
+                    false => (seat, penalty.by, challenge.fail),
+                };
+                self.pos.table.draw_cards(&self.variant, victim, draw, &mut self.pos.log);
+                if !challenge.guilty {
                     self.lose_turn(seat);
-                    self.moment(HookKind::OnPenaltyTaken, seat, HookArg::Seat(seat))?;
                 }
+                self.penalty_taken(Penalty { victim, by, draw, challenge: None, pending: false, ..penalty })?;
             }
             Action::NameColor(seat, color) => {
                 self.pos.table.back_to_turn();
@@ -111,7 +114,7 @@ impl<R: Rules> Game<R> {
         Ok(())
     }
 
-    fn after_with_rules(&mut self, reshuffles: u32) -> Result<(), RuleFailure> {
+    pub(crate) fn after_with_rules(&mut self, reshuffles: u32) -> Result<(), RuleFailure> {
         self.settle();
         if !self.variant.has_moment_hooks() {
             return Ok(());
@@ -289,18 +292,18 @@ impl<R: Rules> Game<R> {
         answering: Option<Penalty>,
     ) -> Result<(), RuleFailure> {
         let players = self.players();
-        let mut taken: SmallVec<[Seat; 2]> = SmallVec::new();
+        let mut taken: SmallVec<[Penalty; 1]> = SmallVec::new();
         for request in std::mem::take(&mut plan.requests) {
             let Some(mut penalty) = self.request(request, me, answering.clone())? else { continue };
             if going_out {
                 penalty.pending = false;
                 penalty.challenge = None;
             }
-            if self.owe_or_draw(penalty.clone()) {
-                taken.push(penalty.victim);
+            if self.owe_or_draw(&penalty) {
                 if plan.next.is_none() && penalty.victim == self.pos.table.seat_after(me, plan.skips % players + 1) {
                     plan.skips += 1;
                 }
+                taken.push(penalty);
             }
         }
         if going_out {
@@ -322,16 +325,26 @@ impl<R: Rules> Game<R> {
             }
         };
         self.give_turn(next);
-        self.penalties_taken(&taken)
+        self.penalties_taken(taken)
     }
 
-    /// The `on_penalty_taken` hooks about each victim of a penalty drawn at
-    /// once, after the turn moved on.
-    fn penalties_taken(&mut self, victims: &[Seat]) -> Result<(), RuleFailure> {
-        for &victim in victims {
-            self.moment(HookKind::OnPenaltyTaken, victim, HookArg::Seat(victim))?;
+    /// The `on_penalty_taken` hooks about each penalty drawn at once, after
+    /// the turn moved on.
+    fn penalties_taken(&mut self, taken: SmallVec<[Penalty; 1]>) -> Result<(), RuleFailure> {
+        for penalty in taken {
+            self.penalty_taken(penalty)?;
         }
         Ok(())
+    }
+
+    /// The `on_penalty_taken` hooks about its victim, told the penalty
+    /// drawn (`answering()`).
+    fn penalty_taken(&mut self, penalty: Penalty) -> Result<(), RuleFailure> {
+        if !self.variant.has_hook(HookKind::OnPenaltyTaken) {
+            return Ok(());
+        }
+        let victim = penalty.victim;
+        self.nested_moment(HookKind::OnPenaltyTaken, victim, HookArg::Seat(victim), Some(penalty))
     }
 
     /// Queues a requested decision; a penalty comes back, through the
@@ -362,14 +375,14 @@ impl<R: Rules> Game<R> {
 
     /// A waiting penalty is owed; any other is drawn now. Returns whether
     /// it was drawn.
-    fn owe_or_draw(&mut self, penalty: Penalty) -> bool {
+    fn owe_or_draw(&mut self, penalty: &Penalty) -> bool {
         if penalty.pending {
             self.pos.log.push(Event::PenaltyPending {
                 victim: penalty.victim,
                 count: penalty.draw.count,
                 until: penalty.draw.until,
             });
-            self.pos.table.owed.push_back(Decision::Answer(penalty));
+            self.pos.table.owed.push_back(Decision::Answer(penalty.clone()));
             false
         } else {
             self.pos.log.penalty_drawn(penalty.draw.count);
@@ -388,10 +401,18 @@ impl<R: Rules> Game<R> {
         if !self.variant.has_hook(kind) {
             return Ok(());
         }
-        self.nested_moment(kind, me, arg)
+        self.nested_moment(kind, me, arg, None)
     }
 
-    fn nested_moment(&mut self, kind: HookKind, me: Seat, arg: HookArg) -> Result<(), RuleFailure> {
+    /// A moment's hooks (`taken`: the penalty an `on_penalty_taken` call is
+    /// told of), bounded in depth.
+    fn nested_moment(
+        &mut self,
+        kind: HookKind,
+        me: Seat,
+        arg: HookArg,
+        taken: Option<Penalty>,
+    ) -> Result<(), RuleFailure> {
         if self.hand_over() && kind != HookKind::OnHandEnd {
             return Ok(());
         }
@@ -403,25 +424,32 @@ impl<R: Rules> Game<R> {
             )));
         }
         self.moments_running += 1;
-        let outcome = self.run_moment(kind, me, arg);
+        let outcome = self.run_moment(kind, me, arg, taken);
         self.moments_running -= 1;
         outcome
     }
 
-    fn run_moment(&mut self, kind: HookKind, me: Seat, arg: HookArg) -> Result<(), RuleFailure> {
+    fn run_moment(
+        &mut self,
+        kind: HookKind,
+        me: Seat,
+        arg: HookArg,
+        taken: Option<Penalty>,
+    ) -> Result<(), RuleFailure> {
         let mut call = CallInfo::new(kind, me);
+        call.answering = taken;
         let mut plan = TurnPlan::default();
         self.run_each(kind, None, &arg, &mut call, &mut plan, |_, _| Ok(true))?;
         if self.hand_over() {
             return Ok(());
         }
-        let mut taken: SmallVec<[Seat; 2]> = SmallVec::new();
+        let mut taken: SmallVec<[Penalty; 1]> = SmallVec::new();
         for request in std::mem::take(&mut plan.requests) {
             if let Some(penalty) = self.request(request, me, None)?
-                && self.owe_or_draw(penalty.clone())
+                && self.owe_or_draw(&penalty)
             {
                 self.lose_turn(penalty.victim);
-                taken.push(penalty.victim);
+                taken.push(penalty);
             }
         }
         if let Some(end) = plan.end_hand {
@@ -433,7 +461,7 @@ impl<R: Rules> Game<R> {
         if plan.skips > 0 {
             self.give_turn(self.pos.table.seat_after(self.pos.table.current, plan.skips));
         }
-        self.penalties_taken(&taken)
+        self.penalties_taken(taken)
     }
 
     fn draw(&mut self, seat: Seat) -> Result<(), RuleFailure> {

@@ -149,7 +149,7 @@ impl<R: Rules> Game<R> {
     pub(crate) fn going_on(&self) -> Result<(), RuleFailure> {
         match &self.pos.stopped {
             None => Ok(()),
-            Some(failure) => Err(RuleFailure::new(format!("the game stopped at a script error: {failure}"))),
+            Some(failure) => Err(failure.restated(format!("the game stopped at a script error: {failure}"))),
         }
     }
 
@@ -231,6 +231,14 @@ impl<R: Rules> Game<R> {
     pub fn arrange(&mut self, layout: Layout) -> Result<(), String> {
         self.pos.stamp = next_stamp();
         self.pos.table.arrange(layout, &self.variant)
+    }
+
+    /// Starts the turn of the seat to play in an arranged table whose turn
+    /// has not begun (`Layout::turn_begun` false): its `on_turn_start`
+    /// hooks run as if the turn had just moved to it.
+    pub fn start_turn(&mut self) -> Result<(), RuleFailure> {
+        let reshuffles = self.pos.table.reshuffles;
+        self.after_with_rules(reshuffles)
     }
 
     /// Every deal and accepted action so far.

@@ -564,7 +564,7 @@ impl<R: Rules> Game<R> {
     /// (`flex_side_allowed`): one a target, as `plays_of` adds them.
     fn flex_side_plays(&self, seat: Seat, card: CardId, key: FaceKey, out: &mut Vec<PlayOption>) {
         let face = *self.face(card);
-        let need = self.variant.target_need(card, self.pos.table.side, true);
+        let need = self.target_need(seat, card, true);
         for target in targets(need, seat, self.players(), self.pos.table.seats_out()) {
             out.push(PlayOption { card, face, as_flex: true, target, names_color: key.names_color });
         }
@@ -594,7 +594,7 @@ impl<R: Rules> Game<R> {
             {
                 continue;
             }
-            let need = self.variant.target_need(card, side, as_flex);
+            let need = self.target_need(seat, card, as_flex);
             let color = names_color.then_some(self.color_range().start);
             // Where the play may aim at several seats and the rules' answer
             // does not depend on which, the memo may know it once for all.
@@ -911,6 +911,18 @@ impl<R: Rules> Game<R> {
         Err(Refusal::NoMatch { card: play.card, flex_hint })
     }
 
+    /// Whether a play by `seat` of `card` (its flex side with `as_flex`)
+    /// takes a target: one required but for a last card (a 7's swap, which
+    /// a card that goes out does not make: rules.md 1.6) is optional on the
+    /// seat's last card.
+    fn target_need(&self, seat: Seat, card: CardId, as_flex: bool) -> TargetNeed {
+        match self.variant.target_need(card, self.pos.table.side, as_flex) {
+            TargetNeed::RequiredButLast if self.pos.table.hands[seat].len() == 1 => TargetNeed::Optional,
+            TargetNeed::RequiredButLast => TargetNeed::Required,
+            need => need,
+        }
+    }
+
     /// The play's own shape, which no rule is asked about: the flex side
     /// exists, a wild names a colour of the side in play (unless a rule
     /// names it), a target is given where needed and is another player still
@@ -932,7 +944,7 @@ impl<R: Rules> Game<R> {
             (false, Some(_)) => return Err(Refusal::OnlyWildsNameColors),
             _ => {}
         }
-        match (self.variant.target_need(card, self.pos.table.side, play.as_flex), play.target) {
+        match (self.target_need(seat, card, play.as_flex), play.target) {
             (TargetNeed::None, Some(_)) => Err(Refusal::TakesNoTarget {
                 card,
                 flex_hint: !play.as_flex

@@ -11,7 +11,7 @@
 use std::sync::Arc;
 
 use crate::card::{CardId, Color, Side};
-use crate::event::Log;
+use crate::event::{LeftCards, Log};
 use crate::limits;
 use crate::rules::call::{CallInfo, Lent, Step};
 use crate::rules::read::{Answer, CardList, CardSource, Prop, Read, cards_of};
@@ -421,22 +421,21 @@ impl Desk {
         self.change("shuffle", Op::Shuffle { discard })
     }
 
-    /// Seat `p` leaves the hand, its cards `"under"` the draw pile or
-    /// `"aside"`.
+    /// Seat `p` leaves the hand, its cards under the draw pile (`"draw"`,
+    /// or the older `"under"`), `"aside"`, or under the top of the
+    /// `"discard"` pile.
     pub fn leave_hand(&mut self, p: i64, place: &str) -> Result<(), HostError> {
         self.may_change("leave_hand")?;
         let seat = self.playing_seat(p)?;
-        let aside = match place {
-            "under" => false,
-            "aside" => true,
-            other => {
-                return Err(format!("leave_hand puts the cards \"under\" the draw pile or \"aside\", not \"{other}\""));
-            }
+        let Some(cards) = LeftCards::named(place) else {
+            return Err(format!(
+                "leave_hand puts the cards under the \"draw\" pile, \"aside\" or under the top of the \"discard\" pile, not \"{place}\""
+            ));
         };
         if self.about(Read::SeatsLeft) == Answer::int(1) {
             return Err("the last seat in the hand cannot leave it: end the hand instead (end_hand)".into());
         }
-        self.change("leave_hand", Op::Leave { seat, aside })
+        self.change("leave_hand", Op::Leave { seat, cards })
     }
 
     /// The hand ends now, with `places` (seat numbers, the winner first).

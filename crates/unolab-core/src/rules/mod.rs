@@ -97,13 +97,18 @@ pub struct Why {
 
 /// A rule that failed: its error in words, and where in the rules it
 /// happened, where that is known (a caller that tells several failures
-/// apart by where they come from reads `place`, not the words).
+/// apart by where they come from reads `place`, not the words); or a rule
+/// stopped by the wall clock (`by_clock`), which is no result of the rules
+/// and must not be counted as one.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RuleFailure {
     message: String,
     /// Boxed: a failure is returned through the hot paths, where it is
     /// rare and the result should stay small.
     place: Option<Box<RulePlace>>,
+    /// Stopped by the clock's safety net, not by a rule or a budget of
+    /// the rules (`limits::HOOK_MILLIS`).
+    clock: bool,
 }
 
 /// Where in the rules a failure happened: the layer, the hook and the
@@ -120,12 +125,30 @@ pub struct RulePlace {
 impl RuleFailure {
     /// A failure of the rules as a whole (no one function's).
     pub fn new(message: impl Into<String>) -> RuleFailure {
-        RuleFailure { message: message.into(), place: None }
+        RuleFailure { message: message.into(), place: None, clock: false }
     }
 
     /// A failure of the hook function at `place`.
     pub fn at(place: RulePlace, message: impl Into<String>) -> RuleFailure {
-        RuleFailure { message: message.into(), place: Some(Box::new(place)) }
+        RuleFailure { message: message.into(), place: Some(Box::new(place)), clock: false }
+    }
+
+    /// The same failure, stopped by the wall clock rather than by the
+    /// rules: whatever it stopped has no result.
+    pub fn stopped_by_clock(self) -> RuleFailure {
+        RuleFailure { clock: true, ..self }
+    }
+
+    /// Was it the clock (a safety net; the machine was too slow or busy),
+    /// not the rules?
+    pub fn by_clock(&self) -> bool {
+        self.clock
+    }
+
+    /// The failure in other words, of the rules as a whole (no place), by
+    /// the clock where it was.
+    pub fn restated(&self, message: impl Into<String>) -> RuleFailure {
+        RuleFailure { message: message.into(), place: None, clock: self.clock }
     }
 
     pub fn message(&self) -> &str {
@@ -134,7 +157,7 @@ impl RuleFailure {
 
     /// The same failure, told as part of `context` (`CONTEXT: MESSAGE`).
     pub fn within(self, context: impl std::fmt::Display) -> RuleFailure {
-        RuleFailure { message: format!("{context}: {}", self.message), place: self.place }
+        RuleFailure { message: format!("{context}: {}", self.message), ..self }
     }
 
     pub fn place(&self) -> Option<&RulePlace> {

@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 
 use crate::card::{CardDef, CardId, Color, Face, Side, Value};
 use crate::notation::Names;
-use crate::source::SourceFile;
+use crate::source::{Position, SourceFile};
 
 use selector::Selector;
 pub use selector::{SelectorSpec, TopNeed};
@@ -54,6 +54,20 @@ pub struct TargetSpec {
     /// Must the player name a target (else it is optional)?
     #[serde(default)]
     pub required: bool,
+    /// With `required`: must it also on the player's last card? `false`
+    /// where the card's effect on its target is ignored when it goes out
+    /// (a 7's swap, rules.md 1.6); default `true` (a targeted draw still
+    /// happens).
+    #[serde(default = "yes")]
+    pub required_on_last_card: bool,
+    /// Where the layer's file writes each alternative of its `match:`,
+    /// where known.
+    #[serde(skip)]
+    pub match_places: Vec<Option<Position>>,
+}
+
+fn yes() -> bool {
+    true
 }
 
 /// Where a hook runs. Card hooks are bound per face with `match:`.
@@ -330,6 +344,9 @@ pub enum TargetNeed {
     #[default]
     None,
     Optional,
+    /// Required, but for a player's last card (`required_on_last_card:
+    /// false`).
+    RequiredButLast,
     Required,
 }
 
@@ -345,6 +362,16 @@ pub struct Binding {
     /// Asked only about plays of the flex side (`true`) or of the regular
     /// side (`false`); `None`: both.
     pub flex: Option<bool>,
+    /// Where the layer's file names the function (`call:`) and each
+    /// alternative of the faces (`match:`), where known: a problem with
+    /// either is told there.
+    pub call_at: Option<Position>,
+    pub match_places: Vec<Option<Position>>,
+}
+
+/// Where alternative `index` of a `match:` is written (`match_places`).
+fn match_place(places: &[Option<Position>], index: usize) -> Option<Position> {
+    places.get(index).copied().flatten()
 }
 
 /// The variant's own rules, or one house rule.
@@ -564,9 +591,8 @@ fn bind_hooks(variant: &mut Variant, layers: &[Layer], problems: &mut Vec<String
             }
             match Selector::parse(&variant.names, binding.selector.as_ref()) {
                 Ok(selector) if selector.reads_top() && binding.kind.asks_about_the_top() => {
-                    let alternatives = binding.selector.as_ref().map(|s| s.alternatives()).unwrap_or_default();
-                    problems.push(layer.source.problem_at(
-                        alternatives.first().copied().unwrap_or_default(),
+                    problems.push(layer.source.problem(
+                        match_place(&binding.match_places, 0),
                         format!(
                             "{} is asked about the card on top of the discard pile, so its match cannot \
                              relate the card to the top card (top words)",
@@ -579,10 +605,8 @@ fn bind_hooks(variant: &mut Variant, layers: &[Layer], problems: &mut Vec<String
                     if slots.is_empty() && !layer.inert_in.contains_key(&variant.name) {
                         let alternatives = binding.selector.as_ref().map(|s| s.alternatives()).unwrap_or_default();
                         let written = alternatives.join(", ");
-                        // Placed at its first alternative: a list may be
-                        // written in flow or block style.
-                        variant.warnings.push(layer.source.problem_at(
-                            alternatives.first().copied().unwrap_or_default(),
+                        variant.warnings.push(layer.source.problem(
+                            match_place(&binding.match_places, 0),
                             format!(
                                 "match: {written} selects no card of {}, so {} hook {} is never asked here \
                                  (inert_in: {{{}: why}} says that is meant)",
@@ -615,14 +639,18 @@ fn bind_hooks(variant: &mut Variant, layers: &[Layer], problems: &mut Vec<String
                         grants_in_turn[slot] |= binding.grants && binding.kind == HookKind::CanPlay;
                     }
                 }
-                Err(e) => problems.push(layer.source.problem_at(&e.written, &e)),
+                Err(e) => problems.push(layer.source.problem(match_place(&binding.match_places, e.index), &e)),
             }
         }
         for target in &layer.targets {
-            let need = if target.required { TargetNeed::Required } else { TargetNeed::Optional };
+            let need = match (target.required, target.required_on_last_card) {
+                (false, _) => TargetNeed::Optional,
+                (true, false) => TargetNeed::RequiredButLast,
+                (true, true) => TargetNeed::Required,
+            };
             match Selector::parse(&variant.names, Some(&target.selector)) {
-                Ok(selector) if selector.reads_top() => problems.push(layer.source.problem_at(
-                    target.selector.alternatives().first().copied().unwrap_or_default(),
+                Ok(selector) if selector.reads_top() => problems.push(layer.source.problem(
+                    match_place(&target.match_places, 0),
                     "a target is decided once, at load, so its match cannot relate a card to the top card (top words)",
                 )),
                 Ok(selector) => {
@@ -634,7 +662,7 @@ fn bind_hooks(variant: &mut Variant, layers: &[Layer], problems: &mut Vec<String
                         }
                     }
                 }
-                Err(e) => problems.push(layer.source.problem_at(&e.written, &e)),
+                Err(e) => problems.push(layer.source.problem(match_place(&target.match_places, e.index), &e)),
             }
         }
     }

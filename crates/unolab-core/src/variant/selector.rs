@@ -153,10 +153,12 @@ fn parse_word(names: &Names, part: &str) -> Result<Word, String> {
 }
 
 /// A selector that does not parse: why, and the alternative it is in, as
-/// written (where an error message points).
+/// written.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SelectorError {
     pub written: String,
+    /// Which alternative (from 0).
+    pub index: usize,
     message: String,
 }
 
@@ -174,10 +176,12 @@ impl Selector {
             Some(spec) => spec
                 .alternatives()
                 .into_iter()
-                .map(|alt| {
+                .enumerate()
+                .map(|(index, alt)| {
                     alt.split('+').map(|part| parse_word(names, part)).collect::<Result<Vec<_>, _>>().map_err(|e| {
                         SelectorError {
                             written: alt.to_string(),
+                            index,
                             message: format!("{}: {e}", spec.alternatives().join(", ")),
                         }
                     })
