@@ -35,12 +35,20 @@ pub const SUCCESS: i32 = 0;
 pub const FAILED: i32 = 1;
 pub const BAD_INPUT: i32 = 2;
 
+/// Every exit code and what it means (the manual page's EXIT STATUS).
+const EXIT_CODES: [(i32, &str); 3] = [
+    (SUCCESS, "success"),
+    (FAILED, "a check, scenario, snapshot or game that failed"),
+    (BAD_INPUT, "bad usage or unreadable input, named with its file, line and column where there is one"),
+];
+
 mod check;
 mod info;
 mod merge;
 mod net;
 mod new;
 mod play;
+mod shell;
 mod sim;
 mod tests;
 
@@ -127,6 +135,17 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Print a shell's completion script (e.g. `unolab completions bash > ~/.local/share/bash-completion/completions/unolab`)
+    Completions {
+        /// The shell to complete in
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page as roff (`unolab man | man -l -`), or the page of one command (`unolab man sim`)
+    Man {
+        /// The command whose page to print
+        #[arg(value_name = "COMMAND")]
+        page: Option<String>,
+    },
 }
 
 /// Runs the command line; returns the exit code.
@@ -160,6 +179,8 @@ pub fn main() -> i32 {
         Command::Snapshot { paths, accept } => tests::snapshots(&paths, accept),
         Command::Sim(args) => sim::simulate(args),
         Command::Merge { files, json } => merge::merge(&files, json),
+        Command::Completions { shell } => shell::completions(shell),
+        Command::Man { page } => shell::manual(page.as_deref()),
     }
 }
 

@@ -835,3 +835,31 @@ fn a_snapshot_spec_lists_each_game_once() {
     assert!(text(&out).contains("twice.snapshots.yaml:3:12: seeds lists 1 twice"), "{}", text(&out));
     assert_eq!(std::fs::read_dir(scratch.path()).unwrap().count(), 1, "nothing was written");
 }
+
+/// Completion scripts and manual pages come from the command line's own
+/// definition: each shell's script names every command, each page is roff
+/// with the exit status, and an unknown page is bad usage.
+#[test]
+fn completions_and_manual_pages_know_every_command() {
+    let commands = ["play", "variants", "deck", "check", "new", "rules", "scenario", "snapshot", "sim", "merge"];
+    for shell in ["bash", "zsh", "fish", "elvish", "powershell"] {
+        let output = unolab(&["completions", shell]);
+        assert!(output.status.success(), "{shell}: {}", text(&output));
+        let script = String::from_utf8_lossy(&output.stdout);
+        for command in commands {
+            assert!(script.contains(command), "{shell} completes no '{command}'");
+        }
+    }
+    assert_eq!(unolab(&["completions", "tcsh"]).status.code(), Some(2));
+    let page = String::from_utf8(unolab(&["man"]).stdout).unwrap();
+    assert!(page.starts_with(".ie") && page.contains(".TH unolab 1"), "{page}");
+    for command in commands {
+        assert!(page.contains(&format!("unolab\\-{command}(1)")), "the page lists no '{command}'");
+    }
+    assert!(page.contains(".SH \"EXIT STATUS\"") || page.contains(".SH EXIT STATUS"), "{page}");
+    let sim = String::from_utf8(unolab(&["man", "sim"]).stdout).unwrap();
+    assert!(sim.contains(".TH unolab-sim 1") && sim.contains("\\-\\-vs"), "{sim}");
+    let unknown = unolab(&["man", "simulate"]);
+    assert_eq!(unknown.status.code(), Some(2));
+    assert!(text(&unknown).contains("no command 'simulate'"), "{}", text(&unknown));
+}

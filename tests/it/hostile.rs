@@ -98,6 +98,22 @@ fn a_named_pipe_is_refused_at_once() {
     assert!(String::from_utf8_lossy(&output.stderr).contains("not a regular file"));
 }
 
+/// A folder of scenarios that holds a link back to itself is read once:
+/// the loop is not followed. The link is made here, not committed: a
+/// checkout holding a file-system loop makes cargo warn on every build.
+#[test]
+fn a_symbolic_link_loop_is_not_followed() {
+    let scratch = tempfile::tempdir().unwrap();
+    let dir = scratch.path().join("loop");
+    std::fs::create_dir(&dir).unwrap();
+    let root = env!("CARGO_MANIFEST_DIR");
+    std::fs::copy(format!("{root}/tests/scenarios/classic/skip.yaml"), dir.join("skip.yaml")).unwrap();
+    std::os::unix::fs::symlink("..", dir.join("back")).unwrap();
+    let (code, text) = run_in(scratch.path(), &["scenario", "loop"], "", false, 10);
+    assert_eq!(code, Some(0), "{text}");
+    assert!(text.contains("1 passed, 0 failed"), "{text}");
+}
+
 /// A scenario of 33,000 unknown cards (650 KB) is refused with each card's
 /// line and column, in a bounded processor time: the places come from the
 /// parser, so refusing is linear in the file (finding each card's place by

@@ -4,6 +4,7 @@
 
 mod cli;
 mod decks;
+mod docs;
 mod equivalence;
 mod fuzz;
 mod game;

@@ -98,7 +98,7 @@ fn every_pair_and_triple_of_rules_plays_on_every_variant() {
 /// The hand `sim flip -r draw-to-match -p 10 -n 200 --seed 10` dealt as
 /// game 141 went round for ever: the whole deck in hands, two players
 /// drawing back and playing back two Reverses. The deck stays spent, and
-/// after twenty rounds the hand is blocked (README, Rulings).
+/// after twenty rounds the hand is blocked (docs/rulings.md).
 #[test]
 fn a_hand_whose_deck_stays_spent_is_blocked() {
     let request = LoadRequest { variant: "flip".into(), rules: vec!["draw-to-match".into()], ..LoadRequest::default() };
