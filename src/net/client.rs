@@ -238,7 +238,13 @@ async fn session(
                             printer(format!("{text}\n"));
                         }
                         if ready && lines == sent && !asking && !leaving {
-                            let words = Vocabulary { cards: words.cards, keywords: words.keywords, colors: words.colors, seats: words.seats };
+                            let words = Vocabulary {
+                                cards: words.cards,
+                                keywords: words.keywords,
+                                colors: words.colors,
+                                seats: words.seats,
+                                actions: words.actions,
+                            };
                             if asks.send(Ask::Line { prompt: text, words }).is_err() {
                                 return Ended::Left;
                             }

@@ -77,6 +77,10 @@ pub struct Words {
     pub keywords: Vec<String>,
     pub colors: Vec<String>,
     pub seats: Vec<String>,
+    /// The actions the rules declare (`act NAME`); left out when there are
+    /// none (protocol 1 without actions).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub actions: Vec<String>,
 }
 
 /// One opponent in a `view`.

@@ -402,6 +402,7 @@ impl Table {
                 keywords: vocabulary.keywords,
                 colors: vocabulary.colors,
                 seats: vocabulary.seats,
+                actions: vocabulary.actions,
             };
             person.send(&HostMessage::Prompt { text, ready, lines: person.lines, at, words });
             if self.started {

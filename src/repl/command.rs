@@ -8,7 +8,7 @@ use std::ops::Range;
 
 use crate::card::{Color, Face, Value};
 use crate::game::Game;
-use crate::game::command::{CardRef, ChoiceRef, Command, PlayCommand};
+use crate::game::command::{ActCommand, CardRef, ChoiceRef, Command, PlayCommand};
 use crate::notation::{CardPattern, Names};
 use crate::rules::Rules;
 use crate::seat::Seat;
@@ -132,6 +132,13 @@ pub const COMMANDS: &[CommandInfo] = &[
         short: &[],
         usage: "choose N|VALUE",
         help: "Answer a choice a rule asks of you, by the option's number or its value.",
+    },
+    CommandInfo {
+        name: "act",
+        short: &[],
+        usage: "act NAME [CARD] [target P]",
+        help: "Take an action the rules declare, on your turn instead of playing or drawing ('act trade r5', \
+               'act slap target 2'): 'help act' lists the actions of the rules in play.",
     },
     CommandInfo { name: "hand", short: &["h"], usage: "hand", help: "Show the table and your hand." },
     CommandInfo { name: "table", short: &["t"], usage: "table", help: "Show the table and your hand." },
@@ -353,6 +360,7 @@ pub fn parse(context: &Context, line: &str) -> Result<Input, String> {
             };
             Ok(Input::Move(Command::Choose(choice)))
         }
+        "act" => parse_act(context, &args).map(|act| Input::Move(Command::Act(act))),
         "hand" => none(Input::Hand),
         "table" => none(Input::Table),
         "auto" => match args.as_slice() {
@@ -534,6 +542,23 @@ fn misspelt(context: &Context, words: &[String]) -> String {
         .map(|w| crate::source::did_you_mean(w, known.iter().map(String::as_str)))
         .find(|hint| !hint.is_empty())
         .unwrap_or_default()
+}
+
+/// `act NAME [CARD] [target P]`: the card named as in a play.
+fn parse_act(context: &Context, words: &[&str]) -> Result<ActCommand, String> {
+    let Some((name, mut rest)) = words.split_first() else {
+        return Err("which action? e.g. 'act trade r5' ('help act' lists them)".into());
+    };
+    let mut target = None;
+    if let [before @ .., "target" | "at", seat] = rest {
+        target = Some(seat_number(seat)?);
+        rest = before;
+    }
+    let card = match rest {
+        [] => None,
+        words => Some(parse_play(context, words)?.card),
+    };
+    Ok(ActCommand { name: name.to_string(), card, target })
 }
 
 fn parse_play(context: &Context, words: &[&str]) -> Result<PlayCommand, String> {

@@ -38,6 +38,8 @@ pub struct Vocabulary {
     pub keywords: Vec<String>,
     pub colors: Vec<String>,
     pub seats: Vec<String>,
+    /// The names of the actions the rules declare (`act NAME`).
+    pub actions: Vec<String>,
 }
 
 pub trait LineSource {
@@ -106,6 +108,13 @@ impl ReplHelper {
             }
             "color" => v.colors.clone(),
             "catch" => v.seats.clone(),
+            "act" => {
+                let mut words = v.actions.clone();
+                words.extend(v.cards.iter().cloned());
+                words.push("target".into());
+                words.extend(v.seats.iter().cloned());
+                words
+            }
             "help" => COMMANDS.iter().map(|c| c.name.to_string()).collect(),
             "auto" => crate::bot::BotKind::names().map(str::to_string).collect(),
             _ => Vec::new(),

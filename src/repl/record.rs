@@ -8,7 +8,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use crate::bot::BotKind;
-use crate::game::command::{CardRef, ChoiceRef, Command, PlayCommand, Sight};
+use crate::game::command::{ActCommand, CardRef, ChoiceRef, Command, PlayCommand, Sight};
 use crate::game::{Action, Game, Record};
 use crate::rules::Rules;
 use crate::ruleset::LoadRequest;
@@ -87,6 +87,16 @@ pub fn action_text(game: &Game<impl Rules>, action: &Action) -> String {
         Action::Choose(_, index) => format!("choose {}", index + 1),
         Action::CallUno(_) => "uno".into(),
         Action::Catch { target, .. } => format!("catch {target}"),
+        Action::Act(act) => {
+            let mut text = format!("act {}", variant.actions.get(usize::from(act.action)).map_or("?", |a| &a.name));
+            if let Some(card) = act.card {
+                text += &format!(" {}", names.format_card(variant.design(card)));
+            }
+            if let Some(t) = act.target {
+                text += &format!(" target {t}");
+            }
+            text
+        }
     };
     format!("p{seat} {what}")
 }
@@ -160,6 +170,7 @@ pub fn replay_line(game: &mut Game<impl Rules>, line: &str) -> Result<(), String
         "color" => Command::Color(names.color(rest).ok_or_else(|| format!("unknown colour '{rest}'"))?),
         "choose" => Command::Choose(ChoiceRef::Place(rest.parse().map_err(|_| format!("'{rest}' is not an option"))?)),
         "catch" => Command::Catch(rest.parse().map_err(|_| format!("'{rest}' is not a seat"))?),
+        "act" => Command::Act(ActCommand::parse(names, rest)?),
         other => return Err(format!("unknown move '{other}'")),
     };
     let action = game.resolve(&command, seat, Sight::All)?;

@@ -359,7 +359,13 @@ impl Screen {
                     (Some(top), Some(color)) if top.color != Some(color) => format!(" ({})", names.color_name(color)),
                     _ => String::new(),
                 };
-                format!("your turn on {top}{named}")
+                let mut acts: Vec<&str> =
+                    self.moves.acts.iter().map(|o| game.variant.actions[usize::from(o.action)].name.as_str()).collect();
+                acts.dedup();
+                match acts.is_empty() {
+                    true => format!("your turn on {top}{named}"),
+                    false => format!("your turn on {top}{named} (or act: {})", acts.join(", ")),
+                }
             }
         };
         format!("{text}{uno}")
@@ -388,6 +394,7 @@ impl Screen {
             keywords,
             colors: variant.colors_of(table.side()).map(|c| variant.names.color_name(c).to_ascii_lowercase()).collect(),
             seats: (0..game.players()).filter(|&s| s != self.seat).map(|s| format!("p{s}")).collect(),
+            actions: variant.actions.iter().map(|a| a.name.to_ascii_lowercase()).collect(),
         }
     }
 
@@ -411,7 +418,12 @@ impl Screen {
             }
             Input::Move(command) => self.make_move(game, command.clone(), out)?,
             Input::Help(topic) => match command::help(topic.as_deref()) {
-                Ok(text) => writeln!(out, "{}", render::wrap_text(&text, 2, self.style))?,
+                Ok(text) => {
+                    writeln!(out, "{}", render::wrap_text(&text, 2, self.style))?;
+                    if matches!(topic.as_deref(), None | Some("all" | "act")) && !game.variant.actions.is_empty() {
+                        writeln!(out, "{}", render::wrap_text(&actions_help(game), 2, self.style))?;
+                    }
+                }
                 Err(e) => writeln!(out, "{e}")?,
             },
             Input::Hand | Input::Table => self.table_shown = false,
@@ -448,12 +460,17 @@ impl Screen {
             command = Command::Accept;
         }
         // A number counts in the order the hand is shown.
-        if let Command::Play(play) = &mut command
-            && let CardRef::Position(n) = play.card
+        let place = match &mut command {
+            Command::Play(play) => Some(&mut play.card),
+            Command::Act(act) => act.card.as_mut(),
+            _ => None,
+        };
+        if let Some(card) = place
+            && let CardRef::Position(n) = *card
         {
             let order = self.hand_order(game);
             match n.checked_sub(1).and_then(|i| order.get(i)) {
-                Some(&index) => play.card = CardRef::Position(index + 1),
+                Some(&index) => *card = CardRef::Position(index + 1),
                 None => {
                     writeln!(out, "you hold {} cards: there is no card {n}", order.len())?;
                     return Ok(());
@@ -574,4 +591,17 @@ impl Screen {
         }
         Ok(())
     }
+}
+
+/// The actions the rules in play declare, a line each: `act NAME [CARD]
+/// [target P]` and what it does.
+fn actions_help(game: &Game<Runtime>) -> String {
+    let mut text = String::from("actions of the rules in play ('act NAME ...' on your turn):");
+    for action in &game.variant.actions {
+        let card = if action.card { " CARD" } else { "" };
+        let target = if action.target { " target P" } else { "" };
+        let about = crate::source::without_controls(&action.description);
+        text += &format!("\n  act {}{card}{target}\n      {about}", crate::source::without_controls(&action.name));
+    }
+    text
 }

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use serde::Deserialize;
 
 use crate::card::{Color, Direction, Side};
-use crate::game::command::{CardRef, ChoiceRef, Command, PlayCommand};
+use crate::game::command::{ActCommand, CardRef, ChoiceRef, Command, PlayCommand};
 use crate::notation::CardPattern;
 use crate::seat::Seat;
 use crate::turn::ScriptValue;
@@ -203,8 +203,20 @@ fn parse_choice(arg: &Yaml) -> Result<ChoiceRef, String> {
 }
 
 /// The steps a scenario takes.
-const STEPS: &[&str] =
-    &["play", "draw", "pass", "uno", "catch", "challenge", "accept", "color", "choose", "expect", "expect_error"];
+const STEPS: &[&str] = &[
+    "play",
+    "draw",
+    "pass",
+    "uno",
+    "catch",
+    "challenge",
+    "accept",
+    "color",
+    "choose",
+    "act",
+    "expect",
+    "expect_error",
+];
 
 /// The fields of a long-form play.
 const PLAY_FIELDS: &[&str] = &["card", "player", "color", "as", "target", "uno"];
@@ -240,6 +252,29 @@ fn unknown(what: &str, word: &str, known: &[&str]) -> String {
         known.join(", "),
         crate::source::did_you_mean(word, known.iter().copied())
     )
+}
+
+/// `act: NAME [CARD] [target P]`, or `act: {name: NAME, card: CARD,
+/// target: P}`: an action a rule declares.
+fn parse_act(variant: &Variant, arg: &Yaml) -> Result<ActCommand, String> {
+    let Some(map) = arg.as_mapping() else {
+        let text =
+            arg.as_str().ok_or_else(|| format!("act: takes an action's name (and card, target), not '{arg}'"))?;
+        return ActCommand::parse(&variant.names, text);
+    };
+    let mut act = ActCommand { name: String::new(), card: None, target: None };
+    for (k, v) in map {
+        match k.as_str().unwrap_or_default() {
+            "name" => act.name = v.as_str().ok_or("act: name is the action's name")?.to_string(),
+            "card" => act.card = Some(CardRef::Named(parse_pattern(variant, v)?)),
+            "target" => act.target = Some(as_seat(v)?),
+            other => return Err(unknown("act field", other, &["name", "card", "target"])),
+        }
+    }
+    if act.name.is_empty() {
+        return Err("act: needs the action's name".into());
+    }
+    Ok(act)
 }
 
 /// An unknown step written as one word: a step with an argument written
@@ -301,6 +336,7 @@ pub fn parse_step(variant: &Variant, value: &Yaml) -> Result<Step, String> {
         "catch" => Ok(Step::Act(Command::Catch(as_seat(arg)?))),
         "color" => Ok(Step::Act(Command::Color(parse_color(variant, arg)?))),
         "choose" => Ok(Step::Act(Command::Choose(parse_choice(arg)?))),
+        "act" => parse_act(variant, arg).map(|act| Step::Act(Command::Act(act))),
         "expect" => parse_expect(variant, arg).map(Step::Expect),
         "expect_error" => match parse_step(variant, arg)? {
             action @ Step::Act(_) => Ok(Step::ExpectError(Box::new(action))),

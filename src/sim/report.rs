@@ -453,6 +453,17 @@ fn raw_figures(value: &Value, players: usize) -> Result<SimStats, String> {
         }
         Ok(list)
     };
+    // Kinds of event are only ever added at the end: a shard written when
+    // there were fewer counts none of the later ones.
+    let per_kind = |name: &str| -> Result<Vec<u64>, String> {
+        let path = format!("raw.{name}");
+        let mut list: Vec<u64> = typed(value, &path)?;
+        if list.is_empty() || list.len() > kinds {
+            return Err(format!("'{path}' has {} entries, not one for each of the {kinds} kinds of event", list.len()));
+        }
+        list.resize(kinds, 0);
+        Ok(list)
+    };
     let failures = |name: &str| -> Result<Vec<super::Failure>, String> {
         let rows: Vec<(u64, u64, String)> = typed(value, &format!("raw.{name}"))?;
         Ok(rows
@@ -467,10 +478,10 @@ fn raw_figures(value: &Value, players: usize) -> Result<SimStats, String> {
         wins_by_position: list("wins_by_position", players, "players")?,
         turns: typed(value, "raw.turns")?,
         points_total: typed(value, "raw.points_total")?,
-        events: list("events", kinds, "kinds of event")?,
-        amounts: list("amounts", kinds, "kinds of event")?,
-        hands_with: list("hands_with", kinds, "kinds of event")?,
-        peaks: list("peaks", kinds, "kinds of event")?,
+        events: per_kind("events")?,
+        amounts: per_kind("amounts")?,
+        hands_with: per_kind("hands_with")?,
+        peaks: per_kind("peaks")?,
         counters: typed(value, "raw.counters")?,
         stuck: failures("stuck")?,
         failures: failures("failures")?,

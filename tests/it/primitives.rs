@@ -95,6 +95,14 @@ fn a_rule_file_is_checked_at_load_with_its_places() {
     let flex = with_rule("flex", "bad-flex.yaml").unwrap_err().join("\n");
     assert!(flex.contains("bad-flex.yaml:7:38: 'flex' is for can_play, can_respond"), "{flex}");
     assert!(flex.contains("not draw_again"), "{flex}");
+    let actions = with_rule("classic", "bad-actions.yaml").unwrap_err().join("\n");
+    assert!(actions.contains("bad-actions.yaml:7:12: action 'draw' would be named as a move of the game"), "{actions}");
+    assert!(
+        actions.contains("bad-actions.yaml:7:24: 'two_params' must take 1 parameter to serve action 'draw'"),
+        "{actions}"
+    );
+    assert!(actions.contains("bad-actions.yaml:8:23: action 'bid' call: 'nowhere', which no script"), "{actions}");
+    assert!(actions.contains("action 'bid' is declared twice"), "{actions}");
     let old = with_rule("classic", "old-state.yaml").unwrap();
     assert!(
         old.warnings.iter().any(|w| w.contains("old-state.rhai:2:5") && w.contains("set_state")),

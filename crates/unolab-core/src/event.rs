@@ -169,6 +169,14 @@ pub enum Event {
         seat: Seat,
     },
     /// A rule that ended the hand named its places (the winner first).
+    /// `seat` took an action a rule declares (`Variant::actions`), with
+    /// the card (as it showed then) and at the target it takes, if any.
+    Acted {
+        seat: Seat,
+        action: u8,
+        card: Option<(CardId, Side)>,
+        target: Option<Seat>,
+    },
     Ranked {
         seats: Vec<Seat>,
     },
@@ -180,7 +188,7 @@ pub enum Event {
 /// The kinds of event, by name: what simulation statistics count. A
 /// played card counts as `played`, or `played_out_of_turn`; a challenge as
 /// `challenge_won` (the offender was guilty) or `challenge_lost`.
-pub const EVENT_KINDS: [&str; 32] = [
+pub const EVENT_KINDS: [&str; 33] = [
     "hand_started",
     "dealt",
     "turned_up",
@@ -213,6 +221,7 @@ pub const EVENT_KINDS: [&str; 32] = [
     "hand_won",
     "match_won",
     "ranked",
+    "acted",
 ];
 
 impl Event {
@@ -258,6 +267,7 @@ impl Event {
             Event::HandWon { .. } => 29,
             Event::MatchWon { .. } => 30,
             Event::Ranked { .. } => 31,
+            Event::Acted { .. } => 32,
         }
     }
 
@@ -277,7 +287,7 @@ impl Event {
 /// What happened in a game: its events (when the log is enabled), and
 /// always how many of each kind and the counters scripts keep (`count`),
 /// for statistics.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct Log {
     pub events: Vec<Event>,
     pub enabled: bool,
@@ -295,7 +305,7 @@ pub struct Log {
 }
 
 /// Where a log stood (`Log::mark`).
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct LogMark {
     events: usize,
     output: usize,
@@ -304,6 +314,36 @@ pub struct LogMark {
     peaks: [u32; EVENT_KINDS.len()],
     counters: Vec<(crate::text::Text, u64)>,
     chain: u32,
+}
+
+// By hand: arrays of more than 32 take no derived `Default`.
+impl Default for Log {
+    fn default() -> Log {
+        Log {
+            events: Vec::new(),
+            enabled: false,
+            output: Vec::new(),
+            counts: [0; EVENT_KINDS.len()],
+            amounts: [0; EVENT_KINDS.len()],
+            peaks: [0; EVENT_KINDS.len()],
+            counters: Vec::new(),
+            chain: 0,
+        }
+    }
+}
+
+impl Default for LogMark {
+    fn default() -> LogMark {
+        LogMark {
+            events: 0,
+            output: 0,
+            counts: [0; EVENT_KINDS.len()],
+            amounts: [0; EVENT_KINDS.len()],
+            peaks: [0; EVENT_KINDS.len()],
+            counters: Vec::new(),
+            chain: 0,
+        }
+    }
 }
 
 impl Log {
@@ -422,6 +462,10 @@ pub fn describe_for(event: &Event, variant: &Variant, viewer: Option<Seat>) -> S
             format!("p{from} gives p{to} {}", variant.face_name(*card, *side))
         }
         Event::Given { from, to, .. } => format!("p{from} gives p{to} a card"),
+        // The card of another seat's action is its own.
+        Event::Acted { seat, action, card: Some(_), target } if *seat != viewer => {
+            acted(variant, *seat, *action, Some("a card".into()), *target)
+        }
         // A choice is the chooser's: the others see that it is choosing,
         // not among what, nor what it chose.
         Event::Asked { seat, tag, .. } if *seat != viewer => {
@@ -514,10 +558,29 @@ fn describe_all(event: &Event, variant: &Variant) -> String {
             write!(line, "a rule ends the hand: p{seat} wins it and scores {points}")
         }
         Event::MatchWon { seat } => write!(line, "p{seat} wins the match"),
+        Event::Acted { seat, action, card, target } => write!(
+            line,
+            "{}",
+            acted(variant, *seat, *action, card.map(|(card, side)| variant.face_name(card, side)), *target)
+        ),
         Event::Ranked { seats } => {
             let seats: Vec<String> = seats.iter().map(|s| format!("p{s}")).collect();
             write!(line, "a rule names the places: {}", seats.join(", "))
         }
     };
+    line
+}
+
+/// `p0 takes trade with red 5 at p1`: an action a rule declares, its card
+/// as the viewer may see it, and its target.
+pub(crate) fn acted(variant: &Variant, seat: Seat, action: u8, card: Option<String>, target: Option<Seat>) -> String {
+    let name = variant.actions.get(usize::from(action)).map_or("an action", |a| a.name.as_str());
+    let mut line = format!("p{seat} takes {}", crate::source::without_controls(name));
+    if let Some(card) = card {
+        line += &format!(" with {card}");
+    }
+    if let Some(target) = target {
+        line += &format!(" at p{target}");
+    }
     line
 }

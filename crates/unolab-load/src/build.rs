@@ -9,8 +9,8 @@ use crate::spec::LayerSpec;
 use unolab_core::card::{CardDef, SymbolId};
 use unolab_core::limits;
 use unolab_core::notation::{Names, Symbol};
-use unolab_core::source::SourceFile;
-use unolab_core::variant::{Binding, HookKind, Layer, OptionValue, Variant, VariantTable};
+use unolab_core::source::{SourceFile, without_controls};
+use unolab_core::variant::{ActionSpec, Binding, HookKind, Layer, OptionValue, Variant, VariantTable};
 
 /// One file to build: its text, its spec, and the scripts it names (those
 /// that could be opened).
@@ -63,7 +63,7 @@ pub fn parse_spec(file: &SourceFile) -> Result<LayerSpec, Vec<String>> {
 
 /// An unknown hook's name, with the known ones and the one it looks like.
 fn unknown_hook(name: &str) -> String {
-    let known: Vec<&str> = HookKind::ALL.iter().map(|k| k.name()).collect();
+    let known: Vec<&str> = HookKind::ALL.iter().filter(|k| !k.is_action()).map(|k| k.name()).collect();
     format!(
         "unknown hook '{name}' (known: {}){}",
         known.join(", "),
@@ -535,12 +535,47 @@ fn build_layer(input: &LayerInput, is_rule: bool, problems: &mut Vec<String>) ->
         conflicts: spec.conflicts.clone(),
         combines_with,
         targets: spec.targets.iter().map(crate::spec::TargetEntry::spec).collect(),
+        actions: checked_actions(file, spec, problems),
     }
+}
+
+/// The layer's actions, each named by one word of its own that no command
+/// of the game takes.
+fn checked_actions(file: &SourceFile, spec: &LayerSpec, problems: &mut Vec<String>) -> Vec<ActionSpec> {
+    let actions: Vec<ActionSpec> = spec.actions.iter().map(crate::spec::ActionEntry::spec).collect();
+    const TAKEN: &[&str] = &["play", "draw", "pass", "uno", "catch", "challenge", "accept", "color", "choose", "act"];
+    let mut names: Vec<String> = Vec::new();
+    for action in &actions {
+        let name = action.name.to_ascii_lowercase();
+        let one_word = !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+        let problem = if !one_word {
+            Some(format!("action '{}' must be named by one word (letters, digits, - or _)", without_controls(&name)))
+        } else if TAKEN.contains(&name.as_str()) {
+            Some(format!("action '{name}' would be named as a move of the game is: give it another name"))
+        } else if names.contains(&name) {
+            Some(format!("action '{name}' is declared twice"))
+        } else {
+            None
+        };
+        if let Some(problem) = problem {
+            problems.push(file.problem(action.name_at, problem));
+        }
+        names.push(name);
+    }
+    actions
 }
 
 fn check_conflicts(layers: &[Layer], problems: &mut Vec<String>) {
     for (i, a) in layers.iter().enumerate() {
         for b in &layers[i + 1..] {
+            for action in &a.actions {
+                if b.actions.iter().any(|other| other.name.eq_ignore_ascii_case(&action.name)) {
+                    problems.push(format!(
+                        "'{}' and '{}' both declare an action '{}': a player could not tell them apart",
+                        a.name, b.name, action.name
+                    ));
+                }
+            }
             if a.name == b.name {
                 // One file named twice, however its path is spelt, has the
                 // same text.

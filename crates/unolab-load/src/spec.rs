@@ -6,7 +6,38 @@ use std::collections::BTreeMap;
 
 use serde::Deserialize;
 use unolab_core::source::Position;
-use unolab_core::variant::{SelectorSpec, TargetSpec};
+use unolab_core::variant::{ActionSpec, SelectorSpec, TargetSpec};
+
+/// An `actions:` entry: the core's `ActionSpec`, placed.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ActionEntry {
+    pub name: Placed<String>,
+    #[serde(default)]
+    pub description: String,
+    #[serde(default)]
+    pub card: bool,
+    #[serde(default)]
+    pub target: bool,
+    pub available: Option<Placed<String>>,
+    pub call: Placed<String>,
+}
+
+impl ActionEntry {
+    pub fn spec(&self) -> ActionSpec {
+        ActionSpec {
+            name: self.name.value.clone(),
+            description: self.description.clone(),
+            card: self.card,
+            target: self.target,
+            available: self.available.as_ref().map(|f| f.value.clone()),
+            call: self.call.value.clone(),
+            name_at: self.name.position(),
+            available_at: self.available.as_ref().and_then(Placed::position),
+            call_at: self.call.position(),
+        }
+    }
+}
 
 use crate::yaml::Placed;
 
@@ -57,6 +88,10 @@ pub struct LayerSpec {
     /// Faces whose play names a target player (`target:` in a step).
     #[serde(default)]
     pub targets: Vec<TargetEntry>,
+    /// Actions the player whose turn it is may take instead of playing or
+    /// drawing.
+    #[serde(default)]
+    pub actions: Vec<ActionEntry>,
     /// House rules this rule cannot be combined with.
     #[serde(default)]
     pub conflicts: Vec<String>,
@@ -94,6 +129,7 @@ pub const RULE_FIELDS: &[&str] = &[
     "scripts",
     "hooks",
     "targets",
+    "actions",
     "public_state",
     "uno_penalty",
     "players_multiple_of",

@@ -66,6 +66,30 @@ pub fn check_layer(layer: &Layer, all_scripts: bool) -> Vec<String> {
             _ => {}
         }
     }
+    for action in &layer.actions {
+        let functions = std::iter::once(("call", &action.call, action.call_at))
+            .chain(action.available.iter().map(|f| ("available", f, action.available_at)));
+        for (field, function, at) in functions {
+            match ast.iter_functions().find(|f| f.name == function) {
+                None if complete => problems.push(layer.source.problem(
+                    at,
+                    format!(
+                        "action '{}' {field}: '{function}', which no script of '{}' defines",
+                        action.name, layer.name
+                    ),
+                )),
+                Some(f) if f.params.len() != 1 => problems.push(layer.source.problem(
+                    at,
+                    format!(
+                        "'{function}' must take 1 parameter to serve action '{}' (its {})",
+                        action.name,
+                        if action.card { "card" } else { "player" }
+                    ),
+                )),
+                _ => {}
+            }
+        }
+    }
     problems
 }
 

@@ -219,6 +219,18 @@ impl Bot {
                 None => Action::Pass(seat),
             };
         }
+        // An action a rule declares: a random bot takes one of those it may
+        // take a time in four, a greedy bot when it has no play.
+        if !self.moves.acts.is_empty() {
+            let take = match self.kind {
+                BotKind::Random => self.rng.random_ratio(1, 4),
+                // The search bot's guess is greedy's.
+                BotKind::Greedy | BotKind::Search { .. } => self.moves.plays.is_empty(),
+            };
+            if take && let Some(option) = self.moves.acts.choose(&mut self.rng) {
+                return Action::Act(option.act(seat));
+            }
+        }
         if let Some(option) = self.pick(names) {
             return self.play(option, viewer);
         }

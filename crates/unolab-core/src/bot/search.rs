@@ -127,6 +127,8 @@ impl Search {
                     actions.push(action);
                 }
             }
+            // The actions the rules declare are weighed as plays are.
+            actions.extend(moves.acts.iter().map(|option| Action::Act(option.act(seat))));
         }
         // Greedy challenges at random; the search's guess is to accept.
         let guess = match guess {

@@ -26,6 +26,16 @@ impl Play {
     }
 }
 
+/// An action a rule declares (`Variant::actions[action]`), taken by
+/// `seat` with the card and the target it takes, if any.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Act {
+    pub seat: Seat,
+    pub action: u8,
+    pub card: Option<CardId>,
+    pub target: Option<Seat>,
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Action {
     Play(Play),
@@ -42,6 +52,8 @@ pub enum Action {
         by: Seat,
         target: Seat,
     },
+    /// An action a rule declares.
+    Act(Act),
 }
 
 impl Action {
@@ -57,6 +69,7 @@ impl Action {
             | Action::Choose(seat, _)
             | Action::CallUno(seat) => seat,
             Action::Catch { by, .. } => by,
+            Action::Act(act) => act.seat,
         }
     }
 
@@ -91,6 +104,13 @@ impl Action {
             Action::Choose(s, i) => format!("p{s} chooses option {}", i + 1),
             Action::CallUno(s) => format!("p{s} calls UNO"),
             Action::Catch { by, target } => format!("p{by} catches p{target}"),
+            Action::Act(act) => crate::event::acted(
+                variant,
+                act.seat,
+                act.action,
+                act.card.map(|card| variant.face_name(card, side)),
+                act.target,
+            ),
         }
     }
 }

@@ -50,6 +50,42 @@ pub enum Command {
     /// Pick an option of the choice owed: by its place, counting from 1, or
     /// by its value.
     Choose(ChoiceRef),
+    /// Take an action a rule declares, by its name.
+    Act(ActCommand),
+}
+
+/// An action a rule declares, as a command asks for it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ActCommand {
+    pub name: String,
+    pub card: Option<CardRef>,
+    pub target: Option<Seat>,
+}
+
+impl ActCommand {
+    /// `NAME [CARD] [target P]`: the card in card notation (`names`) or by
+    /// its place in the hand (`3`), the target by its number (`2`, `p2`).
+    pub fn parse(names: &crate::notation::Names, text: &str) -> Result<ActCommand, String> {
+        let mut words: Vec<&str> = text.split_whitespace().collect();
+        if words.is_empty() {
+            return Err("which action? (act NAME [CARD] [target P])".into());
+        }
+        let name = words.remove(0).to_string();
+        let mut target = None;
+        if let [.., "target" | "at", seat] = words.as_slice() {
+            let number = seat.trim_start_matches(['p', 'P']);
+            target = Some(number.parse().map_err(|_| format!("'{seat}' is not a player (target 2, or p2)"))?);
+            words.truncate(words.len() - 2);
+        }
+        let card = match words.as_slice() {
+            [] => None,
+            [n] if n.bytes().all(|b| b.is_ascii_digit()) => {
+                Some(CardRef::Position(n.parse().map_err(|_| format!("'{n}' is not a place in the hand"))?))
+            }
+            _ => Some(CardRef::Named(names.parse_pattern(&words.join(" "))?)),
+        };
+        Ok(ActCommand { name, card, target })
+    }
 }
 
 /// An option of a choice, as a command names it.
@@ -115,6 +151,26 @@ impl<R: Rules> Game<R> {
                     format!("no such option (options: {})", options.join(", "))
                 })?;
                 Action::Choose(actor, index)
+            }
+            Command::Act(act) => {
+                let actions = &self.variant.actions;
+                let index = self.variant.action_named(&act.name).ok_or_else(|| {
+                    let names: Vec<&str> = actions.iter().map(|a| a.name.as_str()).collect();
+                    match names.is_empty() {
+                        true => format!("the rules declare no action '{}' (they declare none)", act.name),
+                        false => format!(
+                            "the rules declare no action '{}' ({}){}",
+                            act.name,
+                            names.join(", "),
+                            crate::source::did_you_mean(&act.name, names.iter().copied())
+                        ),
+                    }
+                })?;
+                let card = match &act.card {
+                    Some(card) => Some(self.find_card(actor, card, sight)?),
+                    None => None,
+                };
+                Action::Act(crate::game::Act { seat: actor, action: index as u8, card, target: act.target })
             }
         })
     }

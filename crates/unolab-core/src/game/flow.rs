@@ -91,6 +91,7 @@ impl<R: Rules> Game<R> {
                 // and still holds one card cannot be caught again for it.
                 self.pos.table.uno.set(target, Uno::Missed);
             }
+            Action::Act(act) => self.take_act(act)?,
         }
         self.pos.table.update_uno();
         self.after(reshuffles)

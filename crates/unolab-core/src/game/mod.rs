@@ -8,6 +8,7 @@
 //! game was told to stop at a failure instead: `OnFailure`).
 
 pub mod action;
+mod acts;
 mod askable;
 mod belief;
 pub mod command;
@@ -30,9 +31,9 @@ use crate::table::{Layout, Table};
 use crate::variant::{HookKind, TopNeed, Variant};
 
 pub use crate::rules::Why;
-pub use action::{Action, Play, Record};
+pub use action::{Act, Action, Play, Record};
 pub use belief::Belief;
-pub use moves::{Moves, PlayOption};
+pub use moves::{ActOption, Moves, PlayOption};
 pub use position::Position;
 pub use refusal::{ActionError, Refusal};
 
@@ -328,6 +329,8 @@ impl<R: Rules> Game<R> {
                     .any(|&kind| v.card_hook_need(kind, card, self.pos.table.side) != TopNeed::NEVER),
                 None => v.has_hook(HookKind::DrawAgain) || v.has_hook(HookKind::CanPlay),
             },
+            // An action a rule declares is its script.
+            Action::Act(_) => true,
             _ => false,
         }
     }

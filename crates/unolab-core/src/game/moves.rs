@@ -8,6 +8,7 @@
 use std::ops::Range;
 
 use crate::card::{CardId, Color, Face};
+use crate::game::action::Act;
 use crate::game::{Action, Checked, Game, Play, Refusal, Stop, askable};
 use crate::rules::RuleFailure;
 use crate::rules::Rules;
@@ -45,6 +46,25 @@ impl PlayOption {
     }
 }
 
+/// An action a rule declares that the seat may take now: one per visible
+/// face of the cards it takes, and per target.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ActOption {
+    /// Its index in `Variant::actions`.
+    pub action: u8,
+    /// The first card in the hand with this face, where it takes a card.
+    pub card: Option<CardId>,
+    pub face: Option<Face>,
+    pub target: Option<Seat>,
+}
+
+impl ActOption {
+    /// The action taken by `seat`.
+    pub fn act(&self, seat: Seat) -> Act {
+        Act { seat, action: self.action, card: self.card, target: self.target }
+    }
+}
+
 /// Everything one seat may do now.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Moves {
@@ -67,6 +87,8 @@ pub struct Moves {
     pub catch: Vec<Seat>,
     /// The colours of the side in play (what a wild may name).
     pub colors_of_side: Range<Color>,
+    /// Actions the rules declare that the seat may take.
+    pub acts: Vec<ActOption>,
 }
 
 impl Moves {
@@ -83,6 +105,7 @@ impl Moves {
         self.held = 0;
         self.call_uno = false;
         self.catch.clear();
+        self.acts.clear();
         self.colors_of_side = colors;
     }
 
@@ -96,6 +119,7 @@ impl Moves {
             || self.challenge
             || !self.name_color.is_empty()
             || self.choose > 0
+            || !self.acts.is_empty()
     }
 
     /// Is `action` one of these moves? A play is matched by the face of its
@@ -130,6 +154,16 @@ impl Moves {
             Action::Choose(_, index) => index < self.choose,
             Action::CallUno(_) => self.call_uno,
             Action::Catch { target, .. } => self.catch.contains(&target),
+            Action::Act(act) => {
+                let face = match act.card {
+                    Some(card) => match face_of(card) {
+                        Some(face) => Some(face),
+                        None => return false,
+                    },
+                    None => None,
+                };
+                self.acts.iter().any(|o| o.action == act.action && o.face == face && o.target == act.target)
+            }
         }
     }
 }
@@ -254,6 +288,9 @@ impl<R: Rules> Game<R> {
         if seat == self.pos.table.current && matches!(self.pos.table.phase(), Phase::Turn | Phase::Drawn(_)) {
             moves.draw = ok(self.check_draw(seat, Some(&moves.plays)))?;
             moves.pass = ok(self.check_pass(seat, Some(&moves.plays)))?;
+        }
+        if !self.variant.actions.is_empty() {
+            self.legal_acts(seat, &mut moves.acts)?;
         }
         Ok(())
     }
@@ -705,6 +742,7 @@ impl<R: Rules> Game<R> {
                 (1, _) => Ok(()),
                 (cards, _) => refuse(Refusal::UnoNeedsOneCard { seat, cards }),
             },
+            Action::Act(act) => self.check_act(&act, true),
             Action::Catch { by, target } => {
                 if target >= self.players() {
                     return refuse(Refusal::NoSuchSeat(target));
@@ -724,7 +762,7 @@ impl<R: Rules> Game<R> {
     /// A decision that must be made before anything else happens, as a
     /// refusal of everything else.
     #[inline(always)]
-    fn owed_decision(&self) -> Checked<()> {
+    pub(crate) fn owed_decision(&self) -> Checked<()> {
         match self.pos.table.phase() {
             Phase::NameColor { chooser } => refuse(Refusal::MustNameColor { chooser: *chooser }),
             Phase::Answer(p) => refuse(Refusal::MustAnswer { victim: p.victim, challengeable: p.challenge.is_some() }),

@@ -116,6 +116,17 @@ pub enum Refusal {
     CatchSelf {
         seat: Seat,
     },
+    /// No action of the rules has this index.
+    NoSuchAction,
+    /// A rule's action is taken on one's turn, before drawing.
+    ActionNotNow {
+        seat: Seat,
+    },
+    /// The action takes a card (or none), a target (or none), unlike what
+    /// was given.
+    ActionShape {
+        action: u8,
+    },
 }
 
 impl Refusal {
@@ -188,6 +199,19 @@ impl Refusal {
             Refusal::CatchTooLate { seat } => format!("too late: the window to catch p{seat} has closed"),
             Refusal::CatchNotOne { seat } => format!("p{seat} does not hold exactly one card"),
             Refusal::CatchSelf { seat } => format!("p{seat} cannot catch themselves"),
+            Refusal::NoSuchAction => "the rules declare no such action".into(),
+            Refusal::ActionNotNow { seat } => {
+                format!("p{seat} may take an action only on their turn, before drawing")
+            }
+            Refusal::ActionShape { action } => match variant.actions.get(usize::from(*action)) {
+                Some(a) => format!(
+                    "{} takes {} and {}",
+                    a.name,
+                    if a.card { "a card of your hand" } else { "no card" },
+                    if a.target { "a target player" } else { "no target" }
+                ),
+                None => "the rules declare no such action".into(),
+            },
         }
     }
 }

@@ -70,6 +70,40 @@ fn yes() -> bool {
     true
 }
 
+/// An action a layer declares (`actions:`): something the player whose
+/// turn it is may do instead of playing or drawing, as a rule says.
+#[derive(Debug, Clone)]
+pub struct ActionSpec {
+    /// One word: how a player names it (`act trade red 5`).
+    pub name: String,
+    pub description: String,
+    /// It takes one of the player's cards (its functions are given it).
+    pub card: bool,
+    /// It takes another player still in the hand (`target()`).
+    pub target: bool,
+    /// A predicate: may the player take it now (with this card, at this
+    /// target)? Left out: whenever the player may play or draw.
+    pub available: Option<String>,
+    /// Its effect (an effect hook): then the turn moves on, as after a play.
+    pub call: String,
+    /// Where the layer's file writes the name, `available:` and `call:`,
+    /// where known.
+    pub name_at: Option<Position>,
+    pub available_at: Option<Position>,
+    pub call_at: Option<Position>,
+}
+
+/// An action bound to its functions (`Variant::actions`).
+#[derive(Debug, Clone)]
+pub struct RuleAction {
+    pub name: String,
+    pub description: String,
+    pub card: bool,
+    pub target: bool,
+    pub available: Option<FnRef>,
+    pub effect: FnRef,
+}
+
 /// Where a hook runs. Card hooks are bound per face with `match:`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum HookKind {
@@ -116,6 +150,12 @@ pub enum HookKind {
     OnHandEnd,
     /// `fn(choice)`: a seat chose (`#{seat, tag, value}`).
     OnChoice,
+    /// `fn(card)` or `fn(seat)` -> true | false | "reason": may the player
+    /// take an action a rule declares (its `available:` function)?
+    ActionAvailable,
+    /// `fn(card)` or `fn(seat)`: an action a rule declares is taken (its
+    /// `call:` function).
+    OnAction,
 }
 
 /// What a hook may do, enforced where the host functions are registered.
@@ -130,7 +170,7 @@ pub enum HookMode {
 }
 
 impl HookKind {
-    pub const ALL: [HookKind; 21] = [
+    pub const ALL: [HookKind; 23] = [
         HookKind::OnPlay,
         HookKind::CanPlay,
         HookKind::FirstDiscard,
@@ -152,6 +192,8 @@ impl HookKind {
         HookKind::OnReshuffle,
         HookKind::OnHandEnd,
         HookKind::OnChoice,
+        HookKind::ActionAvailable,
+        HookKind::OnAction,
     ];
 
     pub fn name(self) -> &'static str {
@@ -177,11 +219,20 @@ impl HookKind {
             HookKind::OnReshuffle => "on_reshuffle",
             HookKind::OnHandEnd => "on_hand_end",
             HookKind::OnChoice => "on_choice",
+            HookKind::ActionAvailable => "available",
+            HookKind::OnAction => "action",
         }
     }
 
+    /// The hook `name` names under `hooks:` (an action's functions are
+    /// named with the action, not there).
     pub fn parse(name: &str) -> Option<HookKind> {
-        HookKind::ALL.into_iter().find(|k| k.name() == name)
+        HookKind::ALL.into_iter().filter(|k| !k.is_action()).find(|k| k.name() == name)
+    }
+
+    /// The functions of an action a rule declares (`actions:`).
+    pub fn is_action(self) -> bool {
+        matches!(self, HookKind::ActionAvailable | HookKind::OnAction)
     }
 
     /// Card hooks take the card and may be bound to some faces only.
@@ -203,7 +254,7 @@ impl HookKind {
 
     /// Hooks on a moment of the game other than a card's play.
     pub fn is_moment(self) -> bool {
-        self >= HookKind::OnColor
+        self >= HookKind::OnColor && !self.is_action()
     }
 
     /// Predicates whose hooks may grant a play (`grants: true`, `"allow"`).
@@ -215,7 +266,7 @@ impl HookKind {
     /// are combined so that every one must say yes, and a refusal is put
     /// into words): the others say yes or no.
     pub fn takes_reasons(self) -> bool {
-        matches!(self, HookKind::CanPlay | HookKind::CanDraw | HookKind::CanPass)
+        matches!(self, HookKind::CanPlay | HookKind::CanDraw | HookKind::CanPass | HookKind::ActionAvailable)
     }
 
     /// Arguments the script function takes.
@@ -238,7 +289,8 @@ impl HookKind {
             | HookKind::OnUno
             | HookKind::OnReshuffle
             | HookKind::OnHandEnd
-            | HookKind::OnChoice => HookMode::Effect,
+            | HookKind::OnChoice
+            | HookKind::OnAction => HookMode::Effect,
             HookKind::OnPenalty | HookKind::ScoreHand | HookKind::OnCatch => HookMode::Transform,
             HookKind::CanPlay
             | HookKind::CanRespond
@@ -246,7 +298,8 @@ impl HookKind {
             | HookKind::DrawAgain
             | HookKind::CanDraw
             | HookKind::CanPass
-            | HookKind::MatchWinner => HookMode::Predicate,
+            | HookKind::MatchWinner
+            | HookKind::ActionAvailable => HookMode::Predicate,
         }
     }
 
@@ -389,6 +442,7 @@ pub struct Layer {
     /// (`combines_with`): the other rule's name and this rule's binding.
     pub combines_with: Vec<(String, Binding)>,
     pub targets: Vec<TargetSpec>,
+    pub actions: Vec<ActionSpec>,
 }
 
 /// A playable ruleset: the table of one variant and its rule layers.
@@ -425,6 +479,9 @@ pub struct Variant {
     /// What loading found worth saying but not refusing (deprecated
     /// functions), each with its file, line and column.
     pub warnings: Vec<String>,
+    /// The actions the layers declare, in layer order (`Action::Act`
+    /// names one by its index).
+    pub actions: Vec<RuleAction>,
     /// `card_hooks[kind][(design * 2 + side) * 2 + as_flex]`: functions
     /// bound to plays of that face on its regular or flex side (hooks not
     /// about a play: on the regular side).
@@ -533,6 +590,7 @@ impl Variant {
             hook_functions: 0,
             public_state: Default::default(),
             warnings: Vec::new(),
+            actions: Vec::new(),
             card_hooks: Vec::new(),
             card_hook_needs: Vec::new(),
             global_hooks: Vec::new(),
@@ -666,6 +724,22 @@ fn bind_hooks(variant: &mut Variant, layers: &[Layer], problems: &mut Vec<String
             }
         }
     }
+    variant.actions.clear();
+    for (layer_index, layer) in layers.iter().enumerate() {
+        for spec in &layer.actions {
+            let available =
+                spec.available.as_deref().map(|f| action_fn(&mut ids, layer_index, f, HookKind::ActionAvailable));
+            let effect = action_fn(&mut ids, layer_index, &spec.call, HookKind::OnAction);
+            variant.actions.push(RuleAction {
+                name: spec.name.clone(),
+                description: spec.description.clone(),
+                card: spec.card,
+                target: spec.target,
+                available,
+                effect,
+            });
+        }
+    }
     variant.hook_functions = ids.len();
     variant.faces = faces_by_slot(&variant.designs)
         .map(|(slot, face)| {
@@ -699,7 +773,18 @@ fn bind_hooks(variant: &mut Variant, layers: &[Layer], problems: &mut Vec<String
             && variant.hook_bound[kind as usize]
     });
     variant.predicates =
-        HookKind::ALL.iter().any(|&kind| kind.mode() == HookMode::Predicate && variant.hook_bound[kind as usize]);
+        HookKind::ALL.iter().any(|&kind| kind.mode() == HookMode::Predicate && variant.hook_bound[kind as usize])
+            || variant.actions.iter().any(|action| action.available.is_some());
+}
+
+/// An action's function, numbered among the hook functions (`ids`).
+fn action_fn<'a>(ids: &mut Vec<(usize, &'a str, HookKind)>, layer: usize, function: &'a str, kind: HookKind) -> FnRef {
+    let name = (layer, function, kind);
+    let id = ids.iter().position(|known| *known == name).unwrap_or_else(|| {
+        ids.push(name);
+        ids.len() - 1
+    });
+    FnRef { layer, function: function.to_string(), kind, id: id as u32, top: TopNeed::ALWAYS }
 }
 
 /// What the move generator needs to know of a face, packed into numbers,
@@ -907,6 +992,12 @@ impl Variant {
         self.faces[slot(id, side)].grants
     }
 
+    /// The action a player names `name` (its index in `actions`), in any
+    /// case.
+    pub fn action_named(&self, name: &str) -> Option<usize> {
+        self.actions.iter().position(|action| action.name.eq_ignore_ascii_case(name))
+    }
+
     pub fn global_hook(&self, kind: HookKind) -> &[FnRef] {
         &self.global_hooks[kind as usize]
     }
@@ -1024,6 +1115,15 @@ impl Variant {
         }
         if self.power_cards > 0 {
             lines.push(format!("  Power Cards: {}, one per player", self.power_cards));
+        }
+        if !self.actions.is_empty() {
+            lines.push("actions (on your turn, instead of playing or drawing):".into());
+            for action in &self.actions {
+                let card = if action.card { " CARD" } else { "" };
+                let target = if action.target { " target P" } else { "" };
+                let about = if action.description.is_empty() { "(no description)" } else { &action.description };
+                lines.push(format!("  act {}{card}{target}: {about}", action.name));
+            }
         }
         lines
     }
