@@ -1,23 +1,24 @@
 //! `unolab join ADDR CODE`: a seat at a networked table, at the keyboard
 //! as in `unolab play` (the same prompts, completion, colours, glyphs,
 //! help, rules and log: the host's REPL for the seat), or from piped lines.
-//! Lines are read in a thread of their own, one each time the host's
-//! prompt says play waits for this seat; what the host says is printed as
-//! it comes (above the line being typed, at a terminal). A connection lost
-//! is tried again with the seat's reconnect token.
+//! Lines are read in a thread of their own. At a terminal a line can be
+//! typed at any time (`rules`, `log`, `help` while the others play; a move
+//! out of turn is the host's to refuse), and what the host says is shown
+//! above the line being typed; piped lines are read one each time the
+//! host's prompt says play waits for this seat. A connection lost is tried
+//! again with the seat's reconnect token.
 
 use std::io::{IsTerminal, Write};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use futures_util::{SinkExt, StreamExt};
-use tokio::sync::mpsc;
+use tokio::sync::{Notify, mpsc};
 use tokio_tungstenite::tungstenite::Message;
 
 use super::protocol::{self, ClientMessage, HostMessage, StyleWish};
-use crate::repl::input::{Line, LineSource, Piped, Terminal, Vocabulary};
-
-/// Where what the host says is printed.
-type Printer = Box<dyn FnMut(String) + Send>;
+use crate::repl::input::{Line, LineSource, Piped, Printer, Terminal, Vocabulary, Words};
 
 /// What `join` is given.
 pub struct JoinOptions {
@@ -28,9 +29,9 @@ pub struct JoinOptions {
     pub glyphs: bool,
 }
 
-/// What the line reader is asked to do.
-enum Ask {
-    Line { prompt: String, words: Vocabulary },
+/// A line to read, after this prompt.
+struct Ask {
+    prompt: String,
 }
 
 /// What the line reader gives back.
@@ -54,25 +55,89 @@ enum Ended {
     Left,
 }
 
+/// The line reader, as the sessions see it: where to ask for a line, what
+/// it typed, the words it completes, and what it says it shows.
+struct Reader {
+    terminal: bool,
+    asks: Option<std::sync::mpsc::Sender<Ask>>,
+    typed: mpsc::Receiver<Typed>,
+    words: Option<Words>,
+    /// A line is being read (asked for, not yet typed).
+    asking: bool,
+    /// The prompt it was asked with.
+    asked: String,
+    /// Set before the reader is stopped: a line cancelled then ends it.
+    stopping: Arc<AtomicBool>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+/// Shows what the host says, in a thread of its own (at a terminal,
+/// through the line editor, which draws it above the line being typed).
+struct Shown {
+    lines: Option<std::sync::mpsc::Sender<String>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Shown {
+    fn new(mut printer: Printer) -> Shown {
+        let (lines, texts) = std::sync::mpsc::channel::<String>();
+        let thread = std::thread::spawn(move || {
+            for text in texts {
+                printer(text);
+            }
+            // At a terminal this waits until the line editor has taken the
+            // text before it (and shown it: it shows each as it takes it);
+            // nothing is shown of it.
+            printer(String::new());
+        });
+        Shown { lines: Some(lines), thread: Some(thread) }
+    }
+
+    fn print(&self, text: String) {
+        if let Some(lines) = &self.lines {
+            let _ = lines.send(text);
+        }
+    }
+
+    /// Waits until everything given has been handed on, two seconds at
+    /// most (a terminal that is gone may leave the line editor's printer
+    /// waiting for ever).
+    fn finish(&mut self) {
+        self.lines = None;
+        let Some(thread) = self.thread.take() else { return };
+        let deadline = std::time::Instant::now() + Duration::from_secs(2);
+        while !thread.is_finished() && std::time::Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        if thread.is_finished() {
+            let _ = thread.join();
+        }
+    }
+}
+
+fn stdout_printer() -> Printer {
+    Box::new(|text: String| {
+        let mut out = std::io::stdout().lock();
+        let _ = out.write_all(text.as_bytes());
+        let _ = out.flush();
+    })
+}
+
 /// Runs the client; returns the exit code.
 pub fn join(options: JoinOptions) -> i32 {
     let terminal = std::io::stdin().is_terminal() && std::io::stdout().is_terminal();
     let color = terminal && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
     let width = if terminal { crate::repl::render::terminal_width() } else { 80 };
     let style = StyleWish { color, glyphs: options.glyphs, width: Some(width.min(400) as u16) };
-    // The line reader: a terminal (rustyline) or piped lines.
-    let (ask_tx, ask_rx) = std::sync::mpsc::channel::<Ask>();
-    let (typed_tx, mut typed_rx) = mpsc::channel::<Typed>(4);
-    std::thread::spawn(move || read_lines(terminal, color, ask_rx, typed_tx));
-    // What the host says is printed as it comes. (rustyline's external
-    // printer would draw it above a line being typed, but it leaves keys
-    // that come together unread until the next one: a line is read only
-    // while play waits for this seat, when the host has little to say.)
-    let mut printer: Printer = Box::new(|text: String| {
-        let mut out = std::io::stdout().lock();
-        let _ = out.write_all(text.as_bytes());
-        let _ = out.flush();
-    });
+    let interrupted = Arc::new(Notify::new());
+    if terminal {
+        // Ctrl-C between two lines, SIGTERM or SIGHUP: leave the table (at
+        // the prompt, the line editor takes Ctrl-C: it clears the line).
+        let interrupted = interrupted.clone();
+        let _ = ctrlc::set_handler(move || interrupted.notify_one());
+    }
+    let (mut reader, printer) = Reader::start(terminal, color);
+    let mut shown = Shown::new(printer.unwrap_or_else(stdout_printer));
     let runtime = match tokio::runtime::Builder::new_current_thread().enable_all().build() {
         Ok(runtime) => runtime,
         Err(e) => {
@@ -82,14 +147,12 @@ pub fn join(options: JoinOptions) -> i32 {
     };
     let mut token = options.token.clone();
     let mut tries = 0;
-    loop {
-        let ended =
-            runtime.block_on(session(&options, &mut token, style, terminal, &ask_tx, &mut typed_rx, &mut printer));
+    let (code, last_words) = loop {
+        let ended = runtime.block_on(session(&options, &mut token, style, &mut reader, &shown, &interrupted));
         match ended {
-            Ended::Left => return 0,
+            Ended::Left => break (0, None),
             Ended::Closed { reason, welcomed } => {
-                printer(format!("the host closed the connection: {reason}\n"));
-                return if welcomed { 0 } else { 1 };
+                break (if welcomed { 0 } else { 1 }, Some(format!("the host closed the connection: {reason}\n")));
             }
             Ended::Lost { welcomed: false, why } if token.is_none() || tries > 0 => {
                 if tries > 0 {
@@ -97,48 +160,134 @@ pub fn join(options: JoinOptions) -> i32 {
                 } else {
                     complain(&format!("error: could not join {}: {why}", options.addr));
                 }
-                return 1;
+                break (1, None);
             }
             Ended::Lost { why, .. } => {
                 tries += 1;
                 if tries > crate::limits::RECONNECT_TRIES {
                     complain(&format!("error: the connection is lost ({why}); join again with your token"));
-                    return 1;
+                    break (1, None);
                 }
-                printer(format!(
+                shown.print(format!(
                     "the connection is lost ({why}); trying again ({tries} of {})\n",
                     crate::limits::RECONNECT_TRIES
                 ));
                 std::thread::sleep(Duration::from_secs(1));
             }
         }
+    };
+    // What was shown is on the screen before the line editor lets go of
+    // the terminal; the last words come after.
+    shown.finish();
+    reader.stop();
+    if let Some(text) = last_words {
+        stdout_printer()(text);
     }
+    code
 }
 
 fn complain(text: &str) {
     let _ = writeln!(std::io::stderr().lock(), "{text}");
 }
 
-/// Reads a line each time it is asked, until input ends.
-fn read_lines(terminal: bool, color: bool, asks: std::sync::mpsc::Receiver<Ask>, typed: mpsc::Sender<Typed>) {
+impl Reader {
+    /// Starts the reader's thread; at a terminal, also returns the printer
+    /// that shows text above the line being typed.
+    fn start(terminal: bool, color: bool) -> (Reader, Option<Printer>) {
+        let (asks, ask_rx) = std::sync::mpsc::channel::<Ask>();
+        let (typed_tx, typed) = mpsc::channel::<Typed>(4);
+        let (given_tx, given) = std::sync::mpsc::channel::<(Option<Printer>, Option<Words>)>();
+        let stopping = Arc::new(AtomicBool::new(false));
+        let stop = stopping.clone();
+        let thread = std::thread::spawn(move || read_lines(terminal, color, &ask_rx, &typed_tx, &given_tx, &stop));
+        let (printer, words) = given.recv().unwrap_or((None, None));
+        let reader = Reader {
+            terminal,
+            asks: Some(asks),
+            typed,
+            words,
+            asking: false,
+            asked: String::new(),
+            stopping,
+            thread: Some(thread),
+        };
+        (reader, printer)
+    }
+
+    /// Asks for a line after `prompt`.
+    fn ask(&mut self, prompt: String) -> bool {
+        self.asked = prompt.clone();
+        self.asking = true;
+        self.asks.as_ref().is_some_and(|asks| asks.send(Ask { prompt }).is_ok())
+    }
+
+    /// The words completion offers from now on.
+    fn set_words(&self, words: protocol::Words) {
+        if let Some(shared) = &self.words {
+            *shared.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = Vocabulary {
+                cards: words.cards,
+                keywords: words.keywords,
+                colors: words.colors,
+                seats: words.seats,
+                actions: words.actions,
+            };
+        }
+    }
+
+    /// Ends the reader: a line being typed at a terminal is cancelled (the
+    /// line editor gives the terminal back as it found it).
+    fn stop(&mut self) {
+        self.stopping.store(true, Ordering::SeqCst);
+        self.asks = None;
+        let Some(thread) = self.thread.take() else { return };
+        if self.terminal {
+            // The line editor takes SIGINT as Ctrl-C while it reads.
+            let deadline = std::time::Instant::now() + Duration::from_secs(2);
+            while !thread.is_finished() && std::time::Instant::now() < deadline {
+                let _ = nix::sys::signal::raise(nix::sys::signal::Signal::SIGINT);
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            if thread.is_finished() {
+                let _ = thread.join();
+            }
+        }
+        // Piped input: the thread may wait for a line that never comes; it
+        // ends with the process.
+    }
+}
+
+/// Reads a line each time it is asked, until input ends or it is stopped.
+fn read_lines(
+    terminal: bool,
+    color: bool,
+    asks: &std::sync::mpsc::Receiver<Ask>,
+    typed: &mpsc::Sender<Typed>,
+    given: &std::sync::mpsc::Sender<(Option<Printer>, Option<Words>)>,
+    stopping: &AtomicBool,
+) {
     let mut source: Box<dyn LineSource> = if terminal {
         match Terminal::new(color) {
-            Ok(terminal) => Box::new(terminal),
+            Ok(mut terminal) => {
+                let _ = given.send((terminal.printer(), terminal.words()));
+                Box::new(terminal)
+            }
             Err(e) => {
                 complain(&format!("error: {e}"));
+                let _ = given.send((None, None));
                 let _ = typed.blocking_send(Typed::End);
                 return;
             }
         }
     } else {
+        let _ = given.send((None, None));
         Box::new(Piped::new(std::io::stdin().lock()))
     };
     let mut told_how_to_quit = false;
-    while let Ok(Ask::Line { prompt, words }) = asks.recv() {
-        source.set_vocabulary(words);
+    while let Ok(Ask { prompt }) = asks.recv() {
         loop {
             let line = match source.read_line(&format!("{prompt}> ")) {
                 Ok(Line::Text(text)) => Typed::Line(text),
+                Ok(Line::Cancelled) if stopping.load(Ordering::SeqCst) => return,
                 Ok(Line::Cancelled) => {
                     if !std::mem::replace(&mut told_how_to_quit, true) {
                         let _ = writeln!(
@@ -170,10 +319,9 @@ async fn session(
     options: &JoinOptions,
     token: &mut Option<String>,
     style: StyleWish,
-    terminal: bool,
-    asks: &std::sync::mpsc::Sender<Ask>,
-    typed: &mut mpsc::Receiver<Typed>,
-    printer: &mut Printer,
+    reader: &mut Reader,
+    shown: &Shown,
+    interrupted: &Notify,
 ) -> Ended {
     let connected = tokio::time::timeout(
         Duration::from_secs(10),
@@ -201,10 +349,11 @@ async fn session(
         return Ended::Lost { welcomed: false, why: e.to_string() };
     }
     let mut welcomed = false;
-    // Lines sent on this connection, and whether the reader is at work.
-    let (mut sent, mut asking, mut leaving) = (0u64, false, false);
+    // Lines sent on this connection, and whether the seat is leaving.
+    let (mut sent, mut leaving) = (0u64, false);
     loop {
-        tokio::select! {
+        let asking = reader.asking;
+        let line = tokio::select! {
             incoming = socket.next() => {
                 let text = match incoming {
                     None => return if leaving { Ended::Left } else { Ended::Lost { welcomed, why: "the host closed the connection".into() } },
@@ -218,65 +367,72 @@ async fn session(
                         welcomed = true;
                         *token = Some(given.clone());
                         let you = if name == format!("p{seat}") { format!("p{seat}") } else { format!("p{seat} ({name})") };
-                        printer(format!(
+                        shown.print(format!(
                             "joined {} as {you}; to take the seat back after a lost connection: unolab join {} {} --token {given}\n",
                             options.addr, options.addr, options.code
                         ));
                     }
-                    HostMessage::Output { text, .. } => printer(text),
-                    HostMessage::Refused { reason } => printer(format!("refused: {reason}\n")),
+                    HostMessage::Output { text, .. } => shown.print(text),
+                    HostMessage::Refused { reason } => shown.print(format!("refused: {reason}\n")),
                     HostMessage::Closing { reason } => {
                         if leaving {
-                            printer(format!("{reason}\n"));
+                            shown.print(format!("{reason}\n"));
                             return Ended::Left;
                         }
                         return Ended::Closed { reason, welcomed };
                     }
                     HostMessage::View { .. } => {}
                     HostMessage::Prompt { text, ready, lines, words, .. } => {
-                        if !terminal && ready && text.starts_with("you may") {
-                            printer(format!("{text}\n"));
+                        if !reader.terminal && ready && text.starts_with("you may") {
+                            shown.print(format!("{text}\n"));
                         }
-                        if ready && lines == sent && !asking && !leaving {
-                            let words = Vocabulary {
-                                cards: words.cards,
-                                keywords: words.keywords,
-                                colors: words.colors,
-                                seats: words.seats,
-                                actions: words.actions,
-                            };
-                            if asks.send(Ask::Line { prompt: text, words }).is_err() {
+                        reader.set_words(words);
+                        if leaving || lines != sent {
+                            continue;
+                        }
+                        if !reader.asking {
+                            // At a terminal a line may be typed at any time
+                            // (a bare prompt while play waits for others);
+                            // piped lines are read when play waits for the seat.
+                            let prompt = if ready { text } else { String::new() };
+                            if (ready || reader.terminal) && !reader.ask(prompt) {
                                 return Ended::Left;
                             }
-                            asking = true;
+                        } else if ready && text != reader.asked {
+                            // What is asked now, above a line asked before.
+                            shown.print(format!("{text}\n"));
                         }
                     }
                 }
+                continue;
             }
-            line = typed.recv(), if asking => {
-                asking = false;
-                let text = match line {
-                    Some(Typed::Line(text)) => text,
-                    Some(Typed::End) | None => {
-                        if !terminal {
-                            printer("input ended\n".into());
-                        }
-                        leaving = true;
-                        "quit".to_string()
-                    }
-                };
-                if !terminal && !text.trim().is_empty() && !leaving {
-                    printer(format!("> {}\n", text.trim()));
-                }
-                if text.trim().eq_ignore_ascii_case("quit") || text.trim().eq_ignore_ascii_case("q") || text.trim().eq_ignore_ascii_case("exit") {
-                    leaving = true;
-                }
-                let line = serde_json::to_string(&ClientMessage::Line { text, seat: None }).unwrap_or_default();
-                sent += 1;
-                if socket.send(Message::text(line)).await.is_err() {
-                    return Ended::Lost { welcomed, why: "the connection broke".into() };
-                }
+            // Ctrl-C between two lines, SIGTERM, SIGHUP: as Ctrl-D.
+            () = interrupted.notified() => None,
+            typed = reader.typed.recv(), if asking => {
+                reader.asking = false;
+                typed
             }
+        };
+        let text = match line {
+            Some(Typed::Line(text)) => text,
+            Some(Typed::End) | None => {
+                if !reader.terminal {
+                    shown.print("input ended\n".into());
+                }
+                leaving = true;
+                "quit".to_string()
+            }
+        };
+        if !reader.terminal && !text.trim().is_empty() && !leaving {
+            shown.print(format!("> {}\n", text.trim()));
+        }
+        if ["quit", "q", "exit"].iter().any(|word| text.trim().eq_ignore_ascii_case(word)) {
+            leaving = true;
+        }
+        let line = serde_json::to_string(&ClientMessage::Line { text, seat: None }).unwrap_or_default();
+        sent += 1;
+        if socket.send(Message::text(line)).await.is_err() {
+            return Ended::Lost { welcomed, why: "the connection broke".into() };
         }
     }
 }

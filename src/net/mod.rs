@@ -128,17 +128,23 @@ pub fn host(options: HostOptions) -> i32 {
     // Commands typed at the host.
     let commands = to_game.clone();
     std::thread::spawn(move || {
-        let mut line = String::new();
-        let stdin = std::io::stdin();
+        let mut line = Vec::new();
+        let mut stdin = std::io::stdin().lock();
+        let limit = crate::limits::REPL_LINE * 4;
         loop {
-            line.clear();
-            match std::io::BufRead::read_line(&mut stdin.lock(), &mut line) {
-                Ok(0) | Err(_) => return,
-                Ok(_) => {
-                    if line.len() > crate::limits::REPL_LINE || commands.send(ToGame::Host(line.clone())).is_err() {
-                        return;
-                    }
+            let command = match crate::repl::input::read_line_within(&mut stdin, &mut line, limit) {
+                Ok(None) | Err(_) => return,
+                Ok(Some(true)) => String::from_utf8_lossy(&line).into_owned(),
+                Ok(Some(false)) => {
+                    // Told, and the next line read as ever.
+                    complain(&format!(
+                        "that line is longer than {limit} bytes: host commands are save FILE, seats, quit"
+                    ));
+                    continue;
                 }
+            };
+            if commands.send(ToGame::Host(command)).is_err() {
+                return;
             }
         }
     });

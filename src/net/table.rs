@@ -613,6 +613,12 @@ impl Table {
                 return;
             }
         };
+        if matches!(input, Input::Auto(_)) && !self.people[seat].screen.holds_play(&self.game) {
+            let waiting = format!("nothing waits for you now: p{} is to act", self.game.to_act());
+            let _ = self.people[seat].screen.say(&mut out, &waiting);
+            self.people[seat].output(out, at);
+            return;
+        }
         let bot = bot_at(&self.setup, &self.game, seat, input.auto_bot().unwrap_or(self.setup.bot));
         let handled = self.people[seat].screen.handle(&mut self.game, &input, || bot, &mut out).unwrap_or(true);
         let at = self.game.history().len();

@@ -65,14 +65,50 @@ impl<R: BufRead> Piped<R> {
 /// line of `limits::REPL_LINE` characters takes at most four bytes each).
 const LINE_BYTES: usize = crate::limits::REPL_LINE * 4;
 
+/// Reads a line of at most `limit` bytes into `buffer`, its end (`\n`)
+/// included; a longer line is read to its end and not kept (`Ok(Some(false))`),
+/// so no line takes more memory than `limit`. `Ok(None)` at the end of the
+/// input.
+pub fn read_line_within(
+    reader: &mut impl BufRead,
+    buffer: &mut Vec<u8>,
+    limit: usize,
+) -> std::io::Result<Option<bool>> {
+    buffer.clear();
+    let (mut read, mut kept) = (false, true);
+    loop {
+        let available = match reader.fill_buf() {
+            Ok(available) => available,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if available.is_empty() {
+            return Ok(read.then_some(kept));
+        }
+        read = true;
+        let (length, ends) = match available.iter().position(|&b| b == b'\n') {
+            Some(at) => (at + 1, true),
+            None => (available.len(), false),
+        };
+        if kept && buffer.len() + length <= limit + 1 {
+            buffer.extend_from_slice(&available[..length]);
+        } else {
+            kept = false;
+            buffer.clear();
+        }
+        reader.consume(length);
+        if ends {
+            return Ok(Some(kept));
+        }
+    }
+}
+
 impl<R: BufRead> LineSource for Piped<R> {
     fn read_line(&mut self, _prompt: &str) -> std::io::Result<Line> {
-        self.buffer.clear();
-        if self.reader.read_until(b'\n', &mut self.buffer)? == 0 {
-            return Ok(Line::End);
-        }
-        if self.buffer.len() > LINE_BYTES {
-            return Ok(Line::Unreadable);
+        match read_line_within(&mut self.reader, &mut self.buffer, LINE_BYTES)? {
+            None => return Ok(Line::End),
+            Some(false) => return Ok(Line::Unreadable),
+            Some(true) => {}
         }
         Ok(match std::str::from_utf8(&self.buffer) {
             Ok(text) => Line::Text(text.trim_end_matches(['\n', '\r']).to_string()),
@@ -88,7 +124,9 @@ impl<R: BufRead> LineSource for Piped<R> {
 /// Completion and hints from the vocabulary.
 #[derive(Helper, Validator)]
 pub struct ReplHelper {
-    pub vocabulary: Vocabulary,
+    /// Shared, so that it can change while a line is typed (a networked
+    /// seat's hand changes while it waits for the others).
+    pub vocabulary: Words,
     pub color: bool,
     /// File names, for `save` and `load`.
     files: rustyline::completion::FilenameCompleter,
@@ -98,7 +136,7 @@ impl ReplHelper {
     /// What may follow the command word `command`.
     fn arguments(&self, command: &str) -> Vec<String> {
         let Ok(info) = command_named(command) else { return Vec::new() };
-        let v = &self.vocabulary;
+        let v = &*self.vocabulary.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         match info.name {
             "play" => {
                 let mut words = v.cards.clone();
@@ -184,6 +222,12 @@ impl Highlighter for ReplHelper {
         if self.color { Cow::Owned(format!("\x1b[2m{hint}\x1b[0m")) } else { Cow::Borrowed(hint) }
     }
 }
+
+/// The words completion offers, as the line reader shares them.
+pub type Words = std::sync::Arc<std::sync::Mutex<Vocabulary>>;
+
+/// Where text that comes while a line may be being typed is shown.
+pub type Printer = Box<dyn FnMut(String) + Send>;
 
 /// A person at a terminal.
 pub struct Terminal {
@@ -279,7 +323,7 @@ impl Terminal {
             .build();
         let mut editor = Editor::with_config(config).map_err(|e| format!("the terminal: {e}"))?;
         let files = rustyline::completion::FilenameCompleter::new();
-        editor.set_helper(Some(ReplHelper { vocabulary: Vocabulary::default(), color, files }));
+        editor.set_helper(Some(ReplHelper { vocabulary: Words::default(), color, files }));
         let mut history = history_path();
         if let Some(path) = &history {
             // A missing history is a first session; one that cannot be read
@@ -297,6 +341,22 @@ impl Terminal {
             }
         }
         Ok(Terminal { editor, history, unsaved: Vec::new() })
+    }
+
+    /// A printer that shows text above the line being typed (and the
+    /// line again below it), or as it is between two lines; `None` where
+    /// the terminal cannot.
+    pub fn printer(&mut self) -> Option<Printer> {
+        use rustyline::ExternalPrinter as _;
+        let mut printer = self.editor.create_external_printer().ok()?;
+        Some(Box::new(move |text: String| {
+            let _ = printer.print(text);
+        }))
+    }
+
+    /// The words completion offers, to change them while a line is typed.
+    pub fn words(&self) -> Option<Words> {
+        self.editor.helper().map(|helper| helper.vocabulary.clone())
     }
 
     /// Adds the lines typed since to the history file as it is now (another
@@ -344,8 +404,8 @@ impl LineSource for Terminal {
     }
 
     fn set_vocabulary(&mut self, vocabulary: Vocabulary) {
-        if let Some(helper) = self.editor.helper_mut() {
-            helper.vocabulary = vocabulary;
+        if let Some(words) = self.words() {
+            *words.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = vocabulary;
         }
     }
 }
@@ -353,6 +413,23 @@ impl LineSource for Terminal {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_line_is_read_within_its_bound_and_a_longer_one_is_dropped_whole() {
+        let text = format!("play red 5\n{}\ndraw\r\nlast", "x".repeat(100_000));
+        // A reader that gives a few bytes at a time, as a pipe may.
+        let mut reader = std::io::BufReader::with_capacity(7, text.as_bytes());
+        let mut buffer = Vec::new();
+        let mut lines = Vec::new();
+        while let Some(kept) = read_line_within(&mut reader, &mut buffer, 16).unwrap() {
+            assert!(buffer.capacity() < 64, "{}", buffer.capacity());
+            lines.push(kept.then(|| String::from_utf8(buffer.clone()).unwrap()));
+        }
+        assert_eq!(lines, [Some("play red 5\n".into()), None, Some("draw\r\n".into()), Some("last".into())]);
+        // A line of exactly the bound, its end not counted.
+        let mut exact = "0123456789abcdef\n".as_bytes();
+        assert_eq!(read_line_within(&mut exact, &mut buffer, 16).unwrap(), Some(true));
+    }
 
     #[test]
     fn the_history_reads_back_as_written_and_as_rustyline_writes_it() {

@@ -488,6 +488,8 @@ fn the_host_saves_and_resumes_a_match_and_its_players_are_told_when_it_stops() {
     let mut host = Host::start(&[&unique(), "-p", "3", "--humans", "1", "--seed", "21"], scratch.path());
     let (mut ann, _) = joined(&host, "ann");
     assert_eq!(ann.play(6), None);
+    // A line too long for a command is told, and the next is read.
+    host.command(&"x".repeat(1_000_000));
     host.command("save saved.yaml");
     host.wait_for("saved to saved.yaml");
     ann.until("output", |m| m["text"].as_str().unwrap().contains("the host saved the match"));

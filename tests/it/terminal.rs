@@ -157,15 +157,30 @@ fn two_terminals_play_each_other_through_a_host() {
         settle(session, screen);
     }
     let contents = |screen: &vt100::Parser| screen.screen().contents();
+    let last_line = |screen: &vt100::Parser| {
+        contents(screen).lines().map(str::trim_end).rfind(|l| !l.is_empty()).unwrap_or("").to_string()
+    };
+    // While the other plays, a bare prompt takes any line: 'log' answers
+    // at once.
+    let to_act =
+        |screen: &vt100::Parser| contents(screen).lines().any(|l| l.starts_with("  you ") && l.ends_with("<- to act"));
+    let waiting = players.iter().position(|(_, screen)| !to_act(screen)).expect("a seat waits");
+    assert_eq!(last_line(&players[waiting].1), ">", "{}", contents(&players[waiting].1));
+    let (session, screen) = &mut players[waiting];
+    session.write_all(b"log 2\r").unwrap();
+    settle(session, screen);
+    let text = contents(screen);
+    let answer = text.split("> log 2\n").nth(1).unwrap_or_default();
+    assert!(answer.lines().take(2).all(|l| l.starts_with("  ")) && answer.lines().count() >= 2, "{text}");
+    assert_eq!(last_line(screen), ">", "{text}");
     // Whoever is asked plays (a bot decides for them), until each has
-    // played five times.
+    // played five times; `auto` at a bare prompt is told nothing waits.
     let mut turns = [0, 0];
     let deadline = Instant::now() + Duration::from_secs(120);
     while turns.iter().any(|&t| t < 5) && Instant::now() < deadline {
         for (i, (session, screen)) in players.iter_mut().enumerate() {
             settle(session, screen);
-            let text = contents(screen);
-            let last = text.lines().map(str::trim_end).rfind(|l| !l.is_empty()).unwrap_or("").to_string();
+            let last = last_line(screen);
             if last.ends_with('>') && !last.contains("match over") {
                 // Tab completes the command word with its space.
                 session.write_all(b"au\t").unwrap();
@@ -174,7 +189,9 @@ fn two_terminals_play_each_other_through_a_host() {
                 // The hint after it: what it may take.
                 assert!(typed.lines().any(|l| l.trim_end().ends_with("> auto [BOT]")), "{typed}");
                 session.write_all(b"\r").unwrap();
-                turns[i] += 1;
+                if last != ">" {
+                    turns[i] += 1;
+                }
             }
         }
     }
