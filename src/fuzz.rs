@@ -179,7 +179,8 @@ pub fn repl_lines(data: &[u8]) -> bool {
 
 /// A saved game (naming built-in variants and rules only): read, and its
 /// moves replayed up to the first one refused; what was replayed is
-/// conserved, and saved again it reads and replays to the same table.
+/// conserved (once dealt), and saved again it reads and replays to the
+/// same table.
 pub fn saved_game(data: &[u8]) -> bool {
     let replayed = |saved: &SavedGame| -> Option<(Setup, Arc<Variant>, Game<Runtime>)> {
         let setup = saved.setup().ok()?;
@@ -190,7 +191,9 @@ pub fn saved_game(data: &[u8]) -> bool {
     };
     let Ok(saved) = SavedGame::parse("fuzz.yaml", &text(data)) else { return false };
     let Some((setup, variant, game)) = replayed(&saved) else { return false };
-    assert!(game.table().conserves(&variant), "cards were lost or made");
+    // The cards are on the table once it is dealt (a history's first line).
+    let dealt = !game.history().is_empty();
+    assert!(!dealt || game.table().conserves(&variant), "cards were lost or made");
     let text = SavedGame::of(&setup, &game).text().expect("a game replayed can be saved");
     let again = SavedGame::parse("again.yaml", &text).unwrap_or_else(|e| panic!("a save does not read back: {e}"));
     let (_, _, reloaded) = replayed(&again).expect("a save loads back");

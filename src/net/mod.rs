@@ -36,15 +36,15 @@ fn complain(text: &str) {
 
 /// Runs a host; returns the exit code.
 pub fn host(options: HostOptions) -> i32 {
-    let (setup, history) = match (&options.resume, options.setup) {
-        (Some(path), _) => match SavedGame::read(path).and_then(|saved| Ok((saved.setup()?, saved.lines()))) {
+    let (setup, saved) = match (&options.resume, options.setup) {
+        (Some(path), _) => match SavedGame::read(path).and_then(|saved| Ok((saved.setup()?, Some(saved)))) {
             Ok(found) => found,
             Err(e) => {
                 complain(&format!("error: {e}"));
                 return 2;
             }
         },
-        (None, Some(setup)) => (setup, Vec::new()),
+        (None, Some(setup)) => (setup, None),
         (None, None) => {
             complain("error: name a variant, or --resume FILE");
             return 2;
@@ -73,6 +73,22 @@ pub fn host(options: HostOptions) -> i32 {
         complain(&format!("error: {e}"));
         return 2;
     }
+    // A saved match whose moves do not replay is refused here, naming the
+    // line of the move the rules refuse.
+    if let Some(saved) = &saved {
+        let loaded = variant.clone();
+        let load = move |_: &crate::ruleset::LoadRequest| Ok((*loaded).clone());
+        if let Ok((_, Some((index, problem)))) =
+            crate::repl::rebuild(&setup, &load, saved.history.iter().map(|line| line.as_str()))
+        {
+            complain(&format!(
+                "error: the saved match does not replay: {}",
+                saved.problem(&saved.history[index], problem)
+            ));
+            return 2;
+        }
+    }
+    let history = saved.map(|saved| saved.lines()).unwrap_or_default();
     // A port alone is a port on loopback.
     let listen = match options.listen.parse::<u16>() {
         Ok(port) => format!("127.0.0.1:{port}"),
