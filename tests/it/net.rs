@@ -58,6 +58,19 @@ impl Host {
         Host { addr: addr.to_string(), code: code.to_string(), child, stdin, lines }
     }
 
+    /// `unolab join` at this host as `name`, its standard streams piped
+    /// (no colours).
+    pub fn join(&self, name: &str) -> Child {
+        Command::new(env!("CARGO_BIN_EXE_unolab"))
+            .args(["join", &self.addr, &self.code, "--name", name])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .env("NO_COLOR", "1")
+            .spawn()
+            .unwrap()
+    }
+
     pub fn command(&mut self, line: &str) {
         writeln!(self.stdin, "{line}").unwrap();
         self.stdin.flush().unwrap();
@@ -501,14 +514,7 @@ fn the_host_saves_and_resumes_a_match_and_its_players_are_told_when_it_stops() {
 
     let host = Host::start(&["--resume", "saved.yaml", "--humans", "1"], scratch.path());
     host.wait_for(&format!("resumed after {} moves", saved.history.len()));
-    let mut join = Command::new(env!("CARGO_BIN_EXE_unolab"))
-        .args(["join", &host.addr, &host.code, "--name", "ann"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .env("NO_COLOR", "1")
-        .spawn()
-        .unwrap();
+    let mut join = host.join("ann");
     host.wait_for("p0 (ann) joined");
     let mut watcher = Client::connect(&host.addr).unwrap();
     watcher.hello(&host.code, Some("late"), None);
@@ -535,14 +541,7 @@ fn the_host_saves_and_resumes_a_match_and_its_players_are_told_when_it_stops() {
 fn a_long_answer_reaches_join_in_pieces_and_the_connection_stays() {
     let scratch = tempfile::tempdir().unwrap();
     let host = Host::start(&["classic", "-p", "4", "--humans", "1", "--seed", "5"], scratch.path());
-    let mut join = Command::new(env!("CARGO_BIN_EXE_unolab"))
-        .args(["join", &host.addr, &host.code, "--name", "ann"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .env("NO_COLOR", "1")
-        .spawn()
-        .unwrap();
+    let mut join = host.join("ann");
     let mut lines = "auto\n".repeat(100);
     lines += "log 100000\nhelp all\nquit\n";
     join.stdin.take().unwrap().write_all(lines.as_bytes()).unwrap();
