@@ -572,7 +572,7 @@ fn parse_act(context: &Context, words: &[&str]) -> Result<ActCommand, String> {
         [] => None,
         words => Some(parse_play(context, words)?.card),
     };
-    Ok(ActCommand { name: name.to_string(), card, target })
+    Ok(ActCommand { name: name.to_string(), card, target, player: None })
 }
 
 fn parse_play(context: &Context, words: &[&str]) -> Result<PlayCommand, String> {
