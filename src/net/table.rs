@@ -622,12 +622,7 @@ impl Table {
     /// Carries out a line the seat sent, or protocol 2's `act` (what
     /// `read` makes of it: the input it is, or why it is none), counted
     /// among its lines. `claimed`: the seat the message says it is for.
-    fn line(
-        &mut self,
-        seat: Seat,
-        claimed: Option<Seat>,
-        read: impl FnOnce(&Game<Runtime>) -> Result<Input, String>,
-    ) {
+    fn line(&mut self, seat: Seat, claimed: Option<Seat>, read: impl FnOnce(&Game<Runtime>) -> Result<Input, String>) {
         self.people[seat].lines += 1;
         let at = self.game.history().len();
         let mut out = Vec::new();

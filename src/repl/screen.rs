@@ -621,10 +621,8 @@ fn actions_help(game: &Game<Runtime>) -> String {
             ActWhen::OutOfTurn => " (out of turn)",
             ActWhen::AnySeat => " (in turn or out of turn)",
         };
-        text += &format!(
-            "\n  act {}{card}{target}{when}\n      {about}",
-            crate::source::without_controls(&action.name)
-        );
+        text +=
+            &format!("\n  act {}{card}{target}{when}\n      {about}", crate::source::without_controls(&action.name));
     }
     text
 }

@@ -570,8 +570,7 @@ fn a_long_answer_reaches_join_in_pieces_and_the_connection_stays() {
 fn a_rules_action_is_among_a_seats_moves_and_a_protocol_2_client_takes_it_with_an_act_message() {
     let scratch = tempfile::tempdir().unwrap();
     let trade = format!("{ROOT}/tests/variants/host/trade.yaml");
-    let mut host =
-        Host::start(&[&unique(), "-r", &trade, "-p", "3", "--humans", "2", "--seed", "8"], scratch.path());
+    let mut host = Host::start(&[&unique(), "-r", &trade, "-p", "3", "--humans", "2", "--seed", "8"], scratch.path());
     let mut ann = Client::connect(&host.addr).unwrap();
     ann.hello_in(2, &host.code, Some("ann"), None);
     assert_eq!(ann.until("welcome", |_| true)["protocol"], 2);
