@@ -159,13 +159,23 @@ impl Client {
         stream.set_read_timeout(Some(Duration::from_millis(200))).unwrap();
         let bytes = Arc::new(Mutex::new(Vec::new()));
         let recorder = Recorder { stream, bytes: bytes.clone() };
-        let (ws, _) = tungstenite::client::client(format!("ws://{addr}/"), recorder).map_err(|e| match e {
-            tungstenite::HandshakeError::Failure(tungstenite::Error::Http(response)) => {
-                let body = response.body().as_deref().map(String::from_utf8_lossy).unwrap_or_default().into_owned();
-                format!("{} {body}", response.status())
+        // The stream's reads time out (200 ms), which interrupts a
+        // handshake on a busy machine: it goes on where it stopped.
+        let deadline = Instant::now() + Duration::from_secs(30);
+        let mut attempt = tungstenite::client::client(format!("ws://{addr}/"), recorder);
+        let (ws, _) = loop {
+            match attempt {
+                Ok(done) => break done,
+                Err(tungstenite::HandshakeError::Interrupted(mid)) if Instant::now() < deadline => {
+                    attempt = mid.handshake();
+                }
+                Err(tungstenite::HandshakeError::Failure(tungstenite::Error::Http(response))) => {
+                    let body = response.body().as_deref().map(String::from_utf8_lossy).unwrap_or_default().into_owned();
+                    return Err(format!("{} {body}", response.status()));
+                }
+                Err(other) => return Err(other.to_string()),
             }
-            other => other.to_string(),
-        })?;
+        };
         Ok(Client { ws, bytes, messages: Vec::new(), sent: 0 })
     }
 
