@@ -139,8 +139,9 @@ pub const COMMANDS: &[CommandInfo] = &[
         name: "act",
         short: &[],
         usage: "act NAME [CARD] [target P]",
-        help: "Take an action the rules declare, on your turn instead of playing or drawing ('act trade r5', \
-               'act slap target 2'): 'help act' lists the actions of the rules in play.",
+        help: "Take an action the rules declare, on your turn instead of playing or drawing, or out of turn where \
+               the rule says so ('act trade r5', 'act slap target 2'): 'help act' lists the actions of the rules \
+               in play.",
     },
     CommandInfo {
         name: "eval",
