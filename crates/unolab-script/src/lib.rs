@@ -20,7 +20,9 @@ use std::sync::Arc;
 
 use rhai::{AST, CallFnOptions, Dynamic, Engine, FuncArgs, Scope};
 
-use unolab_core::rules::{CardHandle, Desk, HookArg, Lent, Reply, RuleFailure, RulePlace, Rules, TraceLine, TraceSight};
+use unolab_core::rules::{
+    CardHandle, Desk, HookArg, Lent, Reply, RuleFailure, RulePlace, Rules, TraceLine, TraceSight,
+};
 use unolab_core::turn::ChoiceOption;
 use unolab_core::variant::{FnRef, HookKind, Variant};
 

@@ -725,7 +725,7 @@ impl<R: Rules> Memoized<R> {
             None => HookArg::None,
         };
         let mut tracer = tracer.borrow_mut();
-        let at_event = tracer.frozen_at;
+        let at_event = tracer.frozen_at();
         let told = Told {
             f,
             arg: &arg,
@@ -796,7 +796,7 @@ impl<R: Rules> Rules for Memoized<R> {
     fn freeze(&mut self, stamp: u64, events: usize) {
         self.memo.freeze(stamp);
         if let Some(tracer) = &self.tracer {
-            tracer.borrow_mut().frozen_at = events;
+            tracer.borrow_mut().frozen(stamp, events);
         }
     }
 

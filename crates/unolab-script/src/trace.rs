@@ -18,7 +18,7 @@ use unolab_core::rules::{CallInfo, HookArg, Reply, RuleFailure, Step, TraceLine,
 use unolab_core::seat::Seat;
 use unolab_core::table::Table;
 use unolab_core::turn::{ChoiceOption, Op, Penalty};
-use unolab_core::variant::{FnRef, Variant};
+use unolab_core::variant::{FnRef, HookKind, Variant};
 
 use crate::values::{ScriptNames, answer_value};
 
@@ -68,13 +68,39 @@ pub struct Tracer {
     /// Lines past `TRACE_LINES`, counted.
     left_out: usize,
     /// How many events the log held when the table was last frozen (the
-    /// memo's known answers are given while it is).
-    pub frozen_at: usize,
+    /// memo's known answers are given while it is), and its version.
+    frozen_at: usize,
+    stamp: u64,
+    /// The known answers told of for this version of the table: moves are
+    /// worked out again and again (for the prompt, completion...), and an
+    /// answer is told once.
+    known: std::collections::HashSet<String>,
 }
 
 impl Tracer {
     pub fn new(variant: &Variant, sight: TraceSight) -> Tracer {
-        Tracer { sight, names: ScriptNames::new(variant), lines: Vec::new(), left_out: 0, frozen_at: 0 }
+        Tracer {
+            sight,
+            names: ScriptNames::new(variant),
+            lines: Vec::new(),
+            left_out: 0,
+            frozen_at: 0,
+            stamp: 0,
+            known: Default::default(),
+        }
+    }
+
+    /// The table, version `stamp`, is frozen, the log holding `events`.
+    pub fn frozen(&mut self, stamp: u64, events: usize) {
+        if stamp != self.stamp {
+            self.known.clear();
+        }
+        (self.stamp, self.frozen_at) = (stamp, events);
+    }
+
+    /// How many events the log held when the table was last frozen.
+    pub fn frozen_at(&self) -> usize {
+        self.frozen_at
     }
 
     /// The lines since they were last taken (and how many were left out).
@@ -100,9 +126,7 @@ impl Tracer {
     /// Tells of one call of `variant`'s rules.
     pub fn tell(&mut self, variant: &Variant, told: Told) {
         let sight = Sight { seat: self.sight, before: told.before, after: told.after, call: told.call };
-        if let HookArg::Card(id, _) = told.arg
-            && !sight.sees(*id)
-        {
+        if matches!(told.arg, HookArg::Card(..)) && !sight.sees_arg() {
             return;
         }
         let words = Words { variant, names: &self.names, sight: &sight };
@@ -137,6 +161,9 @@ impl Tracer {
             told.f.function,
             told.answered.words(),
         );
+        if told.answered == Answered::Known && !self.known.insert(format!("{head}\n{}", body.join("\n"))) {
+            return;
+        }
         self.push(told.at_event, head);
         for line in body {
             self.push(told.at_event, format!("trace:   {line}"));
@@ -144,9 +171,13 @@ impl Tracer {
     }
 }
 
-/// What the trace may show: everything, or what one seat sees, on the
-/// table as a call found it or as it left it (a card drawn into the seat's
-/// hand, or played face up, is the seat's to see).
+/// What the trace may show: everything, or what one seat sees. Copies of
+/// a card share its id, so what a seat sees is told by where a card is,
+/// as the call names it, not by which card it is: the card a hook is
+/// about is public once played or turned up (`on_play`, `first_discard`),
+/// else the seat's own only if the call is its own (a card it may play,
+/// draw or act with); a hand is its holder's; the top card is public, the
+/// draw pile hidden.
 struct Sight<'a> {
     seat: TraceSight,
     before: &'a Table,
@@ -155,19 +186,7 @@ struct Sight<'a> {
 }
 
 impl Sight<'_> {
-    fn sees(&self, card: CardId) -> bool {
-        let TraceSight::Seat(seat) = self.seat else { return true };
-        [self.before, self.after].into_iter().any(|table| {
-            let mut known = Vec::new();
-            table.seen().known_to(seat, &mut known);
-            table.hands().get(seat).is_some_and(|hand| hand.contains(&card))
-                || table.discard_pile().contains(&card)
-                || known.iter().any(|&(_, id)| id == card)
-        })
-    }
-
-    /// May the seat see what `read` asks of a hand (another seat's is
-    /// hidden)?
+    /// May the seat see what the call holds of `holder`'s?
     fn sees_hand(&self, holder: Seat) -> bool {
         match self.seat {
             TraceSight::All => true,
@@ -175,17 +194,25 @@ impl Sight<'_> {
         }
     }
 
-    /// The card at `source`, as the call found it or left it.
-    fn card_at(&self, source: CardSource) -> Option<(CardId, Side)> {
-        card_now(source, self.before, self.call).or_else(|_| card_now(source, self.after, self.call)).ok()
+    /// May the seat see the card the call is about?
+    fn sees_arg(&self) -> bool {
+        matches!(self.call.hook, HookKind::OnPlay | HookKind::FirstDiscard) || self.sees_hand(self.call.me)
     }
 
     /// May the seat see the card at `source`?
     fn sees_at(&self, source: CardSource) -> bool {
-        match self.card_at(source) {
-            Some((id, _)) => self.sees(id),
-            None => matches!(self.seat, TraceSight::All),
+        match source.list {
+            CardList::Top => true,
+            CardList::Arg => self.sees_arg(),
+            CardList::Hand(holder) => self.sees_hand(holder),
+            CardList::Drawn | CardList::Playable => self.sees_hand(self.call.me),
+            CardList::Draw => matches!(self.seat, TraceSight::All),
         }
+    }
+
+    /// The card at `source`, as the call found it or left it.
+    fn card_at(&self, source: CardSource) -> Option<(CardId, Side)> {
+        card_now(source, self.before, self.call).or_else(|_| card_now(source, self.after, self.call)).ok()
     }
 }
 
@@ -199,8 +226,9 @@ struct Words<'a> {
 const HIDDEN: &str = "(hidden)";
 
 impl Words<'_> {
-    fn card(&self, id: CardId, side: Side) -> String {
-        match self.sight.sees(id) {
+    /// A card, if `seen`.
+    fn card(&self, id: CardId, side: Side, seen: bool) -> String {
+        match seen {
             true => self.variant.face_name(id, side),
             false => "a hidden card".to_string(),
         }
@@ -209,13 +237,13 @@ impl Words<'_> {
     fn arg(&self, arg: &HookArg, call: &CallInfo) -> String {
         match arg {
             HookArg::None => String::new(),
-            HookArg::Card(id, side) => self.card(*id, *side),
+            HookArg::Card(id, side) => self.card(*id, *side, self.sight.sees_arg()),
             HookArg::Seat(seat) => format!("p{seat}"),
             HookArg::Penalty(penalty) => self.penalty(penalty),
             HookArg::Chosen { tag, value } if self.sight.sees_hand(call.me) => {
                 let value = match value {
                     ChoiceOption::Value(value) => value.to_string(),
-                    ChoiceOption::Card(id, side) => self.card(*id, *side),
+                    ChoiceOption::Card(id, side) => self.card(*id, *side, true),
                 };
                 format!("{tag}: {value}")
             }
@@ -245,10 +273,15 @@ impl Words<'_> {
         }
     }
 
+    /// A card a question names, and whether it is hidden: a card from no
+    /// list is one the seat of the call chose.
     fn card_ref(&self, card: CardRef) -> (String, bool) {
         match card {
             CardRef::At(source) => (self.source(source), !self.sight.sees_at(source)),
-            CardRef::Id(id) => (self.card(id, self.sight.before.side()), !self.sight.sees(id)),
+            CardRef::Id(id) => {
+                let seen = self.sight.sees_hand(self.sight.call.me);
+                (self.card(id, self.sight.before.side(), seen), !seen)
+            }
         }
     }
 
@@ -293,10 +326,12 @@ impl Words<'_> {
             Read::Ranking => ("ranking()".into(), false),
             Read::InHand { seat, card } => {
                 let hidden = !self.sight.sees_hand(*seat);
-                let card = if hidden { "a card".into() } else { self.card(*card, self.sight.before.side()) };
+                let card = self.card(*card, self.sight.before.side(), !hidden);
                 (format!("p{seat} holds {card}"), hidden)
             }
-            Read::Matching { seat, .. } => (format!("cards of hand({seat}) a selector picks"), !self.sight.sees_hand(*seat)),
+            Read::Matching { seat, .. } => {
+                (format!("cards of hand({seat}) a selector picks"), !self.sight.sees_hand(*seat))
+            }
             Read::Count { seat, .. } => (format!("count({seat}, selector)"), !self.sight.sees_hand(*seat)),
             Read::Holds { seat, .. } => (format!("holds({seat}, selector)"), !self.sight.sees_hand(*seat)),
             Read::Peek { count } => (format!("peek({count}): cards there"), false),
@@ -327,8 +362,9 @@ impl Words<'_> {
     /// the seat may see it), a hand or pile by its size.
     fn cards(&self, list: CardList, answer: &Answer) -> String {
         let one = |what: &str| {
-            let found = self.sight.card_at(CardSource { list, index: 0 });
-            let card = found.map_or("()".to_string(), |(id, side)| self.card(id, side));
+            let source = CardSource { list, index: 0 };
+            let found = self.sight.card_at(source);
+            let card = found.map_or("()".to_string(), |(id, side)| self.card(id, side, self.sight.sees_at(source)));
             format!("{what} = {card}")
         };
         let size = match answer {
@@ -369,8 +405,13 @@ impl Words<'_> {
                     None => format!("{what} forgotten"),
                 }
             }
-            Op::Discard { seat, card } => format!("p{seat} discards {}", self.card(*card, self.sight.after.side())),
-            Op::Give { from, to, card } => format!("p{from} gives p{to} {}", self.card(*card, self.sight.after.side())),
+            Op::Discard { seat, card } => {
+                format!("p{seat} discards {}", self.card(*card, self.sight.after.side(), true))
+            }
+            Op::Give { from, to, card } => {
+                let seen = self.sight.sees_hand(*from) || self.sight.sees_hand(*to);
+                format!("p{from} gives p{to} {}", self.card(*card, self.sight.after.side(), seen))
+            }
             Op::Shuffle { discard: false } => "the draw pile is shuffled".into(),
             Op::Shuffle { discard: true } => "the discard pile is shuffled".into(),
             Op::Leave { seat, cards } => format!("p{seat} leaves the hand, its cards to the {}", cards.place()),
@@ -381,7 +422,7 @@ impl Words<'_> {
                     .iter()
                     .map(|option| match option {
                         ChoiceOption::Value(value) => value.to_string(),
-                        ChoiceOption::Card(id, side) => self.card(*id, *side),
+                        ChoiceOption::Card(id, side) => self.card(*id, *side, true),
                     })
                     .collect();
                 format!("p{} is to choose {}: {}", choice.chooser, choice.tag, options.join(", "))
@@ -401,7 +442,7 @@ impl Words<'_> {
             Reply::Verdict(Verdict::No(Some(reason))) => {
                 let card = reason.card.map(|card| {
                     let (id, side) = card.settled(self.sight.after, self.sight.call);
-                    self.card(id, side)
+                    self.card(id, side, true)
                 });
                 let text = match card {
                     Some(card) => reason.text.replace(unolab_core::rules::CARD_SLOT, &card),
