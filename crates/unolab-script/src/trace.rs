@@ -154,7 +154,7 @@ impl Tracer {
         };
         let layer = variant.layers.get(told.f.layer).map_or("?", |layer| layer.name.as_str());
         let head = format!(
-            "trace: {}({}) for p{}: {layer} {}, {} -> {reply}",
+            "trace: {}({}) for p{}: {layer} fn {}, {} -> {reply}",
             told.f.kind.name(),
             words.arg(told.arg, told.call),
             told.call.me,
@@ -296,6 +296,7 @@ impl Words<'_> {
             Read::GoingOut => ("going_out()".into(), false),
             Read::Current => ("current()".into(), false),
             Read::Dealer => ("dealer()".into(), false),
+            Read::NextPlayer { steps: 1 } => ("next_player()".into(), false),
             Read::NextPlayer { steps } => (format!("next_player({steps})"), false),
             Read::SeatAfter { from, steps } => (format!("seat_after({from}, {steps})"), false),
             Read::Direction => ("direction()".into(), false),
