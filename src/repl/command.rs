@@ -141,8 +141,9 @@ pub const COMMANDS: &[CommandInfo] = &[
         name: "act",
         short: &[],
         usage: "act NAME [CARD] [target P]",
-        help: "Take an action the rules declare, on your turn instead of playing or drawing ('act trade r5', \
-               'act slap target 2'): 'help act' lists the actions of the rules in play.",
+        help: "Take an action the rules declare, on your turn instead of playing or drawing, or out of turn where \
+               the rule says so ('act trade r5', 'act slap target 2'): 'help act' lists the actions of the rules \
+               in play.",
     },
     CommandInfo {
         name: "eval",
@@ -590,7 +591,7 @@ fn parse_act(context: &Context, words: &[&str]) -> Result<ActCommand, String> {
         [] => None,
         words => Some(parse_play(context, words)?.card),
     };
-    Ok(ActCommand { name: name.to_string(), card, target })
+    Ok(ActCommand { name: name.to_string(), card, target, player: None })
 }
 
 fn parse_play(context: &Context, words: &[&str]) -> Result<PlayCommand, String> {

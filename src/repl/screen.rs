@@ -18,6 +18,7 @@ use crate::rules::TraceLine;
 use crate::script::Runtime;
 use crate::seat::Seat;
 use crate::turn::Phase;
+use crate::variant::ActWhen;
 
 /// What one seat has been shown, and its moves now.
 pub struct Screen {
@@ -194,9 +195,21 @@ impl Screen {
     }
 
     /// The seat may do something now that is not a turn: play out of turn,
-    /// catch someone, or call UNO while it can be caught.
+    /// take a rule's action out of turn, catch someone, or call UNO while
+    /// it can be caught.
     pub fn has_chance(&self, game: &Game<Runtime>) -> bool {
-        !self.moves.plays.is_empty() || !self.moves.catch.is_empty() || self.uno_at_stake(game)
+        !self.moves.plays.is_empty()
+            || !self.moves.acts.is_empty()
+            || !self.moves.catch.is_empty()
+            || self.uno_at_stake(game)
+    }
+
+    /// The names of the actions the seat may take now, each once.
+    fn act_names<'a>(&self, game: &'a Game<Runtime>) -> Vec<&'a str> {
+        let mut names: Vec<&str> =
+            self.moves.acts.iter().map(|o| game.variant.actions[usize::from(o.action)].name.as_str()).collect();
+        names.dedup();
+        names
     }
 
     /// The seat holds one card without having called UNO, and can be caught
@@ -342,6 +355,9 @@ impl Screen {
                 cards.dedup();
                 offers.push(format!("play {} out of turn", cards.join(" or ")));
             }
+            for name in self.act_names(game) {
+                offers.push(format!("act {name}"));
+            }
             for seat in &self.moves.catch {
                 offers.push(format!("catch p{seat}"));
             }
@@ -382,9 +398,7 @@ impl Screen {
                     (Some(top), Some(color)) if top.color != Some(color) => format!(" ({})", names.color_name(color)),
                     _ => String::new(),
                 };
-                let mut acts: Vec<&str> =
-                    self.moves.acts.iter().map(|o| game.variant.actions[usize::from(o.action)].name.as_str()).collect();
-                acts.dedup();
+                let acts = self.act_names(game);
                 match acts.is_empty() {
                     true => format!("your turn on {top}{named}"),
                     false => format!("your turn on {top}{named} (or act: {})", acts.join(", ")),
@@ -620,12 +634,19 @@ impl Screen {
 /// The actions the rules in play declare, a line each: `act NAME [CARD]
 /// [target P]` and what it does.
 fn actions_help(game: &Game<Runtime>) -> String {
-    let mut text = String::from("actions of the rules in play ('act NAME ...' on your turn):");
+    let marked = if game.variant.has_out_of_turn_actions() { ", unless marked" } else { "" };
+    let mut text = format!("actions of the rules in play ('act NAME ...' on your turn{marked}):");
     for action in &game.variant.actions {
         let card = if action.card { " CARD" } else { "" };
         let target = if action.target { " target P" } else { "" };
         let about = crate::source::without_controls(&action.description);
-        text += &format!("\n  act {}{card}{target}\n      {about}", crate::source::without_controls(&action.name));
+        let when = match action.when {
+            ActWhen::Turn => "",
+            ActWhen::OutOfTurn => " (out of turn)",
+            ActWhen::AnySeat => " (in turn or out of turn)",
+        };
+        text +=
+            &format!("\n  act {}{card}{target}{when}\n      {about}", crate::source::without_controls(&action.name));
     }
     text
 }
