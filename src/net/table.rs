@@ -680,6 +680,9 @@ impl Table {
             Input::Eval(_) => {
                 let _ = writeln!(out, "eval reads every hand: it is for a table of your own (unolab play)");
             }
+            Input::Trace(_) => {
+                let _ = writeln!(out, "trace is for a table of your own (unolab play): the host's rules are shared");
+            }
             Input::Save(_) | Input::Load(_) | Input::New(_) | Input::Reload => {
                 let _ = writeln!(out, "save, load, new and reload are the host's at a networked table");
             }

@@ -35,6 +35,8 @@ pub enum Input {
     Reload,
     /// A script expression to evaluate at the table (an author's tool).
     Eval(String),
+    /// Trace hook calls (an author's tool): on, off, or say which.
+    Trace(Option<bool>),
     /// Show or set how play is paced.
     Pace(Option<Pace>),
     Quit,
@@ -150,6 +152,15 @@ pub const COMMANDS: &[CommandInfo] = &[
         help: "An author's tool: the value of a script expression at the table as it is, asked as a rule's \
                question is, for the seat to act ('eval hand_size(1)', 'eval count(me(), \"red\")', \
                'eval pending_penalty()'). It reads every hand and changes nothing.",
+    },
+    CommandInfo {
+        name: "trace",
+        short: &[],
+        usage: "trace [on|off]",
+        help: "An author's tool: with trace on, each hook call of the rules is shown before the events it led \
+               to: the hook and what it was about, the rule and function, whether the memo or the script \
+               answered, what it read and changed, and its reply. Calls about cards you cannot see are left \
+               out, and what a call read of hidden cards is shown as (hidden).",
     },
     CommandInfo { name: "hand", short: &["h"], usage: "hand", help: "Show the table and your hand." },
     CommandInfo { name: "table", short: &["t"], usage: "table", help: "Show the table and your hand." },
@@ -398,6 +409,13 @@ pub fn parse(context: &Context, line: &str) -> Result<Input, String> {
         "eval" => match line.trim_start()[first.len()..].trim() {
             "" => Err("eval what? e.g. 'eval hand_size(1)' or 'eval count(me(), \"red\")'".into()),
             expression => Ok(Input::Eval(expression.to_string())),
+        },
+        "trace" => match args.as_slice() {
+            [] => Ok(Input::Trace(None)),
+            [word] if word.eq_ignore_ascii_case("on") => Ok(Input::Trace(Some(true))),
+            [word] if word.eq_ignore_ascii_case("off") => Ok(Input::Trace(Some(false))),
+            [word] => Err(format!("'{word}': trace on or trace off")),
+            _ => Err(format!("usage: {}", info.usage)),
         },
         "pace" => match args.as_slice() {
             [] => Ok(Input::Pace(None)),

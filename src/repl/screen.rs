@@ -14,6 +14,7 @@ use crate::bot::Bot;
 use crate::event::{Event, describe_for};
 use crate::game::command::{CardRef, Command, Sight};
 use crate::game::{Action, Game, Moves, Play, Record};
+use crate::rules::TraceLine;
 use crate::script::Runtime;
 use crate::seat::Seat;
 use crate::turn::Phase;
@@ -40,6 +41,9 @@ pub struct Screen {
     pub can_restart: bool,
     /// The seat has been told that a flex side leaves the colour in play.
     pub flex_told: bool,
+    /// Lines of the trace of hook calls (`trace on`) not shown yet: shown
+    /// among the events, each before those its call led to.
+    pub trace: Vec<TraceLine>,
 }
 
 impl Screen {
@@ -56,6 +60,7 @@ impl Screen {
             words: SeatWords::of_seat(seat),
             can_restart: true,
             flex_told: false,
+            trace: Vec::new(),
         }
     }
 
@@ -94,7 +99,16 @@ impl Screen {
         };
         let turn_indent = if same_turn { "  " } else { "" };
         let mut lines = Vec::with_capacity(events.len());
+        let mut trace = std::mem::take(&mut self.trace).into_iter().peekable();
         for (index, event) in events.iter().enumerate() {
+            // The trace of the calls made before this event, as it was
+            // told (not in the seat's words: it names seats as rules do).
+            if trace.peek().is_some_and(|line| line.at_event <= self.shown + index) {
+                self.write_events(std::mem::take(&mut lines), out)?;
+                while let Some(line) = trace.next_if(|line| line.at_event <= self.shown + index) {
+                    writeln!(out, "{}", line.text)?;
+                }
+            }
             if matches!(event, Event::HandStarted { .. }) {
                 lines.push(String::new());
             }
@@ -107,13 +121,22 @@ impl Screen {
             lines.push(format!("{turn_indent}{indent}{line}"));
             lines.extend(self.note(game, events, index).map(|note| format!("{turn_indent}{indent}  ({note})")));
         }
-        for line in render::condense(lines) {
-            writeln!(out, "{}", self.words.line(&line))?;
+        self.write_events(lines, out)?;
+        for line in trace {
+            writeln!(out, "{}", line.text)?;
         }
         if !events.is_empty() {
             self.table_shown = false;
         }
         self.shown = game.events().len();
+        Ok(())
+    }
+
+    /// Event lines, condensed, in the seat's words.
+    fn write_events(&self, lines: Vec<String>, out: &mut dyn Write) -> std::io::Result<()> {
+        for line in render::condense(lines) {
+            writeln!(out, "{}", self.words.line(&line))?;
+        }
         Ok(())
     }
 
@@ -546,6 +569,7 @@ impl Screen {
             return Ok(Err(e.to_string()));
         }
         if let Some((seat, hand)) = shown {
+            self.trace.extend(game.take_trace());
             self.show_events(game, out)?;
             writeln!(out, "  {}'s hand, shown to you when challenged:", self.words.label(seat))?;
             writeln!(out, "{}", render::wrap(&hand, 4, self.style))?;
