@@ -230,8 +230,7 @@ impl<'a> Session<'a> {
             return Ok(());
         }
         loop {
-            self.show_events(out).map_err(|e| e.to_string())?;
-            self.screen.refresh_moves(&mut self.game);
+            self.show_and_refresh(out).map_err(|e| e.to_string())?;
             if self.game.table().match_winner().is_some() {
                 self.screen.announce_match_end(&self.game, out).map_err(|e| e.to_string())?;
                 return Ok(());
@@ -270,8 +269,7 @@ impl<'a> Session<'a> {
                 Some((seat, action)) => {
                     self.game.apply(action).map_err(|e| format!("p{seat} could not act: {e}"))?;
                     if self.pace == Pace::Move && !self.game.hand_over() {
-                        self.show_events(out).map_err(|e| e.to_string())?;
-                        self.screen.refresh_moves(&mut self.game);
+                        self.show_and_refresh(out).map_err(|e| e.to_string())?;
                         if !self.screen.holds_play(&self.game) {
                             self.paused = true;
                             self.screen.table_shown = true;
@@ -375,6 +373,18 @@ impl<'a> Session<'a> {
     fn show_events(&mut self, out: &mut dyn Write) -> std::io::Result<()> {
         self.screen.trace.extend(self.game.take_trace());
         self.screen.show_events(&self.game, out)
+    }
+
+    /// Shows the events not shown yet, then works out seat 0's moves; with
+    /// the trace on, the calls that worked them out are shown then too,
+    /// not after the next command.
+    fn show_and_refresh(&mut self, out: &mut dyn Write) -> std::io::Result<()> {
+        self.show_events(out)?;
+        self.screen.refresh_moves(&mut self.game);
+        if self.tracing {
+            self.show_events(out)?;
+        }
+        Ok(())
     }
 
     /// Puts `game` in play, and shows the table anew.
