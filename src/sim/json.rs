@@ -198,19 +198,12 @@ pub fn run(config: &SimConfig, stats: &SimStats, label: &str) -> Value {
         })
         .collect();
     let failure = |f: &super::Failure| json!({"game": f.index, "seed": f.seed, "error": f.message});
-    json!({
-        "label": label,
-        "variant": config.variant.name,
-        "rules": config.variant.rule_names(),
-        "options": config.variant.options.iter().map(|(k, v)| (k.clone(), option_value(v))).collect::<Map<_, _>>(),
-        "players": config.players,
-        "bot": config.bot_names(),
-        "seed": config.seed,
+    let mut run = Map::from_iter([("label".to_string(), json!(label))]);
+    run.extend(configuration(config));
+    let figures = json!({
         "games": stats.games,
         "finished": finished,
         "partial": stats.partial,
-        "run_games": config.games,
-        "shard": format!("{}/{}", config.shard.0, config.shard.1),
         "turns_mean": t.mean.mean,
         "turns_ci95": [t.mean.low, t.mean.high],
         "turns_median": t.median,
@@ -221,6 +214,13 @@ pub fn run(config: &SimConfig, stats: &SimStats, label: &str) -> Value {
         "wins": stats.wins,
         "wins_by_seat": stats.wins.iter().map(|&k| interval(k)).collect::<Vec<_>>(),
         "wins_by_position": stats.wins_by_position.iter().map(|&k| interval(k)).collect::<Vec<_>>(),
+        "wins_by_bot": report::wins_by_bot(config, stats).iter().map(|&(kind, seats, k)| {
+            let mut entry = interval(k);
+            entry["bot"] = json!(kind.to_string());
+            entry["seats"] = json!(seats);
+            entry["fair"] = json!(seats as f64 / config.players as f64);
+            entry
+        }).collect::<Vec<_>>(),
         "race": {
             "lead_changes_mean": race.lead_changes.mean,
             "lead_changes_ci95": [race.lead_changes.low, race.lead_changes.high],
@@ -242,7 +242,28 @@ pub fn run(config: &SimConfig, stats: &SimStats, label: &str) -> Value {
         "elapsed_s": stats.elapsed_s,
         "games_per_s": stats.games_per_s(),
         "raw": raw(stats),
-    })
+    });
+    if let Value::Object(figures) = figures {
+        run.extend(figures);
+    }
+    Value::Object(run)
+}
+
+/// What a run is, as a run's figures and a file of per-game rows (`meta`)
+/// both say it: variant, rules, options, players, bots, seed, the run's
+/// games and the shard.
+fn configuration(config: &SimConfig) -> Map<String, Value> {
+    let options = config.variant.options.iter().map(|(k, v)| (k.clone(), option_value(v)));
+    Map::from_iter([
+        ("variant".to_string(), json!(config.variant.name)),
+        ("rules".to_string(), json!(config.variant.rule_names())),
+        ("options".to_string(), Value::Object(options.collect())),
+        ("players".to_string(), json!(config.players)),
+        ("bot".to_string(), json!(config.bot_names())),
+        ("seed".to_string(), json!(config.seed)),
+        ("run_games".to_string(), json!(config.games)),
+        ("shard".to_string(), json!(format!("{}/{}", config.shard.0, config.shard.1))),
+    ])
 }
 
 /// What run a file of per-game rows is of (`--games-out`'s first line):
@@ -259,19 +280,11 @@ pub fn meta(config: &SimConfig, arguments: &str) -> Value {
     if config.shard != (0, 1) {
         command += &format!(" --shard {}/{}", config.shard.0, config.shard.1);
     }
-    json!({
-        "schema_version": SCHEMA_VERSION,
-        "variant": config.variant.name,
-        "rules": config.variant.rule_names(),
-        "options": config.variant.options.iter().map(|(k, v)| (k.clone(), option_value(v))).collect::<Map<_, _>>(),
-        "players": config.players,
-        "bot": config.bot_names(),
-        "seed": config.seed,
-        "run_games": config.games,
-        "shard": format!("{}/{}", config.shard.0, config.shard.1),
-        "matches": config.matches,
-        "command": command,
-    })
+    let mut meta = Map::from_iter([("schema_version".to_string(), json!(SCHEMA_VERSION))]);
+    meta.extend(configuration(config));
+    meta.insert("matches".into(), json!(config.matches));
+    meta.insert("command".into(), json!(command));
+    Value::Object(meta)
 }
 
 /// A comparison of runs `a` and `b` (indices into `runs`) on the same

@@ -62,6 +62,8 @@ pub struct GameRow {
     pub dealer: usize,
     /// The winner and their position from the dealer (0: first to play).
     pub winner: Option<(usize, usize)>,
+    /// The kind of bot that played the winner's seat.
+    pub winner_bot: Option<BotKind>,
     /// Turns (`watch::Race`: a turn counts when a seat ends it by acting),
     /// and every action.
     pub turns: u64,
@@ -305,6 +307,7 @@ impl SimStats {
             seed,
             dealer: table.dealer(),
             winner: None,
+            winner_bot: None,
             turns: u64::from(race.turns),
             actions: u64::from(race.actions),
             points: 0,
@@ -360,7 +363,7 @@ impl SimStats {
                 row.margin = watch::margin(table, seat);
                 self.margins[at] += row.margin;
                 self.margins_sq += row.margin.unsigned_abs().pow(2);
-                (row.winner, row.points) = (Some((seat, at)), points);
+                (row.winner, row.winner_bot, row.points) = (Some((seat, at)), Some(config.bot(seat)), points);
             }
             Ok(HandResult::Stuck { actions }) => {
                 let message = format!("did not end within {actions} actions");

@@ -6,6 +6,7 @@
 use serde_json::{Value, json};
 
 use super::{GameRow, SimConfig, SimStats};
+use crate::bot::BotKind;
 use crate::event::EVENT_KINDS;
 
 /// z for a two-sided 95% interval.
@@ -237,6 +238,22 @@ pub fn options(config: &SimConfig) -> Vec<String> {
     config.variant.options.iter().map(|(name, value)| format!("{name}={value}")).collect()
 }
 
+/// The hands won by the seats each kind of bot plays (`--bot
+/// search,random`), kinds in the order of their first seat: the kind, how
+/// many seats it plays, and their wins. One entry when every seat has the
+/// same bot.
+pub fn wins_by_bot(config: &SimConfig, stats: &SimStats) -> Vec<(BotKind, usize, u64)> {
+    let mut kinds: Vec<(BotKind, usize, u64)> = Vec::new();
+    for (seat, &wins) in stats.wins.iter().enumerate() {
+        let kind = config.bot(seat);
+        match kinds.iter_mut().find(|k| k.0 == kind) {
+            Some(entry) => (entry.1, entry.2) = (entry.1 + 1, entry.2 + wins),
+            None => kinds.push((kind, 1, wins)),
+        }
+    }
+    kinds
+}
+
 fn rate(k: u64, n: u64) -> String {
     let (low, high) = wilson(k, n);
     format!("{:.1}% ({:.1}-{:.1})", 100.0 * k as f64 / n.max(1) as f64, 100.0 * low, 100.0 * high)
@@ -311,6 +328,14 @@ pub fn text(config: &SimConfig, stats: &SimStats, arguments: &str) -> String {
     out += "wins by seat (95% interval):\n";
     for (seat, &wins) in stats.wins.iter().enumerate() {
         out += &format!("  p{seat}  {}\n", rate(wins, finished));
+    }
+    let bots = wins_by_bot(config, stats);
+    if bots.len() > 1 {
+        out += "wins by bot (95% interval; fair: the share of its seats, as if every bot played alike):\n";
+        for (kind, seats, wins) in &bots {
+            let fair = 100.0 * *seats as f64 / stats.wins.len().max(1) as f64;
+            out += &format!("  {:<11} {}  fair {fair:.1}%\n", kind.to_string(), rate(*wins, finished));
+        }
     }
     out += "wins by position from the dealer (1st = first to play):\n";
     let most = stats.wins_by_position.iter().copied().max().unwrap_or(0).max(1);
@@ -640,6 +665,15 @@ pub fn paired(a: &SimStats, b: &SimStats) -> Vec<Paired> {
         let (key, name) =
             (format!("wins.position_{}", position + 1), format!("wins, {} position (%)", ordinal(position + 1)));
         figures.push(figure(key, name, &|r| finished(r).then(|| percent(r.winner.map(|w| w.1) == Some(position)))));
+    }
+    // How the seats of each kind of bot fare (a rule that rewards skill
+    // lets the better bot win more), when more than one kind won.
+    let mut bots: Vec<BotKind> = a.rows.iter().chain(&b.rows).filter_map(|r| r.winner_bot).collect();
+    bots.sort_by_key(|k| k.to_string());
+    bots.dedup();
+    for kind in bots.iter().copied().filter(|_| bots.len() > 1) {
+        let (key, name) = (format!("wins.bot_{kind}"), format!("wins, {kind} seats (%)"));
+        figures.push(figure(key, name, &|r| finished(r).then(|| percent(r.winner_bot == Some(kind)))));
     }
     figures.extend([
         figure("lead_changes".into(), "lead changes per hand".into(), &|r| {

@@ -5,6 +5,7 @@
 //! it), from the hand sizes and the turn counter; nothing kept per event.
 
 use crate::game::Action;
+use crate::limits;
 use crate::seat::Seat;
 use crate::table::Table;
 
@@ -15,7 +16,12 @@ use crate::table::Table;
 /// rule that only asks a question whose sole answer is what happens anyway
 /// counts the same turns. The *leader* is the one seat holding fewer cards
 /// than every other (a tie leaves the lead where it was); the *last* is
-/// the one seat holding more than every other.
+/// the one seat holding more than every other. A seat's cards are those
+/// it holds and those a penalty waiting for its answer would make it draw
+/// (its `count`; a draw until a colour is known only once drawn), so a
+/// rule that only makes a penalty wait shows the race what drawing it at
+/// once does: no seat is last for the moment between the play and the
+/// answer.
 #[derive(Debug, Clone, Default)]
 pub struct Race {
     /// The table's count of turns given when last looked at.
@@ -52,29 +58,47 @@ impl Race {
         self.been_last >> seat & 1 != 0
     }
 
-    /// The seats in the hand and their cards: who leads, who trails, who
-    /// holds one card. Two passes over the hand sizes without branches
-    /// (the fewest and the most, then who holds them): this runs after
-    /// every action.
+    /// The seats in the hand and their cards (held, and owed to a penalty
+    /// waiting for an answer): who leads, who trails, who holds one card.
+    /// This runs after every action: with every seat in the hand and no
+    /// penalty waiting (nearly always) straight from the hand sizes, else
+    /// from a copy of them.
     #[inline(always)]
     fn look(&mut self, table: &Table) {
         let hands = table.hands();
         let out = table.seats_out();
+        if out == 0 && table.phase().penalty().is_none() && table.owed().is_empty() {
+            return self.see(hands.iter().map(|hand| (hand.len() as u32, hand.len() as u32)));
+        }
+        // A seat out of the hand neither leads nor trails.
+        let mut cards = [(u32::MAX, 0); limits::PLAYERS];
+        for (seat, (low_high, hand)) in cards.iter_mut().zip(hands.iter()).enumerate() {
+            if out >> seat & 1 == 0 {
+                *low_high = (hand.len() as u32, hand.len() as u32);
+            }
+        }
+        for penalty in table.waiting_penalties().filter(|p| out >> p.victim & 1 == 0) {
+            let (low, high) = &mut cards[penalty.victim];
+            (*low, *high) = (*low + penalty.draw.count, *high + penalty.draw.count);
+        }
+        self.see(cards[..hands.len()].iter().copied());
+    }
+
+    /// `look`, given each seat's cards as the fewest and the most may
+    /// take them (`u32::MAX` and 0 for a seat out of the hand): one pass
+    /// without branches that keeps the fewest and the most and the seats
+    /// holding them.
+    #[inline(always)]
+    fn see(&mut self, cards: impl Iterator<Item = (u32, u32)> + Clone) {
         let (mut fewest, mut most) = (u32::MAX, 0u32);
-        for (seat, hand) in hands.iter().enumerate() {
-            let (held, inside) = (hand.len() as u32, out >> seat & 1 == 0);
-            fewest = fewest.min(if inside { held } else { u32::MAX });
-            most = most.max(if inside { held } else { 0 });
+        let (mut fewest_seats, mut most_seats) = (0u32, 0u32);
+        for (seat, (low, high)) in cards.clone().enumerate() {
+            let seat = 1u32 << seat;
+            fewest_seats = if low < fewest { seat } else { fewest_seats | if low == fewest { seat } else { 0 } };
+            most_seats = if high > most { seat } else { most_seats | if high == most { seat } else { 0 } };
+            fewest = fewest.min(low);
+            most = most.max(high);
         }
-        let (mut fewest_seats, mut most_seats, mut ones) = (0u32, 0u32, 0u32);
-        for (seat, hand) in hands.iter().enumerate() {
-            let held = hand.len() as u32;
-            fewest_seats |= u32::from(held == fewest) << seat;
-            most_seats |= u32::from(held == most) << seat;
-            ones |= u32::from(held == 1) << seat;
-        }
-        let inside = !out;
-        let (fewest_seats, most_seats, ones) = (fewest_seats & inside, most_seats & inside, ones & inside);
         if fewest_seats.count_ones() == 1 {
             let leader = fewest_seats.trailing_zeros() as Seat;
             self.lead_changes += u32::from(self.leader.is_some_and(|before| before != leader));
@@ -84,7 +108,14 @@ impl Race {
             self.been_last |= most_seats;
         }
         if self.first_to_one == 0 {
-            self.first_to_one = ones;
+            // The seats holding one card are those holding the fewest, if
+            // that is one; once a seat is out of cards (the hand's end),
+            // counted apart.
+            self.first_to_one = match fewest {
+                1 => fewest_seats,
+                0 => cards.enumerate().fold(0, |ones, (seat, (low, _))| ones | u32::from(low == 1) << seat),
+                _ => 0,
+            };
         }
     }
 }

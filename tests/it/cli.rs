@@ -1084,3 +1084,34 @@ fn completions_and_manual_pages_know_every_command() {
     assert_eq!(unknown.status.code(), Some(2));
     assert!(text(&unknown).contains("no command 'simulate'"), "{}", text(&unknown));
 }
+
+/// The skill a rule rewards: the better bot's seats win more than their
+/// fair share, reported by kind of bot, and compared under A and B on the
+/// same seeds (`wins.bot_KIND`), as docs/simulation.md's recipe says.
+#[test]
+fn wins_by_bot_measure_the_skill_a_rule_rewards() {
+    let args = ["sim", "classic", "-n", "300", "--seed", "2", "--bot", "greedy,random", "-j", "2"];
+    let output = unolab(&[&args[..], &["--vs", "-r seven-o", "--json", "--schema", "2"]].concat());
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output));
+    let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let bots = json["runs"][0]["wins_by_bot"].as_array().unwrap();
+    let names: Vec<&str> = bots.iter().map(|b| b["bot"].as_str().unwrap()).collect();
+    assert_eq!(names, ["greedy", "random"]);
+    let greedy = &bots[0];
+    assert_eq!((greedy["seats"].as_u64(), greedy["fair"].as_f64()), (Some(2), Some(0.5)));
+    // The greedy bot beats the random one, with no doubt at 300 hands.
+    assert!(greedy["low"].as_f64().unwrap() > 0.5, "{greedy}");
+    let wins: u64 = bots.iter().map(|b| b["wins"].as_u64().unwrap()).sum();
+    assert_eq!(wins, json["runs"][0]["finished"].as_u64().unwrap());
+    let figure = json["comparisons"][0]["figures"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["key"] == "wins.bot_greedy")
+        .expect("the greedy seats' wins compared");
+    assert!((figure["a"].as_f64().unwrap() - 100.0 * greedy["rate"].as_f64().unwrap()).abs() < 1e-9, "{figure}");
+    // The text says it too; a table of one kind of bot does not.
+    let shown = text(&unolab(&["sim", "classic", "-n", "40", "--bot", "greedy,random"]));
+    assert!(shown.contains("wins by bot (95% interval") && shown.contains("  greedy "), "{shown}");
+    assert!(!text(&unolab(&["sim", "classic", "-n", "10"])).contains("wins by bot"));
+}

@@ -38,7 +38,7 @@ fn every_kind_of_output_has_the_documented_shape() {
     let runs: [(&str, Vec<&str>); 6] = [
         ("run", vec!["sim", "classic", "-r", "stacking", "-n", "20", "--json"]),
         ("sweep", vec!["sim", "flex", "-p", "2,3", "--set", "wildCountsAsColourMatch=false,true", "-n", "8", "--json"]),
-        ("comparison", vec!["sim", "classic", "-n", "12", "--vs", "-r seven-o", "--json"]),
+        ("comparison", vec!["sim", "classic", "-n", "12", "--bot", "search:4,random", "--vs", "-r seven-o", "--json"]),
         ("sweep_comparison", vec!["sim", "express", "-p", "2,3", "-n", "8", "--vs", "-r stacking", "--json"]),
         ("matches", vec!["sim", "express", "--matches", "-n", "3", "--bot", "greedy,random", "--json"]),
         ("failures", vec!["sim", "classic", "-r", &failing, "-n", "12", "--json"]),

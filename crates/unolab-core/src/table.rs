@@ -413,7 +413,17 @@ impl Table {
     }
 
     /// The penalties waiting for an answer: the phase's, then the owed
-    /// ones, in order. Mutable for `Game::work_out_hidden_facts`, which
+    /// ones, in order.
+    pub fn waiting_penalties(&self) -> impl Iterator<Item = &Penalty> {
+        let phase = self.phase.penalty();
+        let owed = self.owed.iter().filter_map(|decision| match decision {
+            Decision::Answer(penalty) => Some(penalty),
+            _ => None,
+        });
+        phase.into_iter().chain(owed)
+    }
+
+    /// `waiting_penalties`, mutable for `Game::work_out_hidden_facts`, which
     /// changes a challenge's guilt, never where the hand stands.
     pub(crate) fn waiting_penalties_mut(&mut self) -> impl Iterator<Item = &mut Penalty> {
         let phase = match &mut self.phase {
