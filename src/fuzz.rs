@@ -219,7 +219,7 @@ pub fn snapshot_spec(data: &[u8]) -> bool {
 /// nothing; one accepted adds up (to itself too, or it says why not).
 pub fn shard_json(data: &[u8]) -> bool {
     let Ok(value) = serde_json::from_slice::<serde_json::Value>(data) else { return false };
-    let Ok(shard) = crate::sim::report::read_shard(&value) else { return false };
+    let Ok(shard) = crate::sim::json::shard_run(&value).and_then(crate::sim::json::read_shard) else { return false };
     let mut total = SimStats::new(shard.players);
     total.merge(shard.stats.clone()).expect("a shard read adds to nothing");
     let _ = total.merge(shard.stats);

@@ -6,9 +6,9 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use super::{BAD_INPUT, SUCCESS, load_request, request_for};
+use super::{BAD_INPUT, SUCCESS, Schema, load_request, request_for};
 use crate::args::Ruleset;
-use crate::sim::report::Shard;
+use crate::sim::json::Shard;
 use crate::sim::{self, SimConfig, SimStats};
 
 /// The fields that say which run a shard belongs to.
@@ -22,23 +22,33 @@ type RunKey = Vec<Option<serde_json::Value>>;
 fn read(path: &Path) -> Result<(RunKey, Shard), String> {
     let read = crate::loader::read_text(path).map_err(|e| e.to_string()).and_then(|text| {
         let value: serde_json::Value = serde_json::from_str(&text).map_err(|e| e.to_string())?;
-        let shard = sim::report::read_shard(&value)?;
-        Ok((RUN_FIELDS.iter().map(|f| value.get(*f).cloned()).collect(), shard))
+        let run = sim::json::shard_run(&value)?;
+        let shard = sim::json::read_shard(run)?;
+        Ok((RUN_FIELDS.iter().map(|f| run.get(*f).cloned()).collect(), shard))
     });
     read.map_err(|e| format!("{}: {e}", path.display()))
 }
 
+/// The times of the shards: the slowest one's (the wall clock of shards
+/// run at once) and all of them added up (one machine's time, had it
+/// played them one after another).
+#[derive(Debug, Clone, Copy, Default)]
+struct Times {
+    slowest: f64,
+    total: f64,
+}
+
 /// The shards added up, one file at a time (one file's figures in memory
 /// besides the sums): the first shard (which says what the run is, its
-/// figures taken out) and the sums of all.
-fn add_up(files: &[PathBuf]) -> Result<(Shard, SimStats, f64), String> {
+/// figures taken out), the sums of all, and their times.
+fn add_up(files: &[PathBuf]) -> Result<(Shard, SimStats, Times), String> {
     let (first_key, mut first) = read(&files[0])?;
     let mut first_stats = Some(std::mem::take(&mut first.stats));
     let n = first.shard.1;
     // The shards given, by K: as many as the files, whatever N says.
     let mut given: BTreeMap<u64, &Path> = BTreeMap::new();
     let mut total = SimStats::new(first.players);
-    let mut elapsed = 0.0;
+    let mut times = Times::default();
     // Hands and matches are not shares of one run.
     let mut hands_from: Option<&Path> = None;
     let mut matches_from: Option<&Path> = None;
@@ -77,7 +87,8 @@ fn add_up(files: &[PathBuf]) -> Result<(Shard, SimStats, f64), String> {
                 matches.display()
             ));
         }
-        elapsed += shard.elapsed_s;
+        times.slowest = times.slowest.max(shard.elapsed_s);
+        times.total += shard.elapsed_s;
         total.merge(shard.stats).map_err(|e| format!("{}: added to the shards before it, {e}", path.display()))?;
     }
     // Each shard given once; are they all there? (Looking for the missing
@@ -94,13 +105,13 @@ fn add_up(files: &[PathBuf]) -> Result<(Shard, SimStats, f64), String> {
             missing.join(", "),
         ));
     }
-    Ok((first, total, elapsed))
+    Ok((first, total, times))
 }
 
 /// `unolab merge`: the shards of one run added up, reported as the single
 /// run would be.
-pub(super) fn merge(files: &[PathBuf], as_json: bool) -> i32 {
-    let (first, mut total, elapsed) = match add_up(files) {
+pub(super) fn merge(files: &[PathBuf], as_json: bool, schema: Schema) -> i32 {
+    let (first, mut total, times) = match add_up(files) {
         Ok(added) => added,
         Err(e) => {
             complain!("error: {e}");
@@ -108,7 +119,9 @@ pub(super) fn merge(files: &[PathBuf], as_json: bool) -> i32 {
         }
     };
     total.finish();
-    total.elapsed_s = elapsed;
+    // The run's time is the wall clock of its shards run at once: the
+    // slowest one's (hands a second over it are the run's throughput).
+    total.elapsed_s = times.slowest;
     let ruleset =
         Ruleset { variant: Some(first.variant.clone()), rules: first.rules.clone(), settings: first.settings };
     let in_run = || complain!("  (the run of {})", files[0].display());
@@ -127,9 +140,16 @@ pub(super) fn merge(files: &[PathBuf], as_json: bool) -> i32 {
         ..SimConfig::new(variant, first.players, first.run_games, first.seed)
     };
     if as_json {
-        say!("{}", sim::report::json(&config, &total));
+        schema.print_json(sim::json::document("run", vec![sim::json::run(&config, &total, "")], Vec::new()));
     } else {
-        say!("{}", sim::report::text(&config, &total, &request.arguments()).trim_end());
+        let text = sim::report::text(&config, &total, &request.arguments());
+        let shards = files.len();
+        say!(
+            "{}\n  ({shards} shards, run at once: the time is the slowest shard's; one after another they took {:.2}s, {:.0} hands/s)",
+            text.trim_end(),
+            times.total,
+            total.games as f64 / times.total.max(f64::MIN_POSITIVE)
+        );
     }
     SUCCESS
 }

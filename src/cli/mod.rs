@@ -34,12 +34,46 @@ macro_rules! complain {
 pub const SUCCESS: i32 = 0;
 pub const FAILED: i32 = 1;
 pub const BAD_INPUT: i32 = 2;
+/// A run stopped by Ctrl-C (SIGINT), SIGTERM or SIGHUP, its partial report
+/// printed: 128 + SIGINT, as a shell says.
+pub const STOPPED: i32 = 130;
+
+/// `--schema VERSION`: the shape of `--json`, and whether `--games-out`
+/// starts with a line naming the run.
+#[derive(clap::Args, Clone, Copy, Debug)]
+pub(crate) struct Schema {
+    /// 2: --json prints schema 2 alone (docs/sim.schema.json) and
+    /// --games-out starts with a line naming the run; without it --json
+    /// keeps schema 1's deprecated keys beside schema 2 (a sweep: schema
+    /// 1's list), with a warning
+    #[arg(long = "schema", value_name = "VERSION", value_parser = clap::value_parser!(u64).range(2..=2))]
+    version: Option<u64>,
+}
+
+impl Schema {
+    /// Schema 2 alone, as asked.
+    fn alone(self) -> bool {
+        self.version.is_some()
+    }
+
+    /// Prints a `--json` output: schema 2 alone, or with schema 1 kept
+    /// beside it and the warning that says so.
+    fn print_json(self, document: serde_json::Value) {
+        if self.alone() {
+            say!("{document}");
+        } else {
+            complain!("{}", crate::sim::json::SCHEMA_1_WARNING);
+            say!("{}", crate::sim::json::with_schema_1(document));
+        }
+    }
+}
 
 /// Every exit code and what it means (the manual page's EXIT STATUS).
-const EXIT_CODES: [(i32, &str); 3] = [
+const EXIT_CODES: [(i32, &str); 4] = [
     (SUCCESS, "success"),
     (FAILED, "a check, scenario, snapshot or game that failed"),
     (BAD_INPUT, "bad usage or unreadable input, named with its file, line and column where there is one"),
+    (STOPPED, "a simulation stopped by Ctrl-C, SIGTERM or SIGHUP, after its partial report"),
 ];
 
 mod check;
@@ -134,6 +168,8 @@ enum Command {
         /// Print the merged statistics as one JSON object
         #[arg(long)]
         json: bool,
+        #[command(flatten)]
+        schema: Schema,
     },
     /// Print a shell's completion script (e.g. `unolab completions bash > ~/.local/share/bash-completion/completions/unolab`)
     Completions {
@@ -178,7 +214,7 @@ pub fn main() -> i32 {
         Command::Scenario { paths, verbose } => tests::scenarios(&paths, verbose),
         Command::Snapshot { paths, accept } => tests::snapshots(&paths, accept),
         Command::Sim(args) => sim::simulate(args),
-        Command::Merge { files, json } => merge::merge(&files, json),
+        Command::Merge { files, json, schema } => merge::merge(&files, json, schema),
         Command::Completions { shell } => shell::completions(shell),
         Command::Man { page } => shell::manual(page.as_deref()),
     }

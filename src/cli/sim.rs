@@ -7,9 +7,8 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use clap::{Args, Parser};
-use serde_json::json;
 
-use super::{BAD_INPUT, FAILED, SUCCESS, load_request, request_for};
+use super::{BAD_INPUT, FAILED, STOPPED, SUCCESS, Schema, load_request, request_for};
 use crate::args::Ruleset;
 use crate::bot::BotKind;
 use crate::limits;
@@ -41,6 +40,8 @@ pub(super) struct SimArgs {
     /// `unolab merge`)
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    schema: Schema,
     /// Run every script every time instead of reusing the outcome of calls
     /// that read the same (the results are the same; this is for checking
     /// scripts and timing them)
@@ -53,7 +54,8 @@ pub(super) struct SimArgs {
     #[arg(long, value_name = "FILE")]
     games_out: Option<PathBuf>,
     /// Draw a histogram of hand length and bars of wins by position to
-    /// FILE.svg
+    /// FILE.svg: a panel per configuration of a sweep, A and B together
+    /// with --vs (and their paired differences)
     #[arg(long, value_name = "FILE.svg")]
     plot: Option<PathBuf>,
     /// Play whole matches to the target score instead of single hands
@@ -159,8 +161,8 @@ pub(super) fn simulate(args: SimArgs) -> i32 {
         complain!("error: --matches does not combine with --vs, --games-out or --show yet");
         return BAD_INPUT;
     }
-    if sweep && (args.games_out.is_some() || args.show.is_some() || args.plot.is_some()) {
-        complain!("error: --games-out, --plot and --show take one player count, not a list");
+    if sweep && (args.games_out.is_some() || args.show.is_some()) {
+        complain!("error: --games-out and --show take one player count, not a list");
         return BAD_INPUT;
     }
     for (option, path) in [("--games-out", &args.games_out), ("--plot", &args.plot)] {
@@ -307,35 +309,32 @@ pub(super) fn simulate(args: SimArgs) -> i32 {
         bar.finish_and_clear();
     }
     let mut texts = Vec::new();
-    let mut objects = Vec::new();
-    for (((config, other), (stats, versus)), arguments) in plans.iter().zip(&results).zip(&arguments) {
+    let mut runs = Vec::new();
+    let mut comparisons = Vec::new();
+    for ((((config, other), (stats, versus)), arguments), label) in
+        plans.iter().zip(&results).zip(&arguments).zip(&labels)
+    {
+        let a = runs.len();
+        runs.push(sim::json::run(config, stats, label));
         match (other, versus) {
             (Some(other), Some(versus)) => {
                 texts.push(sim::report::compare_text((config, stats), (other, versus)));
-                let paired: Vec<_> = sim::report::paired(stats, versus)
-                    .iter()
-                    .map(|p| {
-                        json!({"figure": p.name, "a": p.a, "b": p.b, "difference": p.difference.mean,
-                               "low": p.difference.low, "high": p.difference.high, "significant": p.significant()})
-                    })
-                    .collect();
-                objects.push(json!({
-                    "a": sim::report::json(config, stats),
-                    "b": sim::report::json(other, versus),
-                    "paired": paired,
-                }));
+                runs.push(sim::json::run(other, versus, label));
+                let figures = sim::report::paired(stats, versus);
+                let games = sim::report::both_finished_count(stats, versus);
+                comparisons.push(sim::json::comparison(a, a + 1, games, &figures));
             }
-            _ => {
-                texts.push(sim::report::text(config, stats, arguments));
-                objects.push(sim::report::json(config, stats));
-            }
+            _ => texts.push(sim::report::text(config, stats, arguments)),
         }
     }
     if args.json {
-        match objects.len() {
-            1 => say!("{}", objects[0]),
-            _ => say!("{}", serde_json::Value::Array(objects)),
-        }
+        let kind = match (sweep, versus.is_some()) {
+            (false, false) => "run",
+            (true, false) => "sweep",
+            (false, true) => "comparison",
+            (true, true) => "sweep_comparison",
+        };
+        args.schema.print_json(sim::json::document(kind, runs, comparisons));
     } else if sweep && versus.is_none() {
         let runs: Vec<(&str, &SimConfig, &sim::SimStats)> =
             plans.iter().zip(&results).zip(&labels).map(|(((c, _), (s, _)), l)| (l.as_str(), c, s)).collect();
@@ -348,22 +347,40 @@ pub(super) fn simulate(args: SimArgs) -> i32 {
     // file there already is replaced only by a complete one.
     if let Some(path) = &args.games_out {
         let csv = path.extension().is_some_and(|e| e.eq_ignore_ascii_case("csv"));
-        let rows = sim::report::rows(&results[0].0.rows, csv);
+        // The line naming the run is schema 2's (a reader of the rows as
+        // they were finds the columns' names first).
+        let meta = args.schema.alone().then(|| sim::json::meta(&plans[0].0, &arguments[0]));
+        let rows = sim::report::rows(meta.as_ref(), &results[0].0.rows, csv);
         if let Err(e) = output::write(path, output::USER_FILE, rows.as_bytes()) {
             complain!("error: --games-out {e}");
             return BAD_INPUT;
         }
     }
     if let Some(path) = &args.plot {
+        let describe = |config: &SimConfig, label: &str| {
+            let label = if label.is_empty() { String::new() } else { format!(" [{label}]") };
+            format!("{}, {} players{label}", config.variant.title(), config.players)
+        };
+        let panels: Vec<sim::plot::Panel> = plans
+            .iter()
+            .zip(&results)
+            .zip(&labels)
+            .map(|(((config, other), (stats, versus)), label)| sim::plot::Panel {
+                title: match other {
+                    Some(other) => format!("A: {}   B: {}", describe(config, label), describe(other, label)),
+                    None => describe(config, label),
+                },
+                a: stats,
+                b: versus.as_ref(),
+            })
+            .collect();
         let (config, stats) = (&plans[0].0, &results[0].0);
-        let title = format!(
-            "{}, {} players, {} hands, seed {}",
-            config.variant.title(),
-            config.players,
-            stats.games,
-            config.seed
-        );
-        let written = sim::plot::svg(stats, &title)
+        let title = if panels.len() == 1 && versus.is_none() {
+            format!("{}, {} hands, seed {}", describe(config, ""), stats.games, config.seed)
+        } else {
+            format!("{} hands each, seed {}", stats.games, config.seed)
+        };
+        let written = sim::plot::svg(&title, &panels)
             .map_err(|e| format!("{}: {e}", path.display()))
             .and_then(|svg| output::write(path, output::USER_FILE, svg.as_bytes()));
         if let Err(e) = written {
@@ -375,7 +392,16 @@ pub(super) fn simulate(args: SimArgs) -> i32 {
         .iter()
         .flat_map(|(a, b)| std::iter::once(a).chain(b))
         .any(|s| !s.failures.is_empty() || !s.stuck.is_empty());
-    if failed { FAILED } else { SUCCESS }
+    // Stopped by Ctrl-C (or SIGTERM, SIGHUP): the partial report is out
+    // and the files written; the exit status says it was cut short, as a
+    // shell's 128 + SIGINT.
+    if progress.stop.load(std::sync::atomic::Ordering::Relaxed) {
+        STOPPED
+    } else if failed {
+        FAILED
+    } else {
+        SUCCESS
+    }
 }
 
 /// A file a run is to write, checked before the run: a regular file or

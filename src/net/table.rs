@@ -646,6 +646,9 @@ impl Table {
             Input::Pace(_) => {
                 let _ = writeln!(out, "a networked table goes at its players' pace: the bots play at once");
             }
+            Input::Eval(_) => {
+                let _ = writeln!(out, "eval reads every hand: it is for a table of your own (unolab play)");
+            }
             Input::Save(_) | Input::Load(_) | Input::New(_) | Input::Reload => {
                 let _ = writeln!(out, "save, load, new and reload are the host's at a networked table");
             }

@@ -33,6 +33,8 @@ pub enum Input {
     Load(String),
     New(Vec<String>),
     Reload,
+    /// A script expression to evaluate at the table (an author's tool).
+    Eval(String),
     /// Show or set how play is paced.
     Pace(Option<Pace>),
     Quit,
@@ -139,6 +141,14 @@ pub const COMMANDS: &[CommandInfo] = &[
         usage: "act NAME [CARD] [target P]",
         help: "Take an action the rules declare, on your turn instead of playing or drawing ('act trade r5', \
                'act slap target 2'): 'help act' lists the actions of the rules in play.",
+    },
+    CommandInfo {
+        name: "eval",
+        short: &[],
+        usage: "eval EXPRESSION",
+        help: "An author's tool: the value of a script expression at the table as it is, asked as a rule's \
+               question is, for the seat to act ('eval hand_size(1)', 'eval count(me(), \"red\")', \
+               'eval pending_penalty()'). It reads every hand and changes nothing.",
     },
     CommandInfo { name: "hand", short: &["h"], usage: "hand", help: "Show the table and your hand." },
     CommandInfo { name: "table", short: &["t"], usage: "table", help: "Show the table and your hand." },
@@ -384,6 +394,10 @@ pub fn parse(context: &Context, line: &str) -> Result<Input, String> {
         }
         "new" => Ok(Input::New(rest.iter().map(|w| w.to_string()).collect())),
         "reload" => none(Input::Reload),
+        "eval" => match line.trim_start()[first.len()..].trim() {
+            "" => Err("eval what? e.g. 'eval hand_size(1)' or 'eval count(me(), \"red\")'".into()),
+            expression => Ok(Input::Eval(expression.to_string())),
+        },
         "pace" => match args.as_slice() {
             [] => Ok(Input::Pace(None)),
             [word] => Pace::parse(word)

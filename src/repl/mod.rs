@@ -336,6 +336,10 @@ impl<'a> Session<'a> {
             Input::Load(path) => self.load_file(&home(&path), out)?,
             Input::New(args) => self.new_match(&args, out)?,
             Input::Reload => self.reload(out)?,
+            Input::Eval(expression) => match self.game.eval(&expression) {
+                Ok(value) => writeln!(out, "{value}")?,
+                Err(e) => writeln!(out, "error: {e}")?,
+            },
             Input::Quit => return Ok(Flow::Quit),
             _ => {}
         }

@@ -63,7 +63,8 @@ impl Scenario {
             let fail = |why: String| Outcome::Fail(format!("step {} ({text}): {why}", index + 1));
             match step {
                 Step::Expect(checks) => {
-                    let mismatches = check_expectations(game, checks, logged_from);
+                    let mut mismatches = check_expectations(game, checks, logged_from);
+                    mismatches.extend(eval_mismatches(game, checks));
                     logged_from = game.events().len();
                     if !mismatches.is_empty() {
                         return fail(mismatches.join("; "));
@@ -251,6 +252,8 @@ fn check_expectations(game: &Game<impl Rules>, checks: &[Expect], logged_from: u
                 let found = logged(game, logged_from, None);
                 (found != *lines).then(|| format!("log: expected {lines:?} / found {found:?}"))
             }
+            // Asked of the rules (`eval_mismatches`).
+            Expect::Eval(_) => None,
             Expect::SeenLog(seats) => seats.iter().find_map(|(&seat, lines)| {
                 let found = logged(game, logged_from, Some(seat));
                 (found != *lines).then(|| format!("seen_log of p{seat}: expected {lines:?} / found {found:?}"))
@@ -266,4 +269,21 @@ fn check_expectations(game: &Game<impl Rules>, checks: &[Expect], logged_from: u
 fn logged(game: &Game<impl Rules>, from: usize, viewer: Option<Seat>) -> Vec<String> {
     let events = game.events().get(from..).unwrap_or_default();
     events.iter().map(|e| crate::event::describe_for(e, &game.variant, viewer)).collect()
+}
+
+/// The `eval` expectations that do not hold: each expression is asked of
+/// the rules at the table as it is.
+fn eval_mismatches(game: &mut Game<impl Rules>, checks: &[Expect]) -> Vec<String> {
+    let mut mismatches = Vec::new();
+    for check in checks {
+        let Expect::Eval(pairs) = check else { continue };
+        for (expression, expected) in pairs {
+            match game.eval(expression) {
+                Ok(found) if found == *expected => {}
+                Ok(found) => mismatches.push(format!("eval {expression}: expected {expected} / found {found}")),
+                Err(e) => mismatches.push(format!("eval {expression}: {e}")),
+            }
+        }
+    }
+    mismatches
 }

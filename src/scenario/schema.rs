@@ -102,6 +102,9 @@ pub enum Expect {
     /// The same lines as each of these seats sees them (`Game::view`'s
     /// log: another seat's drawn cards and choices hidden).
     SeenLog(BTreeMap<Seat, Vec<String>>),
+    /// Script expressions and the value each has now, in words
+    /// (`Game::eval`).
+    Eval(Vec<(String, String)>),
 }
 
 /// A value for the rules' state, written in YAML: a number, text or
@@ -125,6 +128,25 @@ fn state_map(value: &Yaml) -> Result<Vec<(String, Option<ScriptValue>)>, String>
         .map(|(k, v)| {
             let name = k.as_str().ok_or_else(|| format!("'{}' is not a name", k))?;
             Ok((name.to_string(), script_value(v)?))
+        })
+        .collect()
+}
+
+/// `eval: {EXPRESSION: VALUE}`: each value in words, as `eval` says it (a
+/// number, true or false, text, `~` for `()`).
+fn eval_map(value: &Yaml) -> Result<Vec<(String, String)>, String> {
+    let map = value.as_mapping().ok_or("eval: a map of script expression -> the value it has")?;
+    map.iter()
+        .map(|(k, v)| {
+            let expression = k.as_str().ok_or_else(|| format!("eval: '{k}' is not a script expression"))?;
+            let words = match &v.value {
+                YamlValue::Null => "()".to_string(),
+                YamlValue::Bool(b) => b.to_string(),
+                YamlValue::Int(n) => n.to_string(),
+                YamlValue::Str(s) => s.clone(),
+                _ => return Err(format!("eval: '{v}' is not a value (a number, true or false, text or ~)")),
+            };
+            Ok((expression.to_string(), words))
         })
         .collect()
 }
@@ -242,6 +264,7 @@ const EXPECTATIONS: &[&str] = &[
     "aside_size",
     "log",
     "seen_log",
+    "eval",
 ];
 
 /// An unknown `what` of a scenario: the ones there are, and the one it
@@ -399,6 +422,7 @@ fn parse_expect(variant: &Variant, value: &Yaml) -> Result<Vec<Expect>, String> 
             ),
             "aside_size" => Expect::AsideSize(count(v)?),
             "log" => Expect::Log(log_lines(v, "log")?),
+            "eval" => Expect::Eval(eval_map(v)?),
             "seen_log" => Expect::SeenLog(seat_map(v, |lines| log_lines(lines, "seen_log"))?),
             other => return Err(unknown("expectation", other, EXPECTATIONS)),
         });

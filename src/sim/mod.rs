@@ -6,8 +6,10 @@
 //! positions it tries.
 //! `report` turns the figures into intervals and tables.
 
+pub mod json;
 pub mod plot;
 pub mod report;
+pub mod watch;
 
 use std::sync::Arc;
 use std::time::Instant;
@@ -19,6 +21,7 @@ use crate::rng::game_seed;
 use crate::rules::{RuleFailure, Rules};
 use crate::script::{Runtime, Scripts};
 use crate::variant::Variant;
+use watch::Race;
 
 #[derive(Debug, Clone)]
 pub struct SimConfig {
@@ -59,15 +62,27 @@ pub struct GameRow {
     pub dealer: usize,
     /// The winner and their position from the dealer (0: first to play).
     pub winner: Option<(usize, usize)>,
+    /// Turns (`watch::Race`: a turn counts when a seat ends it by acting),
+    /// and every action.
     pub turns: u64,
+    pub actions: u64,
     pub points: i64,
     /// How it ended, if not with a winner: "stuck" or "failed".
     pub failed: Option<&'static str>,
     pub counters: Vec<(String, u64)>,
-    /// Events of each kind (`EVENT_KINDS`) in this game, and the largest
-    /// amount one of them had.
+    /// Events of each kind (`EVENT_KINDS`) in this game, their amounts,
+    /// and the largest amount one of them had.
     pub events: Vec<u32>,
+    pub amounts: Vec<u64>,
     pub peaks: Vec<u32>,
+    /// The race: lead changes, the seat that first held one card (alone),
+    /// whether the winner was last at some point, the winner's margin.
+    pub lead_changes: u32,
+    pub first_to_one: Option<usize>,
+    pub comeback: bool,
+    pub margin: i64,
+    /// The longest chain of penalties (`longest_chain`).
+    pub chain: u32,
 }
 
 /// What a run gathered. Every figure is a sum or a list over games, so
@@ -79,9 +94,12 @@ pub struct SimStats {
     pub wins: Vec<u64>,
     /// Hands won, by position from the dealer (0: the first to play).
     pub wins_by_position: Vec<u64>,
-    /// Turns of each finished hand (a turn: a seat's time to act, from the
-    /// turn passing to it to its play, its draw that ends it, or its pass).
+    /// Turns of each finished hand (`watch::Race`: a turn counts when a
+    /// seat ends it by a play, a draw or a pass; one lost to a penalty or a
+    /// skip is none).
     pub turns: Vec<u32>,
+    /// Every action of the finished hands (answers, UNO calls, catches...).
+    pub actions: u64,
     pub points_total: i64,
     /// Events of each kind (`EVENT_KINDS`) in finished hands, their
     /// amounts, and in how many hands each kind happened at all.
@@ -91,6 +109,26 @@ pub struct SimStats {
     /// Per kind, the sum over finished hands of the largest amount one
     /// event had.
     pub peaks: Vec<u64>,
+    /// Per kind, how many finished hands had each largest amount (index:
+    /// the amount, the last one `limits::SIM_SIZES - 1` or more; hands
+    /// without one are not counted; empty for kinds without amounts).
+    pub sizes: Vec<Vec<u64>>,
+    /// How many finished hands had each longest chain of penalties (index:
+    /// its length as `sizes`; a hand without a penalty is at 0).
+    pub chains: Vec<u64>,
+    /// The race (`watch::Race`), of finished hands: lead changes summed,
+    /// and their squares summed (for the interval).
+    pub lead_changes: u64,
+    pub lead_changes_sq: u64,
+    /// By position from the dealer: hands whose first seat to hold one card
+    /// (alone) was there, and of them the hands it won.
+    pub first_to_one: Vec<u64>,
+    pub first_to_one_won: Vec<u64>,
+    /// By the winner's position: hands won by a seat that was last at some
+    /// point, and the winner's margins summed; the margins' squares summed.
+    pub comebacks: Vec<u64>,
+    pub margins: Vec<i64>,
+    pub margins_sq: u64,
     /// Script counters (`count(name)`) of finished hands, summed.
     pub counters: std::collections::BTreeMap<String, u64>,
     /// Hands that hit the action limit, and games a script failed in.
@@ -113,6 +151,17 @@ pub use crate::bot::playout::{HandFailure, HandResult, play_out};
 pub fn play_hand(game: &mut Game<impl Rules>, bots: &mut [Bot]) -> Result<HandResult, HandFailure> {
     game.deal().map_err(|e| HandFailure::of(&e, e.to_string()))?;
     play_out(game, bots)
+}
+
+/// `play_hand`, `race` told of the deal and of every action.
+pub fn play_hand_watched(
+    game: &mut Game<impl Rules>,
+    bots: &mut [Bot],
+    race: &mut Race,
+) -> Result<HandResult, HandFailure> {
+    game.deal().map_err(|e| HandFailure::of(&e, e.to_string()))?;
+    race.dealt(game.table());
+    crate::bot::playout::play_out_watched(game, bots, |action, table| race.acted(action, table))
 }
 
 /// How a game's engine runs: with the memo in front of the scripts (what
@@ -205,6 +254,11 @@ impl SimStats {
             amounts: vec![0; kinds],
             hands_with: vec![0; kinds],
             peaks: vec![0; kinds],
+            sizes: vec![Vec::new(); kinds],
+            first_to_one: vec![0; players],
+            first_to_one_won: vec![0; players],
+            comebacks: vec![0; players],
+            margins: vec![0; players],
             match_wins: vec![0; players],
             ..SimStats::default()
         }
@@ -219,9 +273,10 @@ impl SimStats {
         self.turns.len() as u64
     }
 
-    /// Adds game `index`, just played on `game`. A hand the clock stopped
-    /// is not added: it has no result, and the run stops (`Err`, saying
-    /// so), since its figures would depend on the machine's speed.
+    /// Adds game `index`, just played on `game`, whose race `race` saw. A
+    /// hand the clock stopped is not added: it has no result, and the run
+    /// stops (`Err`, saying so), since its figures would depend on the
+    /// machine's speed.
     fn add(
         &mut self,
         config: &SimConfig,
@@ -229,6 +284,7 @@ impl SimStats {
         seed: u64,
         game: &Game<impl Rules>,
         result: Result<HandResult, HandFailure>,
+        race: &mut Race,
     ) -> Result<(), RunError> {
         if let Err(failure) = &result
             && failure.cause.as_ref().is_some_and(RuleFailure::by_clock)
@@ -240,46 +296,71 @@ impl SimStats {
         }
         self.games += 1;
         let log = game.log();
-        // The figures are of hands that finished (as turns and points are):
-        // a hand cut short by a failing script would count half a hand.
-        if matches!(result, Ok(HandResult::Won { .. })) {
-            for kind in 0..EVENT_KINDS.len() {
-                self.events[kind] += u64::from(log.counts[kind]);
-                self.amounts[kind] += log.amounts[kind];
-                self.hands_with[kind] += u64::from(log.counts[kind] > 0);
-                self.peaks[kind] += u64::from(log.peaks[kind]);
-            }
-            for (name, n) in &log.counters {
-                *self.counters.entry(name.to_string()).or_default() += n;
-            }
-        }
         let table = game.table();
         let players = config.players;
-        let turns = table.turns() + 1;
+        race.end();
+        let chain = longest_chain(&log.counts, &log.amounts, &log.peaks);
         let mut row = GameRow {
             index,
             seed,
             dealer: table.dealer(),
             winner: None,
-            turns,
+            turns: u64::from(race.turns),
+            actions: u64::from(race.actions),
             points: 0,
             failed: None,
-            counters: if config.rows {
-                log.counters.iter().map(|(n, c)| (n.to_string(), *c)).collect()
-            } else {
-                Vec::new()
-            },
-            events: if config.rows { log.counts.to_vec() } else { Vec::new() },
-            peaks: if config.rows { log.peaks.to_vec() } else { Vec::new() },
+            counters: Vec::new(),
+            events: Vec::new(),
+            amounts: Vec::new(),
+            peaks: Vec::new(),
+            lead_changes: race.lead_changes,
+            first_to_one: race.first_to_one_seat(),
+            comeback: false,
+            margin: 0,
+            chain,
         };
+        if config.rows {
+            row.counters = log.counters.iter().map(|(n, c)| (n.to_string(), *c)).collect();
+            (row.events, row.amounts, row.peaks) = (log.counts.to_vec(), log.amounts.to_vec(), log.peaks.to_vec());
+        }
         match result {
             Ok(HandResult::Won { seat, points, .. }) => {
-                let position = (seat + players - table.dealer() - 1) % players;
+                // The figures are of hands that finished (as turns and
+                // points are): a hand cut short by a failing script would
+                // count half a hand.
+                for kind in 0..EVENT_KINDS.len() {
+                    self.events[kind] += u64::from(log.counts[kind]);
+                    self.amounts[kind] += log.amounts[kind];
+                    self.hands_with[kind] += u64::from(log.counts[kind] > 0);
+                    self.peaks[kind] += u64::from(log.peaks[kind]);
+                    if log.peaks[kind] > 0 {
+                        tally(&mut self.sizes[kind], log.peaks[kind]);
+                    }
+                }
+                tally(&mut self.chains, chain);
+                for (name, n) in &log.counters {
+                    *self.counters.entry(name.to_string()).or_default() += n;
+                }
+                let position = |seat: usize| (seat + players - table.dealer() - 1) % players;
+                let at = position(seat);
                 self.wins[seat] += 1;
-                self.wins_by_position[position] += 1;
-                self.turns.push(u32::try_from(turns).unwrap_or(u32::MAX));
+                self.wins_by_position[at] += 1;
+                self.turns.push(race.turns);
+                self.actions += u64::from(race.actions);
                 self.points_total = self.points_total.saturating_add(points);
-                (row.winner, row.points) = (Some((seat, position)), points);
+                let changes = u64::from(race.lead_changes);
+                self.lead_changes += changes;
+                self.lead_changes_sq += changes * changes;
+                if let Some(first) = race.first_to_one_seat() {
+                    self.first_to_one[position(first)] += 1;
+                    self.first_to_one_won[position(first)] += u64::from(first == seat);
+                }
+                row.comeback = race.was_last(seat);
+                self.comebacks[at] += u64::from(row.comeback);
+                row.margin = watch::margin(table, seat);
+                self.margins[at] += row.margin;
+                self.margins_sq += row.margin.unsigned_abs().pow(2);
+                (row.winner, row.points) = (Some((seat, at)), points);
             }
             Ok(HandResult::Stuck { actions }) => {
                 let message = format!("did not end within {actions} actions");
@@ -328,6 +409,28 @@ impl SimStats {
         add(&mut self.amounts, &share.amounts, "raw.amounts")?;
         add(&mut self.hands_with, &share.hands_with, "raw.hands_with")?;
         add(&mut self.peaks, &share.peaks, "raw.peaks")?;
+        if self.sizes.len() != share.sizes.len() {
+            return Err(format!("'raw.sizes' has {} kinds, not {}", share.sizes.len(), self.sizes.len()));
+        }
+        for (to, from) in self.sizes.iter_mut().zip(&share.sizes) {
+            add_bins(to, from, "raw.sizes")?;
+        }
+        add_bins(&mut self.chains, &share.chains, "raw.chains")?;
+        self.actions = self.actions.checked_add(share.actions).ok_or_else(|| too_large("raw.actions"))?;
+        self.lead_changes =
+            self.lead_changes.checked_add(share.lead_changes).ok_or_else(|| too_large("raw.lead_changes"))?;
+        self.lead_changes_sq =
+            self.lead_changes_sq.checked_add(share.lead_changes_sq).ok_or_else(|| too_large("raw.lead_changes_sq"))?;
+        add(&mut self.first_to_one, &share.first_to_one, "raw.first_to_one")?;
+        add(&mut self.first_to_one_won, &share.first_to_one_won, "raw.first_to_one_won")?;
+        add(&mut self.comebacks, &share.comebacks, "raw.comebacks")?;
+        if self.margins.len() != share.margins.len() {
+            return Err(format!("'raw.margins' has {} entries, not {}", share.margins.len(), self.margins.len()));
+        }
+        for (t, f) in self.margins.iter_mut().zip(&share.margins) {
+            *t = t.checked_add(*f).ok_or_else(|| too_large("raw.margins"))?;
+        }
+        self.margins_sq = self.margins_sq.checked_add(share.margins_sq).ok_or_else(|| too_large("raw.margins_sq"))?;
         self.turns.extend(share.turns);
         self.points_total =
             self.points_total.checked_add(share.points_total).ok_or_else(|| too_large("raw.points_total"))?;
@@ -344,6 +447,48 @@ impl SimStats {
         self.partial |= share.partial;
         Ok(())
     }
+}
+
+/// Adds the counts of one histogram to another's, bin by bin (the longer
+/// one's length).
+fn add_bins(to: &mut Vec<u64>, from: &[u64], name: &str) -> Result<(), String> {
+    if to.len() < from.len() {
+        to.resize(from.len(), 0);
+    }
+    for (t, f) in to.iter_mut().zip(from) {
+        *t = t.checked_add(*f).ok_or_else(|| too_large(name))?;
+    }
+    Ok(())
+}
+
+/// One more hand at `value` in a histogram (the last bin open).
+fn tally(bins: &mut Vec<u64>, value: u32) {
+    let bin = (value as usize).min(crate::limits::SIM_SIZES - 1);
+    if bins.len() <= bin {
+        bins.resize(bin + 1, 0);
+    }
+    bins[bin] += 1;
+}
+
+/// The longest chain of penalties of a hand, from its log's counts: the
+/// most penalties laid on one another before one was answered (accepted or
+/// challenged: the amount the log gives those); a penalty drawn at once is
+/// a chain of one, so a rule that only makes a penalty wait to be accepted
+/// changes no chain. 0: no penalty.
+pub fn longest_chain(counts: &[u32], amounts: &[u64], peaks: &[u32]) -> u32 {
+    use crate::event::Event;
+    // The kinds, by the events themselves (no lookup by name per hand).
+    let answers = [
+        Event::Accepted { seat: 0 }.kind(),
+        Event::Challenged { challenger: 0, offender: 0, guilty: true }.kind(),
+        Event::Challenged { challenger: 0, offender: 0, guilty: false }.kind(),
+    ];
+    let penalty = Event::PenaltyPending { victim: 0, count: 0, until: None }.kind();
+    let longest = answers.iter().map(|&k| peaks[k]).max().unwrap_or(0);
+    let answered: u64 = answers.iter().map(|&k| amounts[k]).sum();
+    // Penalties beyond those the answers ended were drawn at once.
+    let at_once = u64::from(counts[penalty]) > answered;
+    longest.max(u32::from(at_once))
 }
 
 /// A sum past the largest number.
@@ -412,6 +557,7 @@ fn play_share<R: Rules>(
     game.set_on_failure(OnFailure::Stop);
     let mut stats = SimStats::new(config.players);
     let mut bots = Vec::new();
+    let mut race;
     let (k, n) = config.shard;
     let mut index = k + n * worker as u64;
     while index < config.games {
@@ -423,9 +569,10 @@ fn play_share<R: Rules>(
         if config.matches {
             stats.matches += 1;
             for hands in 1..=crate::limits::MATCH_HANDS {
-                let result = play_hand(&mut game, &mut bots);
+                race = Race::default();
+                let result = play_hand_watched(&mut game, &mut bots, &mut race);
                 let ended = !matches!(result, Ok(HandResult::Won { .. }));
-                stats.add(config, index, seed, &game, result).inspect_err(|_| progress.halt())?;
+                stats.add(config, index, seed, &game, result, &mut race).inspect_err(|_| progress.halt())?;
                 game.clear_counts();
                 if let Some(winner) = game.table().match_winner() {
                     stats.match_wins[winner] += 1;
@@ -441,8 +588,9 @@ fn play_share<R: Rules>(
                 }
             }
         } else {
-            let result = play_hand(&mut game, &mut bots);
-            stats.add(config, index, seed, &game, result).inspect_err(|_| progress.halt())?;
+            race = Race::default();
+            let result = play_hand_watched(&mut game, &mut bots, &mut race);
+            stats.add(config, index, seed, &game, result, &mut race).inspect_err(|_| progress.halt())?;
         }
         progress.advance();
         index += n * config.threads as u64;
@@ -587,10 +735,10 @@ mod tests {
         let failed = |cause: RuleFailure| Err(HandFailure { message: format!("hand 1: {cause}"), cause: Some(cause) });
         let mut stats = SimStats::new(4);
         let by_rule = RuleFailure::new("too many operations");
-        assert_eq!(stats.add(&config, 0, 1, &game, failed(by_rule)), Ok(()));
+        assert_eq!(stats.add(&config, 0, 1, &game, failed(by_rule), &mut Race::default()), Ok(()));
         assert_eq!((stats.games, stats.failures.len()), (1, 1));
         let by_clock = RuleFailure::new("stopped by the clock: the hook ran longer than 2000 ms").stopped_by_clock();
-        let stopped = stats.add(&config, 1, 2, &game, failed(by_clock));
+        let stopped = stats.add(&config, 1, 2, &game, failed(by_clock), &mut Race::default());
         let Err(RunError::Clock(why)) = stopped else { panic!("{stopped:?}") };
         assert!(why.contains("game 1 (seed 0x2): hand 1: stopped by the clock"), "{why}");
         assert!(why.contains("figures not reported"), "{why}");

@@ -6,9 +6,7 @@
 use serde_json::{Value, json};
 
 use super::{GameRow, SimConfig, SimStats};
-use crate::bot::BotKind;
 use crate::event::EVENT_KINDS;
-use crate::limits;
 
 /// z for a two-sided 95% interval.
 const Z95: f64 = 1.959_963_984_540_054;
@@ -73,6 +71,126 @@ pub fn turns(stats: &SimStats) -> Turns {
         median: quantile(&sorted, 0.5),
         p90: quantile(&sorted, 0.9),
         max: sorted.last().copied().unwrap_or(0),
+    }
+}
+
+/// A mean with its 95% interval from a sum and a sum of squares over `n`
+/// values (the normal approximation, as `mean_ci`).
+pub fn mean_of_sums(sum: f64, squares: f64, n: u64) -> Mean {
+    if n == 0 {
+        return Mean { mean: 0.0, low: 0.0, high: 0.0 };
+    }
+    let n = n as f64;
+    let mean = sum / n;
+    let variance = if n > 1.0 { ((squares - sum * sum / n) / (n - 1.0)).max(0.0) } else { 0.0 };
+    let half = Z95 * (variance / n).sqrt();
+    Mean { mean, low: mean - half, high: mean + half }
+}
+
+/// A share of `n` with its Wilson interval.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Share {
+    pub count: u64,
+    pub of: u64,
+    pub rate: f64,
+    pub low: f64,
+    pub high: f64,
+}
+
+pub fn share(count: u64, of: u64) -> Share {
+    let (low, high) = wilson(count, of);
+    Share { count, of, rate: count as f64 / of.max(1) as f64, low, high }
+}
+
+/// The race's figures (`watch::Race`), of the finished hands.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RaceFigures {
+    /// Lead changes per hand.
+    pub lead_changes: Mean,
+    /// Of the hands where one seat first held one card, the share it won.
+    pub first_to_one_wins: Share,
+    /// The share of hands won by a seat that was last at some point.
+    pub comebacks: Share,
+    /// Cards between the winner and the closest other seat at the end.
+    pub margin: Mean,
+    /// By position from the dealer: the first to one card there (a share
+    /// of the hands) and how often it won; the winners there who came
+    /// back (a share of their wins) and their mean margin.
+    pub by_position: Vec<PositionRace>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct PositionRace {
+    pub first_to_one: Share,
+    pub first_to_one_wins: Share,
+    pub comebacks: Share,
+    pub margin: f64,
+}
+
+pub fn race(stats: &SimStats) -> RaceFigures {
+    let finished = stats.finished();
+    let first: u64 = stats.first_to_one.iter().sum();
+    let first_won: u64 = stats.first_to_one_won.iter().sum();
+    let margins: i64 = stats.margins.iter().sum();
+    RaceFigures {
+        lead_changes: mean_of_sums(stats.lead_changes as f64, stats.lead_changes_sq as f64, finished),
+        first_to_one_wins: share(first_won, first),
+        comebacks: share(stats.comebacks.iter().sum(), finished),
+        margin: mean_of_sums(margins as f64, stats.margins_sq as f64, finished),
+        by_position: (0..stats.wins_by_position.len())
+            .map(|p| PositionRace {
+                first_to_one: share(stats.first_to_one[p], finished),
+                first_to_one_wins: share(stats.first_to_one_won[p], stats.first_to_one[p]),
+                comebacks: share(stats.comebacks[p], stats.wins_by_position[p]),
+                margin: stats.margins[p] as f64 / stats.wins_by_position[p].max(1) as f64,
+            })
+            .collect(),
+    }
+}
+
+/// From a histogram of hands by size (`SimStats::sizes`, `chains`): the
+/// share of the `hands` with one of at least k, for k = 1 up to the
+/// largest size seen.
+pub fn at_least(bins: &[u64], hands: u64) -> Vec<f64> {
+    let mut shares: Vec<f64> = Vec::with_capacity(bins.len());
+    let mut above = 0u64;
+    for &count in bins.iter().skip(1).rev() {
+        above += count;
+        shares.push(above as f64 / hands.max(1) as f64);
+    }
+    shares.reverse();
+    let seen = bins.iter().rposition(|&c| c > 0).unwrap_or(0);
+    shares.truncate(seen);
+    shares
+}
+
+/// A distribution as text: `>=1 98.5%  >=2 12.1% ...`, up to `limit`
+/// entries (the largest sizes in the last).
+fn at_least_text(shares: &[f64]) -> String {
+    let shown: Vec<(usize, f64)> = if shares.len() <= 12 {
+        shares.iter().copied().enumerate().map(|(k, s)| (k + 1, s)).collect()
+    } else {
+        // Steps that keep twelve entries, the largest size last.
+        let step = shares.len().div_ceil(12);
+        let mut picked: Vec<(usize, f64)> =
+            shares.iter().copied().enumerate().step_by(step).map(|(k, s)| (k + 1, s)).collect();
+        if picked.last().map(|p| p.0) != Some(shares.len()) {
+            picked.push((shares.len(), shares[shares.len() - 1]));
+        }
+        picked
+    };
+    shown.iter().map(|(k, s)| format!(">={k} {}", percent(*s))).collect::<Vec<_>>().join("  ")
+}
+
+/// A share as a percentage with the precision it needs.
+fn percent(share: f64) -> String {
+    let p = 100.0 * share;
+    if p == 0.0 || p >= 10.0 {
+        format!("{p:.0}%")
+    } else if p >= 0.1 {
+        format!("{p:.1}%")
+    } else {
+        format!("{p:.2}%")
     }
 }
 
@@ -166,6 +284,11 @@ pub fn text(config: &SimConfig, stats: &SimStats, arguments: &str) -> String {
     );
     out += &histogram(&stats.turns);
     out += &format!("points per hand: mean {:.1}\n", stats.points_total as f64 / finished.max(1) as f64);
+    out += &format!(
+        "actions per hand: mean {:.1} (every decision: answers, colours, UNO calls and catches too)\n",
+        stats.actions as f64 / finished.max(1) as f64
+    );
+    out += &race_text(stats);
     if stats.matches > 0 {
         let ended = stats.hands_per_match.len() as u64;
         let values: Vec<f64> = stats.hands_per_match.iter().map(|&h| f64::from(h)).collect();
@@ -216,6 +339,7 @@ pub fn text(config: &SimConfig, stats: &SimStats, arguments: &str) -> String {
         out += &line;
         out.push('\n');
     }
+    out += &sizes_text(stats);
     if !stats.counters.is_empty() {
         out += "script counters per hand:\n";
         for (name, n) in &stats.counters {
@@ -230,6 +354,68 @@ pub fn text(config: &SimConfig, stats: &SimStats, arguments: &str) -> String {
         }
     }
     out += &format!("{:.2}s, {:.0} hands/s\n", stats.elapsed_s, stats.games_per_s());
+    out
+}
+
+/// The race as text: lead changes, the first to one card, comebacks and
+/// margins, overall and by position.
+fn race_text(stats: &SimStats) -> String {
+    let r = race(stats);
+    let pct = |s: &Share| format!("{:.1}% ({:.1}-{:.1})", 100.0 * s.rate, 100.0 * s.low, 100.0 * s.high);
+    let mut out = String::from("the race (leader: the one seat with the fewest cards; last: the one with the most):\n");
+    out += &format!(
+        "  lead changes per hand: mean {:.2} (95% CI {:.2}-{:.2})\n",
+        r.lead_changes.mean, r.lead_changes.low, r.lead_changes.high
+    );
+    out += &format!(
+        "  the first to hold one card wins: {} of {} hands\n",
+        pct(&r.first_to_one_wins),
+        r.first_to_one_wins.of
+    );
+    out += &format!("  comebacks (the winner was last at some point): {}\n", pct(&r.comebacks));
+    out += &format!(
+        "  winner's margin (cards the closest other seat holds): mean {:.2} (95% CI {:.2}-{:.2})\n",
+        r.margin.mean, r.margin.low, r.margin.high
+    );
+    out += &format!(
+        "  {:<8} {:>13} {:>18} {:>18} {:>8}\n",
+        "position", "first to one", "of them won", "comebacks of wins", "margin"
+    );
+    for (position, p) in r.by_position.iter().enumerate() {
+        out += &format!(
+            "  {:<8} {:>13} {:>18} {:>18} {:>8.2}\n",
+            ordinal(position + 1),
+            format!("{:.1}%", 100.0 * p.first_to_one.rate),
+            pct(&p.first_to_one_wins),
+            pct(&p.comebacks),
+            p.margin
+        );
+    }
+    out
+}
+
+/// The distributions of sizes as text: the longest chain of penalties and
+/// the largest event of each kind with a size, as the share of hands with
+/// one of at least k.
+fn sizes_text(stats: &SimStats) -> String {
+    let finished = stats.finished();
+    let mut out = String::new();
+    let chains = at_least(&stats.chains, finished);
+    if !chains.is_empty() {
+        out += "share of hands with a chain of at least k penalties (one drawn at once is a chain of 1):\n";
+        out += &format!("  {}\n", at_least_text(&chains));
+    }
+    for (kind, name) in EVENT_KINDS.iter().enumerate() {
+        // An answer's size is the chain it ends (the line above); a
+        // reshuffle's is the deck's business (its distribution is in JSON).
+        if *name != "penalty" {
+            continue;
+        }
+        let shares = at_least(&stats.sizes[kind], finished);
+        if !shares.is_empty() {
+            out += &format!("share of hands whose largest {name} is at least k: {}\n", at_least_text(&shares));
+        }
+    }
     out
 }
 
@@ -259,362 +445,101 @@ fn unfinished_warning(stats: &SimStats) -> Option<String> {
     Some(format!("{}; first: game {} (seed {:#x}): {}", unfinished(stats)?, f.index, f.seed, f.message))
 }
 
-/// Every figure as one JSON object (the cli.md fields among them).
-pub fn json(config: &SimConfig, stats: &SimStats) -> Value {
-    let finished = stats.finished();
-    let t = turns(stats);
-    let interval = |k: u64| {
-        let (low, high) = wilson(k, finished);
-        json!({"wins": k, "rate": k as f64 / finished.max(1) as f64, "low": low, "high": high})
-    };
-    let games = stats.finished().max(1) as f64;
-    let events: serde_json::Map<String, Value> = EVENT_KINDS
-        .iter()
-        .enumerate()
-        .filter(|&(kind, _)| stats.events[kind] > 0)
-        .map(|(kind, name)| {
-            let count = stats.events[kind];
-            let mut entry = json!({
-                "total": count,
-                "per_hand": count as f64 / games,
-                "hands_with": stats.hands_with[kind],
-            });
-            if stats.amounts[kind] > 0 {
-                entry["mean_size"] = json!(stats.amounts[kind] as f64 / count as f64);
-                entry["largest_per_hand"] = json!(stats.peaks[kind] as f64 / games);
-                entry["largest_of_a_hand"] = json!(largest_of_a_hand(stats, kind));
-            }
-            (name.to_string(), entry)
-        })
-        .collect();
-    let failure = |f: &super::Failure| json!({"game": f.index, "seed": f.seed, "error": f.message});
-    json!({
-        "variant": config.variant.name,
-        "rules": config.variant.rule_names(),
-        "options": config.variant.options.iter().map(|(k, v)| (k.clone(), json!(v.to_string()))).collect::<serde_json::Map<_, _>>(),
-        "players": config.players,
-        "games": stats.games,
-        "finished": finished,
-        "partial": stats.partial,
-        "seed": config.seed,
-        "bot": config.bot_names(),
-        "turns_mean": t.mean.mean,
-        "turns_ci95": [t.mean.low, t.mean.high],
-        "turns_median": t.median,
-        "turns_p90": t.p90,
-        "turns_max": t.max,
-        "wins": stats.wins,
-        "wins_by_seat": stats.wins.iter().map(|&k| interval(k)).collect::<Vec<_>>(),
-        "wins_by_position": stats.wins_by_position.iter().map(|&k| interval(k)).collect::<Vec<_>>(),
-        "points_mean": stats.points_total as f64 / finished.max(1) as f64,
-        "events": events,
-        "counters": stats.counters.iter().map(|(k, &n)| (k.clone(), json!({"total": n, "per_hand": n as f64 / games}))).collect::<serde_json::Map<_, _>>(),
-        "stuck": stats.stuck.len(),
-        "stuck_games": stats.stuck.iter().map(failure).collect::<Vec<_>>(),
-        "errors": stats.failures.iter().map(failure).collect::<Vec<_>>(),
-        "elapsed_s": stats.elapsed_s,
-        "games_per_s": stats.games_per_s(),
-        "shard": format!("{}/{}", config.shard.0, config.shard.1),
-        "run_games": config.games,
-        "raw": raw(stats),
-        "matches": stats.matches,
-        "match_wins": stats.match_wins,
-        "hands_per_match_mean": mean_ci(&stats.hands_per_match.iter().map(|&h| f64::from(h)).collect::<Vec<_>>()).mean,
-    })
+/// The kinds of event a per-game row shows: those any game had, but the
+/// ones every hand has once (its start, deal and win).
+fn row_kinds(rows: &[GameRow]) -> Vec<usize> {
+    (0..EVENT_KINDS.len())
+        .filter(|&kind| !matches!(EVENT_KINDS[kind], "hand_started" | "dealt" | "hand_won"))
+        .filter(|&kind| rows.iter().any(|r| r.events.get(kind).is_some_and(|&n| n > 0)))
+        .collect()
 }
 
-/// The sums and lists every figure comes from: what `unolab merge` adds up.
-fn raw(stats: &SimStats) -> Value {
-    let failures =
-        |list: &[super::Failure]| -> Vec<Value> { list.iter().map(|f| json!([f.index, f.seed, f.message])).collect() };
-    json!({
-        "games": stats.games,
-        "partial": stats.partial,
-        "wins": stats.wins,
-        "wins_by_position": stats.wins_by_position,
-        "turns": stats.turns,
-        "points_total": stats.points_total,
-        "events": stats.events,
-        "amounts": stats.amounts,
-        "hands_with": stats.hands_with,
-        "peaks": stats.peaks,
-        "counters": stats.counters,
-        "stuck": failures(&stats.stuck),
-        "failures": failures(&stats.failures),
-        "matches": stats.matches,
-        "match_wins": stats.match_wins,
-        "hands_per_match": stats.hands_per_match,
-    })
-}
-
-/// One shard's output (`sim --shard K/N --json`) as `unolab merge` reads
-/// it: the run it is a share of, which share, and its figures.
-#[derive(Debug, Clone)]
-pub struct Shard {
-    pub variant: String,
-    pub rules: Vec<String>,
-    /// The options in force, as `--set` takes them.
-    pub settings: Vec<(String, String)>,
-    pub players: usize,
-    pub seed: u64,
-    pub bots: Vec<BotKind>,
-    /// The games (or matches) of the whole run (`-n`).
-    pub run_games: u64,
-    /// `(k, n)`: this shard plays the games whose index is `k` modulo `n`.
-    pub shard: (u64, u64),
-    pub elapsed_s: f64,
-    pub stats: SimStats,
-}
-
-/// The value at `path` (`raw.wins`) of a JSON object.
-fn at<'a>(value: &'a Value, path: &str) -> Result<&'a Value, String> {
-    path.split('.').try_fold(value, |value, key| value.get(key)).ok_or_else(|| format!("no '{path}'"))
-}
-
-/// The value at `path`, read as a `T`.
-fn typed<'a, T: serde::Deserialize<'a>>(value: &'a Value, path: &str) -> Result<T, String> {
-    T::deserialize(at(value, path)?).map_err(|e| format!("'{path}': {e}"))
-}
-
-/// The sum of counts, where it is a count.
-fn sum(values: impl IntoIterator<Item = u64>, path: &str) -> Result<u64, String> {
-    values
-        .into_iter()
-        .try_fold(0u64, u64::checked_add)
-        .ok_or_else(|| format!("'{path}' adds up past the largest count ({})", u64::MAX))
-}
-
-/// Reads a shard, trusting nothing: every number is within the bounds the
-/// simulator keeps (`limits`), every list has the length of the table or
-/// of the kinds of events, and the figures agree with each other and with
-/// the share of the run the shard says it played (no more games than the
-/// share has, every game counted once, failures at its own indices and
-/// seeds). Each problem names its field; nothing is allocated by a count
-/// read, only by what the file holds.
-pub fn read_shard(value: &Value) -> Result<Shard, String> {
-    if !value.is_object() || value.get("raw").is_none() {
-        return Err("not the JSON of one run of 'unolab sim --json' (no 'raw' figures; a sweep or --vs prints several runs, and merge takes one)".into());
-    }
-    let players: u64 = typed(value, "players")?;
-    if !(2..=limits::PLAYERS as u64).contains(&players) {
-        return Err(format!("'players': {players} is not a table of 2 to {} players", limits::PLAYERS));
-    }
-    let players = players as usize;
-    let run_games: u64 = typed(value, "run_games")?;
-    if !(1..=limits::SIM_GAMES).contains(&run_games) {
-        return Err(format!("'run_games': {run_games} is not 1 to {} games (sim -n)", limits::SIM_GAMES));
-    }
-    let shard = super::parse_shard(&typed::<String>(value, "shard")?).map_err(|e| format!("'shard': {e}"))?;
-    let seed: u64 = typed(value, "seed")?;
-    let bots = typed::<String>(value, "bot")?
-        .split(',')
-        .map(|name| BotKind::read(name).map_err(|e| format!("'bot': {e}")))
-        .collect::<Result<Vec<BotKind>, String>>()?;
-    if bots.len() > players {
-        return Err(format!("'bot': {} bots for {players} players", bots.len()));
-    }
-    let settings = at(value, "options")?
-        .as_object()
-        .ok_or("'options' is not an object")?
-        .iter()
-        .map(|(name, v)| {
-            v.as_str().map(|v| (name.clone(), v.to_string())).ok_or_else(|| format!("'options.{name}' is not a string"))
-        })
-        .collect::<Result<Vec<_>, String>>()?;
-    let elapsed_s: f64 = typed(value, "elapsed_s")?;
-    if !(elapsed_s.is_finite() && elapsed_s >= 0.0) {
-        return Err(format!("'elapsed_s': {elapsed_s} is not a time"));
-    }
-    let stats = raw_figures(value, players)?;
-    check_figures(&stats, seed, run_games, shard)?;
-    Ok(Shard {
-        variant: typed(value, "variant")?,
-        rules: typed(value, "rules")?,
-        settings,
-        players,
-        seed,
-        bots,
-        run_games,
-        shard,
-        elapsed_s,
-        stats,
-    })
-}
-
-/// The figures of a run from its JSON's `raw` part, each list of the
-/// length it must have.
-fn raw_figures(value: &Value, players: usize) -> Result<SimStats, String> {
-    let kinds = EVENT_KINDS.len();
-    let list = |name: &str, length: usize, of: &str| -> Result<Vec<u64>, String> {
-        let path = format!("raw.{name}");
-        let list: Vec<u64> = typed(value, &path)?;
-        if list.len() != length {
-            return Err(format!("'{path}' has {} entries, not one for each of the {length} {of}", list.len()));
-        }
-        Ok(list)
-    };
-    // Kinds of event are only ever added at the end: a shard written when
-    // there were fewer counts none of the later ones.
-    let per_kind = |name: &str| -> Result<Vec<u64>, String> {
-        let path = format!("raw.{name}");
-        let mut list: Vec<u64> = typed(value, &path)?;
-        if list.is_empty() || list.len() > kinds {
-            return Err(format!("'{path}' has {} entries, not one for each of the {kinds} kinds of event", list.len()));
-        }
-        list.resize(kinds, 0);
-        Ok(list)
-    };
-    let failures = |name: &str| -> Result<Vec<super::Failure>, String> {
-        let rows: Vec<(u64, u64, String)> = typed(value, &format!("raw.{name}"))?;
-        Ok(rows
-            .into_iter()
-            .map(|(index, seed, message)| super::Failure { index, seed, message, cause: None })
-            .collect())
-    };
-    Ok(SimStats {
-        games: typed(value, "raw.games")?,
-        partial: typed(value, "raw.partial")?,
-        wins: list("wins", players, "players")?,
-        wins_by_position: list("wins_by_position", players, "players")?,
-        turns: typed(value, "raw.turns")?,
-        points_total: typed(value, "raw.points_total")?,
-        events: per_kind("events")?,
-        amounts: per_kind("amounts")?,
-        hands_with: per_kind("hands_with")?,
-        peaks: per_kind("peaks")?,
-        counters: typed(value, "raw.counters")?,
-        stuck: failures("stuck")?,
-        failures: failures("failures")?,
-        matches: typed(value, "raw.matches")?,
-        match_wins: list("match_wins", players, "players")?,
-        hands_per_match: typed(value, "raw.hands_per_match")?,
-        ..SimStats::default()
-    })
-}
-
-/// Do a shard's figures agree with each other and with its share of the
-/// run (`run_games` games from `seed`, the share `shard`)?
-fn check_figures(stats: &SimStats, seed: u64, run_games: u64, shard: (u64, u64)) -> Result<(), String> {
-    let share = super::shard_games(run_games, shard);
-    let (k, n) = shard;
-    // Games are hands, or with --matches each match is a game of one or
-    // more hands.
-    let matches = stats.matches > 0;
-    let (played, path) = if matches { (stats.matches, "raw.matches") } else { (stats.games, "raw.games") };
-    if played > share || (played < share && !stats.partial) {
-        let partial = if stats.partial { "at most " } else { "" };
-        let what = if matches { "matches" } else { "games" };
-        return Err(format!(
-            "'{path}' is {played}, but shard {k}/{n} of a run of {run_games} {what} plays {partial}{share}"
-        ));
-    }
-    let finished = stats.finished();
-    let ended = sum([finished, stats.stuck.len() as u64, stats.failures.len() as u64], "raw.turns")?;
-    if matches {
-        // A match plays up to `MATCH_HANDS` hands; one that plays them all
-        // without a winner is listed as stuck on top of its hands.
-        let most = stats.matches.saturating_mul(u64::from(limits::MATCH_HANDS));
-        if stats.games < stats.matches || stats.games > most {
-            return Err(format!(
-                "'raw.games': {} hands cannot be {} matches of 1 to {} hands",
-                stats.games,
-                stats.matches,
-                limits::MATCH_HANDS
-            ));
-        }
-        if ended < stats.games || ended > stats.games.saturating_add(stats.matches) {
-            return Err(format!(
-                "'raw.turns', 'raw.stuck' and 'raw.failures' count {ended} hands and matches that did not end, for {} hands",
-                stats.games
-            ));
-        }
-        if stats.hands_per_match.len() as u64 > stats.matches {
-            return Err(format!("'raw.hands_per_match' lists more than the {} matches", stats.matches));
-        }
-        if let Some(hands) = stats.hands_per_match.iter().find(|&&h| h == 0 || h > limits::MATCH_HANDS) {
-            return Err(format!("'raw.hands_per_match': a match of {hands} hands (1 to {})", limits::MATCH_HANDS));
-        }
-        if sum(stats.hands_per_match.iter().map(|&h| u64::from(h)), "raw.hands_per_match")? > stats.games {
-            return Err(format!("'raw.hands_per_match' adds up to more than the {} hands", stats.games));
-        }
-    } else {
-        if ended != stats.games {
-            return Err(format!(
-                "'raw.games' is {}, but 'raw.turns', 'raw.stuck' and 'raw.failures' list {ended} games",
-                stats.games
-            ));
-        }
-        if !stats.hands_per_match.is_empty() {
-            return Err("'raw.hands_per_match' lists matches, but 'raw.matches' is 0".into());
-        }
-    }
-    let ended_matches = stats.hands_per_match.len() as u64;
-    if sum(stats.match_wins.iter().copied(), "raw.match_wins")? != ended_matches {
-        return Err(format!("'raw.match_wins' does not add up to the {ended_matches} matches that ended"));
-    }
-    for path in ["raw.wins", "raw.wins_by_position"] {
-        let list = if path == "raw.wins" { &stats.wins } else { &stats.wins_by_position };
-        let wins = sum(list.iter().copied(), path)?;
-        if wins != finished {
-            return Err(format!("'{path}' adds up to {wins}, but {finished} hands were won ('raw.turns')"));
-        }
-    }
-    for (kind, name) in EVENT_KINDS.iter().enumerate() {
-        if stats.hands_with[kind] > finished.min(stats.events[kind]) {
-            return Err(format!(
-                "'raw.hands_with': {} hands with '{name}', but {finished} hands and {} such events",
-                stats.hands_with[kind], stats.events[kind]
-            ));
-        }
-        if stats.peaks[kind] > stats.amounts[kind] {
-            return Err(format!("'raw.peaks': the largest '{name}' of each hand add up to more than all of them"));
-        }
-    }
-    let mut indices = std::collections::BTreeSet::new();
-    for (path, list) in [("raw.stuck", &stats.stuck), ("raw.failures", &stats.failures)] {
-        for f in list {
-            if f.index >= run_games || f.index % n != k {
-                return Err(format!("'{path}': game {} is not one of shard {k}/{n} of a run of {run_games}", f.index));
-            }
-            if f.seed != crate::rng::game_seed(seed, f.index) {
-                return Err(format!(
-                    "'{path}': game {} has seed {:#x}, not the run's {:#x}",
-                    f.index,
-                    f.seed,
-                    crate::rng::game_seed(seed, f.index)
-                ));
-            }
-            if !indices.insert(f.index) {
-                return Err(format!("'{path}': game {} is listed twice", f.index));
-            }
-        }
-    }
-    Ok(())
-}
-
-/// Per-game rows: CSV (`.csv`) or JSON lines (anything else).
-pub fn rows(rows: &[GameRow], csv: bool) -> String {
+/// Per-game rows: CSV (`.csv`) or JSON lines (anything else). With `meta`
+/// (the configuration and `schema_version`) the first line says what run
+/// they are of: in CSV a comment line (`# ` and the JSON), in JSON lines
+/// an object `{"meta": ...}`. Each row: the game's seed, dealer, winner
+/// and position, turns, points, outcome (the columns of schema 1, in their
+/// order), actions, the race (lead changes, the first seat to one card,
+/// comeback, margin, longest chain), every kind of event any game had,
+/// with its total size and largest one where it has a size, and script
+/// counters.
+pub fn rows(meta: Option<&Value>, rows: &[GameRow], csv: bool) -> String {
     let mut names: Vec<&str> = rows.iter().flat_map(|r| r.counters.iter().map(|(n, _)| n.as_str())).collect();
     names.sort_unstable();
     names.dedup();
+    let kinds = row_kinds(rows);
+    let sized: Vec<bool> =
+        kinds.iter().map(|&k| rows.iter().any(|r| r.amounts.get(k).is_some_and(|&a| a > 0))).collect();
     let mut out = String::new();
     if csv {
-        out += "game,seed,dealer,winner,position,turns,points,outcome";
-        for name in &names {
-            out += &format!(",{name}");
+        if let Some(meta) = meta {
+            out += &format!("# {}\n", json!({ "meta": meta }));
         }
+        let mut columns: Vec<String> = [
+            "game",
+            "seed",
+            "dealer",
+            "winner",
+            "position",
+            "turns",
+            "points",
+            "outcome",
+            "actions",
+            "lead_changes",
+            "first_to_one",
+            "comeback",
+            "margin",
+            "chain",
+        ]
+        .iter()
+        .map(|c| c.to_string())
+        .collect();
+        for (&kind, &sized) in kinds.iter().zip(&sized) {
+            let name = EVENT_KINDS[kind];
+            columns.push(name.to_string());
+            if sized {
+                columns.extend([format!("{name}_size"), format!("{name}_largest")]);
+            }
+        }
+        for name in &names {
+            // A counter named as a column is told apart.
+            let taken = columns.iter().any(|c| c == name);
+            columns.push(if taken { format!("count:{name}") } else { name.to_string() });
+        }
+        out += &columns.join(",");
         out.push('\n');
+    } else if let Some(meta) = meta {
+        out += &format!("{}\n", json!({ "meta": meta }));
     }
     for row in rows {
         let count = |name: &str| row.counters.iter().find(|(n, _)| n == name).map_or(0, |(_, c)| *c);
         let outcome = row.failed.unwrap_or("won");
+        let event = |kind: usize| row.events.get(kind).copied().unwrap_or(0);
+        let amount = |kind: usize| row.amounts.get(kind).copied().unwrap_or(0);
+        let peak = |kind: usize| row.peaks.get(kind).copied().unwrap_or(0);
         if csv {
             let (winner, position) =
                 row.winner.map_or((String::new(), String::new()), |(w, p)| (w.to_string(), (p + 1).to_string()));
+            let first = row.first_to_one.map_or(String::new(), |s| s.to_string());
             out += &format!(
-                "{},{},{},{winner},{position},{},{},{outcome}",
-                row.index, row.seed, row.dealer, row.turns, row.points
+                "{},{},{},{winner},{position},{},{},{outcome},{},{},{first},{},{},{}",
+                row.index,
+                row.seed,
+                row.dealer,
+                row.turns,
+                row.points,
+                row.actions,
+                row.lead_changes,
+                u8::from(row.comeback),
+                row.margin,
+                row.chain
             );
+            for (&kind, &sized) in kinds.iter().zip(&sized) {
+                out += &format!(",{}", event(kind));
+                if sized {
+                    out += &format!(",{},{}", amount(kind), peak(kind));
+                }
+            }
             for name in &names {
                 out += &format!(",{}", count(name));
             }
@@ -622,6 +547,18 @@ pub fn rows(rows: &[GameRow], csv: bool) -> String {
         } else {
             let counters: serde_json::Map<String, Value> =
                 names.iter().map(|n| (n.to_string(), json!(count(n)))).collect();
+            let events: serde_json::Map<String, Value> = kinds
+                .iter()
+                .zip(&sized)
+                .map(|(&kind, &sized)| {
+                    let entry = if sized {
+                        json!({"count": event(kind), "size": amount(kind), "largest": peak(kind)})
+                    } else {
+                        json!({"count": event(kind)})
+                    };
+                    (EVENT_KINDS[kind].to_string(), entry)
+                })
+                .collect();
             let line = json!({
                 "game": row.index,
                 "seed": row.seed,
@@ -629,14 +566,26 @@ pub fn rows(rows: &[GameRow], csv: bool) -> String {
                 "winner": row.winner.map(|(w, _)| w),
                 "position": row.winner.map(|(_, p)| p + 1),
                 "turns": row.turns,
+                "actions": row.actions,
                 "points": row.points,
                 "outcome": outcome,
+                "lead_changes": row.lead_changes,
+                "first_to_one": row.first_to_one,
+                "comeback": row.comeback,
+                "margin": row.margin,
+                "chain": row.chain,
+                "events": events,
                 "counters": counters,
             });
             out += &format!("{line}\n");
         }
     }
     out
+}
+
+/// How many games two runs on the same seeds both finished.
+pub fn both_finished_count(a: &SimStats, b: &SimStats) -> u64 {
+    both_finished(a, b).count() as u64
 }
 
 /// The games of two runs on the same seeds that both finished, paired.
@@ -648,6 +597,9 @@ fn both_finished<'a>(a: &'a SimStats, b: &'a SimStats) -> impl Iterator<Item = (
 /// the mean of the per-game differences (B - A) with its 95% interval.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Paired {
+    /// The figure's stable name (`turns`, `wins.position_1`,
+    /// `events.penalty`), and its label in the text.
+    pub key: String,
     pub name: String,
     pub a: f64,
     pub b: f64,
@@ -667,7 +619,7 @@ impl Paired {
 /// kind and counter either run saw.
 pub fn paired(a: &SimStats, b: &SimStats) -> Vec<Paired> {
     let pairs: Vec<(&GameRow, &GameRow)> = both_finished(a, b).collect();
-    let figure = |name: String, value: &dyn Fn(&GameRow) -> Option<f64>| {
+    let figure = |key: String, name: String, value: &dyn Fn(&GameRow) -> Option<f64>| {
         let (mut xs, mut ys, mut ds) = (Vec::new(), Vec::new(), Vec::new());
         for (x, y) in &pairs {
             if let (Some(vx), Some(vy)) = (value(x), value(y)) {
@@ -676,30 +628,47 @@ pub fn paired(a: &SimStats, b: &SimStats) -> Vec<Paired> {
                 ds.push(vy - vx);
             }
         }
-        Paired { name, a: mean_ci(&xs).mean, b: mean_ci(&ys).mean, difference: mean_ci(&ds) }
+        Paired { key, name, a: mean_ci(&xs).mean, b: mean_ci(&ys).mean, difference: mean_ci(&ds) }
     };
     let finished = |r: &GameRow| r.winner.is_some();
+    let percent = |yes: bool| if yes { 100.0 } else { 0.0 };
     let mut figures = vec![
-        figure("turns per hand".into(), &|r| finished(r).then_some(r.turns as f64)),
-        figure("points per hand".into(), &|r| finished(r).then_some(r.points as f64)),
+        figure("turns".into(), "turns per hand".into(), &|r| finished(r).then_some(r.turns as f64)),
+        figure("points".into(), "points per hand".into(), &|r| finished(r).then_some(r.points as f64)),
     ];
     for position in 0..a.wins_by_position.len().min(b.wins_by_position.len()) {
-        figures.push(figure(format!("wins, {} position (%)", ordinal(position + 1)), &|r| {
-            finished(r).then(|| if r.winner.map(|w| w.1) == Some(position) { 100.0 } else { 0.0 })
-        }));
+        let (key, name) =
+            (format!("wins.position_{}", position + 1), format!("wins, {} position (%)", ordinal(position + 1)));
+        figures.push(figure(key, name, &|r| finished(r).then(|| percent(r.winner.map(|w| w.1) == Some(position)))));
     }
+    figures.extend([
+        figure("lead_changes".into(), "lead changes per hand".into(), &|r| {
+            finished(r).then_some(f64::from(r.lead_changes))
+        }),
+        figure("first_to_one_wins".into(), "first to one card wins (%)".into(), &|r| {
+            r.first_to_one.filter(|_| finished(r)).map(|first| percent(r.winner.map(|w| w.0) == Some(first)))
+        }),
+        figure("comebacks".into(), "comebacks (%)".into(), &|r| finished(r).then(|| percent(r.comeback))),
+        figure("margin".into(), "winner's margin (cards)".into(), &|r| finished(r).then_some(r.margin as f64)),
+        figure("chain".into(), "longest chain".into(), &|r| finished(r).then_some(f64::from(r.chain))),
+        figure("actions".into(), "actions per hand".into(), &|r| finished(r).then_some(r.actions as f64)),
+    ]);
     for (kind, name) in EVENT_KINDS.iter().enumerate() {
         if a.events[kind] + b.events[kind] == 0 || matches!(*name, "hand_started" | "dealt" | "hand_won") {
             continue;
         }
-        figures.push(figure(format!("{name} per hand"), &|r| r.events.get(kind).map(|&n| f64::from(n))));
+        figures.push(figure(format!("events.{name}"), format!("{name} per hand"), &|r| {
+            r.events.get(kind).map(|&n| f64::from(n))
+        }));
         if a.amounts[kind] + b.amounts[kind] > 0 {
-            figures.push(figure(format!("largest {name}"), &|r| r.peaks.get(kind).map(|&n| f64::from(n))));
+            figures.push(figure(format!("largest.{name}"), format!("largest {name}"), &|r| {
+                r.peaks.get(kind).map(|&n| f64::from(n))
+            }));
         }
     }
     let counters: std::collections::BTreeSet<&String> = a.counters.keys().chain(b.counters.keys()).collect();
     for name in counters {
-        figures.push(figure(format!("count {name} per hand"), &|r| {
+        figures.push(figure(format!("counters.{name}"), format!("count {name} per hand"), &|r| {
             Some(r.counters.iter().find(|(n, _)| n == name).map_or(0.0, |(_, c)| *c as f64))
         }));
     }
@@ -764,10 +733,26 @@ pub fn sweep_table(runs: &[(&str, &SimConfig, &SimStats)]) -> String {
         })
         .collect();
     let wide = names.iter().map(|n| n.chars().count()).max().unwrap_or(0).max(13);
+    // With --matches, the matches' figures too.
+    let matches = runs.iter().any(|(_, _, stats)| stats.matches > 0);
     let mut out = format!(
-        "{:<wide$} {:>7} {:>15} {:>6} {:>5} {:>14} {:>8} {:>9} {:>8}\n",
-        "configuration", "hands", "turns (95% CI)", "median", "p90", "1st wins (%)", "points", "penalties", "largest"
+        "{:<wide$} {:>7} {:>15} {:>6} {:>5} {:>14} {:>8} {:>9} {:>8} {:>6} {:>9}",
+        "configuration",
+        "hands",
+        "turns (95% CI)",
+        "median",
+        "p90",
+        "1st wins (%)",
+        "points",
+        "penalties",
+        "largest",
+        "leads",
+        "1st to 1"
     );
+    if matches {
+        out += &format!(" {:>7} {:>21}", "matches", "hands/match (95% CI)");
+    }
+    out.push('\n');
     for ((_, _, stats), name) in runs.iter().zip(&names) {
         let t = turns(stats);
         let finished = stats.finished();
@@ -791,7 +776,23 @@ pub fn sweep_table(runs: &[(&str, &SimConfig, &SimStats)]) -> String {
             penalties,
             largest
         );
+        let r = race(stats);
+        out.insert_str(
+            out.len() - 1,
+            &format!(" {:>6.2} {:>8.1}%", r.lead_changes.mean, 100.0 * r.first_to_one_wins.rate),
+        );
+        if matches {
+            let m = mean_ci(&stats.hands_per_match.iter().map(|&h| f64::from(h)).collect::<Vec<_>>());
+            out.insert_str(
+                out.len() - 1,
+                &format!(" {:>7} {:>21}", stats.matches, format!("{:.1} ({:.1}-{:.1})", m.mean, m.low, m.high)),
+            );
+        }
     }
+    if matches {
+        out += "matches: played to the target score (hands: all their hands); hands/match: of the matches that ended\n";
+    }
+    out += "leads: lead changes per hand; 1st to 1: how often the first seat to hold one card won\n";
     for ((_, _, stats), name) in runs.iter().zip(&names) {
         if let Some(warning) = unfinished_warning(stats) {
             out += &format!("WARNING {name}: {warning}\n");

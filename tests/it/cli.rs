@@ -56,10 +56,29 @@ fn sim_json_has_the_contract_fields() {
     let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
     for key in ["variant", "rules", "players", "games", "seed", "turns_mean", "wins", "elapsed_s", "games_per_s"] {
         assert!(json.get(key).is_some(), "missing {key}");
+        // The first run's, as its own object gives it.
+        assert_eq!(json[key], json["runs"][0][key], "{key}");
     }
+    assert_eq!((&json["schema_version"], &json["kind"]), (&serde_json::json!(2), &serde_json::json!("run")));
     assert_eq!(json["games"], 50);
     assert_eq!(json["players"], 3);
     assert_eq!(json["wins"].as_array().unwrap().iter().map(|w| w.as_u64().unwrap()).sum::<u64>(), 50);
+    // Schema 1's keys stay at the top, deprecated, option values as
+    // strings, with a warning; --schema 2 prints schema 2 alone.
+    assert!(String::from_utf8_lossy(&output.stderr).contains("warning: --json: the shape of schema 1"));
+    for key in unolab::sim::json::SCHEMA_1_KEYS {
+        assert!(json.get(key).is_some(), "missing {key}");
+    }
+    assert_eq!(json["turns_ci95"], json["runs"][0]["turns_ci95"]);
+    assert_eq!(json["options"]["wildCountsAsColourMatch"], "false");
+    assert_eq!(json["runs"][0]["options"]["wildCountsAsColourMatch"], false);
+    let alone = unolab(&["sim", "classic", "-n", "50", "--seed", "9", "-p", "3", "--json", "--schema", "2"]);
+    assert!(alone.stderr.is_empty(), "{}", text(&alone));
+    let alone: serde_json::Value = serde_json::from_slice(&alone.stdout).unwrap();
+    assert!(alone.get("turns_ci95").is_none() && alone.get("raw").is_none());
+    assert_eq!(alone["runs"][0]["raw"], json["runs"][0]["raw"]);
+    let other = unolab(&["sim", "classic", "-n", "5", "--json", "--schema", "1"]);
+    assert_eq!(other.status.code(), Some(2), "{}", text(&other));
 }
 
 #[test]
@@ -213,9 +232,17 @@ fn merged_shards_are_the_single_run() {
     assert_eq!(output.status.code(), Some(0), "{}", text(&output));
     let mut merged: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
     let mut single = run(&[]);
+    // The merged run's time is the slowest shard's (shards run at once).
+    let slowest = files
+        .iter()
+        .map(|f| serde_json::from_str::<serde_json::Value>(&std::fs::read_to_string(f).unwrap()).unwrap())
+        .map(|shard| shard["elapsed_s"].as_f64().unwrap())
+        .fold(0.0, f64::max);
+    assert_eq!(merged["elapsed_s"].as_f64(), Some(slowest));
     for value in [&mut merged, &mut single] {
         for timing in ["elapsed_s", "games_per_s"] {
             value.as_object_mut().unwrap().remove(timing);
+            value["runs"][0].as_object_mut().unwrap().remove(timing);
         }
     }
     assert_eq!(merged, single);
@@ -242,9 +269,54 @@ fn sim_draws_its_pictures_to_an_svg_file() {
     {
         assert!(svg.contains(caption), "no '{caption}'");
     }
-    // 20 bins at most, and a bar per position, besides the background.
+    assert!(svg.contains("fair share"), "no fair share of wins");
+    // 20 bins at most and a bar per position, besides the background and
+    // the legend's box and swatch (B's nowhere: there is no B).
     let rects = svg.matches("<rect").count();
-    assert!(rects > 3 + 1 && rects <= 20 + 3 + 1, "{rects} rectangles");
+    assert!(rects > 3 + 1 && rects <= 20 + 3 + 1 + 3, "{rects} rectangles");
+    assert!(!svg.contains("B - A"), "a single run has no differences");
+}
+
+/// With --vs the plot draws A and B together and their paired
+/// differences; a sweep draws a panel per configuration.
+#[test]
+fn sim_plots_both_sides_of_a_comparison_a_panel_per_configuration() {
+    let scratch = tempfile::tempdir().unwrap();
+    let path = scratch.path().join("ab.svg");
+    let output = unolab(&[
+        "sim",
+        "classic",
+        "-n",
+        "40",
+        "-p",
+        "2,3",
+        "--vs",
+        "-r stacking",
+        "--plot",
+        &path.display().to_string(),
+    ]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output));
+    let svg = std::fs::read_to_string(&path).unwrap();
+    for caption in [
+        "A: classic, 2 players   B: classic + stacking, 2 players",
+        "A: classic, 3 players   B: classic + stacking, 3 players",
+        "B - A, % of A (95% interval)",
+        "40 hands each, seed 0",
+    ] {
+        assert!(svg.contains(caption), "no '{caption}'");
+    }
+    // Both sides in each panel's two charts, a legend naming them.
+    assert_eq!(svg.matches("hand length (turns)").count(), 2);
+    let legend = |side: &str| svg.lines().filter(|l| l.trim() == side).count();
+    assert!(legend("A") >= 4 && legend("B") >= 4, "A and B not both drawn");
+    // A sweep without --vs: a panel per configuration.
+    let path = scratch.path().join("sweep.svg");
+    let output = unolab(&["sim", "express", "-n", "20", "-p", "2,3,4", "--plot", &path.display().to_string()]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output));
+    let svg = std::fs::read_to_string(&path).unwrap();
+    for players in 2..=4 {
+        assert!(svg.contains(&format!("express, {players} players")), "no panel of {players} players");
+    }
 }
 
 #[test]
@@ -253,18 +325,27 @@ fn a_sweep_over_players_and_option_values_is_one_table() {
         unolab(&["sim", "classic", "-r", "stacking", "--set", "crossStack=false,true", "-p", "2,3", "-n", "20"]);
     assert_eq!(output.status.code(), Some(0), "{}", text(&output));
     let out = text(&output);
-    let rows: Vec<&str> = out.lines().skip(1).collect();
+    let rows: Vec<&str> = out.lines().skip(1).filter(|l| l.starts_with("classic")).collect();
     assert_eq!(rows.len(), 4, "{out}");
     for (row, (players, cross)) in rows.iter().zip([(2, false), (3, false), (2, true), (3, true)]) {
         assert!(row.starts_with(&format!("classic + stacking, {players} players [crossStack={cross}]")), "{row}");
     }
-    let json: serde_json::Value = serde_json::from_slice(
-        &unolab(&["sim", "classic", "-r", "stacking", "--set", "crossStack=false,true", "-n", "10", "--json"]).stdout,
-    )
-    .unwrap();
+    let sweep = ["sim", "classic", "-r", "stacking", "--set", "crossStack=false,true", "-n", "10", "--json"];
+    // Schema 1's list of runs, deprecated: option values as strings.
+    let old: serde_json::Value = serde_json::from_slice(&unolab(&sweep).stdout).unwrap();
     let options: Vec<&str> =
-        json.as_array().unwrap().iter().map(|r| r["options"]["crossStack"].as_str().unwrap()).collect();
+        old.as_array().unwrap().iter().map(|r| r["options"]["crossStack"].as_str().unwrap()).collect();
     assert_eq!(options, ["false", "true"]);
+    let json: serde_json::Value =
+        serde_json::from_slice(&unolab(&[&sweep[..], &["--schema", "2"]].concat()).stdout).unwrap();
+    // Schema 2: one object, a run per configuration; option values keep
+    // their type.
+    assert_eq!(json["kind"], "sweep");
+    let options: Vec<bool> =
+        json["runs"].as_array().unwrap().iter().map(|r| r["options"]["crossStack"].as_bool().unwrap()).collect();
+    assert_eq!(options, [false, true]);
+    let labels: Vec<&str> = json["runs"].as_array().unwrap().iter().map(|r| r["label"].as_str().unwrap()).collect();
+    assert_eq!(labels, ["crossStack=false", "crossStack=true"]);
 }
 
 #[test]
@@ -834,6 +915,70 @@ fn a_snapshot_spec_lists_each_game_once() {
     assert_eq!(out.status.code(), Some(2), "{}", text(&out));
     assert!(text(&out).contains("twice.snapshots.yaml:3:12: seeds lists 1 twice"), "{}", text(&out));
     assert_eq!(std::fs::read_dir(scratch.path()).unwrap().count(), 1, "nothing was written");
+}
+
+/// `--games-out` rows carry each game's events, their sizes and longest
+/// chain, agreeing with the run's figures; the columns of schema 1 come
+/// first, in their order. With `--schema 2` the first line names the run,
+/// and its command plays the same rows again.
+#[test]
+fn per_game_rows_carry_events_and_name_their_run() {
+    let scratch = tempfile::tempdir().unwrap();
+    let csv = scratch.path().join("rows.csv");
+    let args = ["sim", "classic", "-r", "stacking", "-n", "60", "--seed", "4", "-p", "3"];
+    let output = unolab(&[&args[..], &["--games-out", &csv.display().to_string(), "--json"]].concat());
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output));
+    let run: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let rows = std::fs::read_to_string(&csv).unwrap();
+    let mut lines = rows.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    assert_eq!(header[..8], ["game", "seed", "dealer", "winner", "position", "turns", "points", "outcome"]);
+    for column in ["actions", "lead_changes", "chain", "penalty", "penalty_size", "penalty_largest", "accepted"] {
+        assert!(header.contains(&column), "no column {column}: {header:?}");
+    }
+    let column = |name: &str| header.iter().position(|c| *c == name).unwrap();
+    let rows: Vec<Vec<u64>> = lines
+        .map(|l| {
+            l.split(',')
+                .enumerate()
+                .filter(|(i, _)| *i != column("outcome"))
+                .map(|(_, v)| v.parse().unwrap_or(0))
+                .collect()
+        })
+        .collect();
+    assert_eq!(rows.len(), 60);
+    // Columns after "outcome" are one to the left in `rows`.
+    let at = |row: &Vec<u64>, name: &str| row[column(name) - usize::from(column(name) > column("outcome"))];
+    let penalties: u64 = rows.iter().map(|r| at(r, "penalty")).sum();
+    assert_eq!(serde_json::json!(penalties), run["runs"][0]["events"]["penalty"]["total"]);
+    // The share of hands with a chain of at least 2, from the rows and
+    // from the run.
+    let long = rows.iter().filter(|r| at(r, "chain") >= 2).count() as f64 / 60.0;
+    assert_eq!(run["runs"][0]["chains_at_least"][1].as_f64(), Some(long));
+    assert!(rows.iter().all(|r| (at(r, "penalty") > 0) == (at(r, "chain") > 0)));
+    assert!(rows.iter().all(|r| at(r, "penalty_largest") <= at(r, "penalty_size")));
+
+    // Schema 2: the run named on the first line, whose command plays the
+    // same rows.
+    let jsonl = scratch.path().join("rows.jsonl");
+    let output = unolab(&[&args[..], &["--games-out", &jsonl.display().to_string(), "--schema", "2"]].concat());
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output));
+    let first = std::fs::read_to_string(&jsonl).unwrap();
+    let meta: serde_json::Value = serde_json::from_str(first.lines().next().unwrap()).unwrap();
+    let meta = &meta["meta"];
+    assert_eq!(
+        (&meta["schema_version"], &meta["variant"], &meta["seed"]),
+        (&serde_json::json!(2), &serde_json::json!("classic"), &serde_json::json!(4))
+    );
+    assert_eq!(meta["rules"], serde_json::json!(["stacking"]));
+    let command = meta["command"].as_str().unwrap();
+    let again = scratch.path().join("again.jsonl");
+    let words: Vec<&str> = command.split(' ').skip(1).collect();
+    let output = unolab(&[&words[..], &["--games-out", &again.display().to_string(), "--schema", "2"]].concat());
+    assert_eq!(output.status.code(), Some(0), "{command}: {}", text(&output));
+    assert_eq!(std::fs::read_to_string(&again).unwrap(), first, "{command}");
+    let row: serde_json::Value = serde_json::from_str(first.lines().nth(1).unwrap()).unwrap();
+    assert!(row["events"]["played"]["count"].as_u64().unwrap() > 0, "{row}");
 }
 
 /// Completion scripts and manual pages come from the command line's own

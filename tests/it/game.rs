@@ -82,7 +82,7 @@ fn a_recorded_game_replays_event_for_event() {
 }
 
 /// The id of the first design that fits `name` (light side).
-fn card(variant: &Variant, name: &str) -> CardId {
+pub(super) fn card(variant: &Variant, name: &str) -> CardId {
     let pattern = variant.names.parse_pattern(name).unwrap();
     (0..variant.designs.len() as u16).map(CardId).find(|&c| pattern.matches(variant.design(c), Side::Light)).unwrap()
 }
@@ -90,7 +90,7 @@ fn card(variant: &Variant, name: &str) -> CardId {
 /// Rearranges the dealt table: the named hands, `top` alone on the discard
 /// pile, everything else in the draw pile; `current` to play. Cards only
 /// move between piles, so the deck stays whole.
-fn arrange(g: &mut Game<Runtime>, hands: &[&[&str]], top: &str, current: usize) {
+pub(super) fn arrange(g: &mut Game<Runtime>, hands: &[&[&str]], top: &str, current: usize) {
     let variant = g.variant.clone();
     let mut layout = g.table().layout();
     let mut all: Vec<_> = layout.hands.iter_mut().flat_map(std::mem::take).collect();

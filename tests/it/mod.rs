@@ -3,6 +3,7 @@
 //! scenario files and seeded transcripts.
 
 mod cli;
+mod cluster;
 mod decks;
 mod docs;
 mod equivalence;
@@ -16,6 +17,7 @@ mod primitives;
 mod properties;
 mod rules;
 mod scenarios;
+mod schema;
 mod search;
 mod sessions;
 mod sim;

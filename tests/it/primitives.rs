@@ -198,3 +198,18 @@ fn a_hook_that_changes_what_its_mode_may_not_fails_naming_it() {
         failure.message
     );
 }
+
+/// `eval` asks as a predicate does: a change is refused, naming what it
+/// would change, and the table stays as it was.
+#[test]
+fn eval_reads_and_changes_nothing() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scenarios/host/eval.yaml");
+    let scenario = unolab::scenario::Scenario::load(&path).unwrap();
+    let mut game = scenario.game().unwrap();
+    let before = (game.table().clone(), game.events().len());
+    let refused = game.eval("draw(0, 2)").unwrap_err().to_string();
+    assert!(refused.contains("draw() changes the game"), "{refused}");
+    assert_eq!(game.eval("hand_size(0)").unwrap(), "2");
+    assert!(game.eval("hand_size(").is_err());
+    assert_eq!((game.table().clone(), game.events().len()), before);
+}

@@ -20,6 +20,8 @@ use unolab::sim::{Progress, SimConfig, run};
 use unolab::turn::Phase;
 use unolab::variant::Variant;
 
+use super::game::{arrange, card};
+
 /// A small budget: the tests' own code is a debug build.
 const SMALL: BotKind = BotKind::Search { playouts: 40 };
 
@@ -34,33 +36,6 @@ fn variant(name: &str, rules: &[&str]) -> Arc<Variant> {
 
 fn game(variant: &Arc<Variant>, players: usize, seed: u64) -> Game<Runtime> {
     Game::new(Runtime::new(variant.clone()).unwrap(), players, seed).unwrap()
-}
-
-/// The id of the first design that fits `name` (light side).
-fn card(variant: &Variant, name: &str) -> CardId {
-    let pattern = variant.names.parse_pattern(name).unwrap();
-    (0..variant.designs.len() as u16).map(CardId).find(|&c| pattern.matches(variant.design(c), Side::Light)).unwrap()
-}
-
-/// Rearranges the dealt table: the named hands, `top` alone on the discard
-/// pile, everything else in the draw pile; `current` to play.
-fn arrange(g: &mut Game<Runtime>, hands: &[&[&str]], top: &str, current: usize) {
-    let variant = g.variant.clone();
-    let mut layout = g.table().layout();
-    let mut all: Vec<_> = layout.hands.iter_mut().flat_map(std::mem::take).collect();
-    all.append(&mut layout.discard);
-    all.append(&mut layout.draw);
-    let mut take = |name: &str| {
-        let id = card(&variant, name);
-        all.remove(all.iter().position(|&c| c == id).unwrap())
-    };
-    layout.hands = hands.iter().map(|names| names.iter().map(|n| take(n)).collect()).collect();
-    layout.discard = vec![take(top)];
-    layout.draw = all;
-    layout.current = current;
-    layout.phase = Phase::Turn;
-    layout.color = layout.discard.last().and_then(|&c| variant.face(c, Side::Light).color);
-    g.arrange(layout).unwrap();
 }
 
 /// The search decides the same in two games that differ only in cards its

@@ -108,6 +108,10 @@ pub const MATCH_HANDS: u32 = 1_000;
 /// Games (or matches) one simulation may play, and threads it may run on.
 pub const SIM_GAMES: u64 = 1_000_000_000;
 pub const SIM_THREADS: usize = 256;
+/// Bins of a simulation's histograms of sizes (the largest penalty of a
+/// hand, its longest chain...): sizes 0 to `SIM_SIZES - 1`, the last bin
+/// open (that size or more).
+pub const SIM_SIZES: usize = 256;
 
 /// Lines the REPL's history keeps (the newest).
 pub const HISTORY_LINES: usize = 1000;

@@ -326,6 +326,42 @@ impl Rules for Scripts {
     fn end_action(&mut self) {
         self.actions.pop();
     }
+
+    fn eval(&mut self, expression: &str, lent: &mut Lent) -> Result<String, RuleFailure> {
+        let question = self.engine.compile_expression(expression).map_err(|e| RuleFailure::new(format!("{e}")))?;
+        // The layers' functions may be asked too (a later layer's first).
+        let ast = self.layers.iter().fold(AST::empty(), |all, layer| all.merge(&layer.clone_functions_only()));
+        let ast = ast.merge(&question);
+        self.desk.borrow_mut().swap(lent);
+        self.clock.start();
+        let value = self.engine.eval_ast_with_scope::<Dynamic>(&mut Scope::new(), &ast);
+        self.clock.stop();
+        let words = value.map(|value| self.shown(&value));
+        self.desk.borrow_mut().swap(lent);
+        words.map_err(|e| RuleFailure::new(format!("{e}")))
+    }
+}
+
+impl Scripts {
+    /// A script value as a person reads it: cards by name, lists and maps
+    /// of them too.
+    fn shown(&self, value: &Dynamic) -> String {
+        if value.is_unit() {
+            return "()".into();
+        }
+        if let Some(card) = value.read_lock::<CardHandle>() {
+            return self.desk.borrow().card_name(&card);
+        }
+        if let Some(items) = value.read_lock::<rhai::Array>() {
+            let items: Vec<String> = items.iter().map(|item| self.shown(item)).collect();
+            return format!("[{}]", items.join(", "));
+        }
+        if let Some(map) = value.read_lock::<rhai::Map>() {
+            let fields: Vec<String> = map.iter().map(|(k, v)| format!("{k}: {}", self.shown(v))).collect();
+            return format!("#{{{}}}", fields.join(", "));
+        }
+        value.to_string()
+    }
 }
 
 /// The function a signature (`fn name(a: i64) -> bool`) is of.

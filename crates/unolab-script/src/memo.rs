@@ -635,6 +635,10 @@ impl<R: Rules> Rules for Memoized<R> {
         Ok(reply)
     }
 
+    fn eval(&mut self, expression: &str, lent: &mut Lent) -> Result<String, RuleFailure> {
+        self.inner.eval(expression, lent)
+    }
+
     fn known(&self, f: &FnRef, open: Open, call: &CallInfo, table: &Table) -> Option<&Reply> {
         if self.players != table.players() {
             return None;

@@ -5,9 +5,10 @@
 //! ever.
 
 use crate::bot::{Bot, next_action};
-use crate::game::{ActionError, Game};
+use crate::game::{Action, ActionError, Game};
 use crate::rules::{RuleFailure, Rules};
 use crate::seat::Seat;
+use crate::table::Table;
 
 /// The result of one hand.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -60,8 +61,18 @@ impl From<HandFailure> for RuleFailure {
 
 /// Plays the hand in progress to its end with bots in every seat.
 pub fn play_out(game: &mut Game<impl Rules>, bots: &mut [Bot]) -> Result<HandResult, HandFailure> {
+    play_out_watched(game, bots, |_, _| {})
+}
+
+/// `play_out`, `watch` told of each action carried out, with the table
+/// after it (what the simulator's figures of a hand look at).
+pub fn play_out_watched(
+    game: &mut Game<impl Rules>,
+    bots: &mut [Bot],
+    watch: impl FnMut(&Action, &Table),
+) -> Result<HandResult, HandFailure> {
     let before = game.table().scores().to_vec();
-    let Some(actions) = finish(game, bots, crate::limits::HAND_ACTIONS)? else {
+    let Some(actions) = finish_watched(game, bots, crate::limits::HAND_ACTIONS, watch)? else {
         return Ok(HandResult::Stuck { actions: crate::limits::HAND_ACTIONS });
     };
     let seat = game.table().winner().expect("hand over");
@@ -73,12 +84,22 @@ pub fn play_out(game: &mut Game<impl Rules>, bots: &mut [Bot]) -> Result<HandRes
 /// took, or `None` if it did not end within `limit`. A rule that fails is
 /// an error naming the hand (and the action it failed in).
 pub fn finish(game: &mut Game<impl Rules>, bots: &mut [Bot], limit: u64) -> Result<Option<u64>, HandFailure> {
+    finish_watched(game, bots, limit, |_, _| {})
+}
+
+fn finish_watched(
+    game: &mut Game<impl Rules>,
+    bots: &mut [Bot],
+    limit: u64,
+    mut watch: impl FnMut(&Action, &Table),
+) -> Result<Option<u64>, HandFailure> {
     let mut actions = 0;
     while !game.hand_over() {
         if actions >= limit {
             return Ok(None);
         }
-        act(game, bots, None)?;
+        let action = act(game, bots, None)?;
+        watch(&action, game.table());
         actions += 1;
     }
     Ok(Some(actions))
@@ -86,8 +107,8 @@ pub fn finish(game: &mut Game<impl Rules>, bots: &mut [Bot], limit: u64) -> Resu
 
 /// The next bot action at the table, carried out (`next_action`; `human`
 /// is a seat whose chances out of turn and catches are let pass, and whose
-/// turn its own bot takes).
-pub fn act(game: &mut Game<impl Rules>, bots: &mut [Bot], human: Option<Seat>) -> Result<(), HandFailure> {
+/// turn its own bot takes). Returns the action.
+pub fn act(game: &mut Game<impl Rules>, bots: &mut [Bot], human: Option<Seat>) -> Result<Action, HandFailure> {
     let hand = game.table().hand_number();
     let failed = |e: RuleFailure| HandFailure { message: format!("hand {hand}: {e}"), cause: Some(e) };
     let (_, action) = match next_action(game, bots, human).map_err(failed)? {
@@ -102,5 +123,5 @@ pub fn act(game: &mut Game<impl Rules>, bots: &mut [Bot], human: Option<Seat>) -
         let words = format!("hand {hand}, {}: {e}", action.describe(&game.variant, game.table().side()));
         return Err(HandFailure::of(&e, words));
     }
-    Ok(())
+    Ok(action)
 }

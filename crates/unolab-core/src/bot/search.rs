@@ -281,7 +281,9 @@ impl Search {
             },
             // The chance passes: the next action is anyone else's (or the
             // seat's own turn).
-            None => act(game, &mut self.policy, Some(seat))?,
+            None => {
+                act(game, &mut self.policy, Some(seat))?;
+            }
         }
         match finish(game, &mut self.policy, crate::limits::HAND_ACTIONS)? {
             Some(_) => Ok(score(game, seat)),

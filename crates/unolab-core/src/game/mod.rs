@@ -25,7 +25,7 @@ use std::sync::Arc;
 
 use crate::event::Event;
 use crate::rng::rng;
-use crate::rules::{RuleFailure, Rules, Step, next_stamp};
+use crate::rules::{CallInfo, Lent, RuleFailure, Rules, Step, next_stamp};
 use crate::seat::Seat;
 use crate::table::{Layout, Table};
 use crate::variant::{HookKind, TopNeed, Variant};
@@ -240,6 +240,20 @@ impl<R: Rules> Game<R> {
     pub fn start_turn(&mut self) -> Result<(), RuleFailure> {
         let reshuffles = self.pos.table.reshuffles;
         self.after_with_rules(reshuffles)
+    }
+
+    /// The value of `expression`, a question in the rules' language (a
+    /// script expression: `hand_size(1)`, `count(me(), "red")`), asked of
+    /// the game as it is, as a predicate would be by the seat to act
+    /// (`me()`): it reads and changes nothing.
+    pub fn eval(&mut self, expression: &str) -> Result<String, RuleFailure> {
+        let seat = self.to_act();
+        self.asking(|game| {
+            let mut call = CallInfo::new(HookKind::CanDraw, seat);
+            let mut plan = crate::turn::TurnPlan::default();
+            let Game { variant, rules, pos: Position { table, log, .. }, trace, .. } = game;
+            rules.eval(expression, &mut Lent::new(variant, &mut call, table, log, &mut plan, trace))
+        })
     }
 
     /// Every deal and accepted action so far.

@@ -157,6 +157,12 @@ impl Desk {
             .collect())
     }
 
+    /// A card's name, as a person reads it (`eval`'s answer: not a read,
+    /// since nothing is remembered of it).
+    pub fn card_name(&self, card: &CardHandle) -> String {
+        self.variant.face_name(card.id, card.side)
+    }
+
     /// The card the call is about, as the rule gets it.
     pub fn arg_card(&self) -> Option<CardHandle> {
         let (id, side) = self.call.card?;

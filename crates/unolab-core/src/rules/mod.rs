@@ -212,6 +212,13 @@ pub trait Rules {
 
     /// The action begun last ends.
     fn end_action(&mut self) {}
+
+    /// The value of `expression`, a question in the rules' own language,
+    /// asked of the game `lent` as a predicate is (it may read anything and
+    /// change nothing), in words. Nothing is recorded or remembered.
+    fn eval(&mut self, expression: &str, _lent: &mut Lent) -> Result<String, RuleFailure> {
+        Err(RuleFailure::new(format!("these rules cannot evaluate '{expression}'")))
+    }
 }
 
 /// A version stamp for a table that changed: never given twice in a
