@@ -37,19 +37,26 @@ const CONFIGS: &[(&str, &[&str])] = &[
 /// Hands played per measured iteration.
 const HANDS: u64 = 100;
 
+/// A 4-player game of the built-in `variant` with the built-in `rules`,
+/// seeded 7, with no backups (`OnFailure::Stop`), as `sim` plays.
+fn game(variant: &str, rules: &[&str]) -> Game<Runtime> {
+    let request = LoadRequest {
+        variant: variant.to_string(),
+        rules: rules.iter().map(|r| r.to_string()).collect(),
+        ..LoadRequest::default()
+    };
+    let loaded = Arc::new(load(&request).expect("built-in rules load"));
+    let mut game = Game::new(Runtime::new(loaded).expect("scripts compile"), 4, 7).expect("4 players");
+    game.set_on_failure(OnFailure::Stop);
+    game
+}
+
 fn hands(c: &mut Criterion) {
     let mut group = c.benchmark_group("hands");
     group.throughput(Throughput::Elements(HANDS));
     for (variant, rules) in CONFIGS {
-        let request = LoadRequest {
-            variant: variant.to_string(),
-            rules: rules.iter().map(|r| r.to_string()).collect(),
-            ..LoadRequest::default()
-        };
-        let loaded = Arc::new(load(&request).expect("built-in rules load"));
-        let mut game = Game::new(Runtime::new(loaded).expect("scripts compile"), 4, 7).expect("4 players");
+        let mut game = game(variant, rules);
         game.set_logging(false);
-        game.set_on_failure(OnFailure::Stop);
         let mut index = 0;
         let name = if rules.is_empty() { variant.to_string() } else { format!("{variant}+{}", rules.join("+")) };
         group.bench_function(name, |b| {
@@ -70,11 +77,8 @@ fn hands(c: &mut Criterion) {
 /// A 4-player Classic hand some twenty actions in, as a bot would search
 /// it: the game's logging off.
 fn mid_hand() -> Game<Runtime> {
-    let request = LoadRequest { variant: "classic".into(), ..LoadRequest::default() };
-    let variant = Arc::new(load(&request).expect("built-in variant loads"));
-    let mut game = Game::new(Runtime::new(variant).expect("scripts compile"), 4, 7).expect("4 players");
+    let mut game = game("classic", &[]);
     game.set_logging(false);
-    game.set_on_failure(OnFailure::Stop);
     game.deal().expect("deals");
     let mut bots: Vec<Bot> = (0..4).map(|s| Bot::new(BotKind::Random, 7, s)).collect();
     for _ in 0..20 {
@@ -119,14 +123,7 @@ fn positions(c: &mut Criterion) {
 /// Positions of 4-player hands where seat 0 has a choice to make (two
 /// options or more), from hands greedy bots play with `rules` (seeded).
 fn choices(variant: &str, rules: &[&str], count: usize) -> (Game<Runtime>, Vec<unolab::game::Position>) {
-    let request = LoadRequest {
-        variant: variant.to_string(),
-        rules: rules.iter().map(|r| r.to_string()).collect(),
-        ..LoadRequest::default()
-    };
-    let loaded = Arc::new(load(&request).expect("built-in rules load"));
-    let mut game = Game::new(Runtime::new(loaded).expect("scripts compile"), 4, 7).expect("4 players");
-    game.set_on_failure(OnFailure::Stop);
+    let mut game = game(variant, rules);
     let mut positions = Vec::new();
     let mut moves = unolab::game::Moves::default();
     let mut actions = Vec::new();

@@ -31,3 +31,4 @@ pub mod scaffold;
 pub mod scenario;
 pub mod sim;
 pub mod snapshot;
+pub mod trace;

@@ -146,6 +146,11 @@ enum Command {
         /// Show the game log of each failing scenario (script prints included)
         #[arg(short, long)]
         verbose: bool,
+        /// Show every scenario's steps, each with the hook calls it made
+        /// (arguments, memo or script, what they read and changed) among
+        /// the events they led to
+        #[arg(long)]
+        trace: bool,
     },
     /// Snapshot tests: play the seeded games that spec files
     /// (NAME.snapshots.yaml) list and compare their transcripts with the
@@ -211,7 +216,7 @@ pub fn main() -> i32 {
         Command::Check { variants, rules, settings } => check::check(&variants, &rules, &settings),
         Command::New { what } => new::scaffold(what),
         Command::Rules { ruleset } => info::rules(&ruleset),
-        Command::Scenario { paths, verbose } => tests::scenarios(&paths, verbose),
+        Command::Scenario { paths, verbose, trace } => tests::scenarios(&paths, verbose, trace),
         Command::Snapshot { paths, accept } => tests::snapshots(&paths, accept),
         Command::Sim(args) => sim::simulate(args),
         Command::Merge { files, json, schema } => merge::merge(&files, json, schema),

@@ -50,6 +50,10 @@ pub(super) struct SimArgs {
     /// Print the transcript of game I of this run (same seed and options)
     #[arg(long, value_name = "I")]
     show: Option<u64>,
+    /// With --show: the hook calls among the events (arguments, memo or
+    /// script, what they read and changed), every hand seen
+    #[arg(long)]
+    trace: bool,
     /// Write a row per game to FILE (.csv, else JSON lines)
     #[arg(long, value_name = "FILE")]
     games_out: Option<PathBuf>,
@@ -146,6 +150,10 @@ pub(super) fn simulate(args: SimArgs) -> i32 {
     }
     if args.show.is_some() && (args.json || args.vs.is_some()) {
         complain!("error: --show prints one game's transcript: it does not combine with --json or --vs");
+        return BAD_INPUT;
+    }
+    if args.trace && args.show.is_none() {
+        complain!("error: --trace shows the hook calls of one game: it needs --show I (the game's index)");
         return BAD_INPUT;
     }
     if let Some(index) = args.show.filter(|&index| index >= args.games) {
@@ -257,7 +265,7 @@ pub(super) fn simulate(args: SimArgs) -> i32 {
         }
     }
     if let Some(index) = args.show {
-        return match sim::show(&plans[0].0, index) {
+        return match sim::show(&plans[0].0, index, args.trace) {
             // A game that failed or got stuck is shown, and is a game
             // that failed (1).
             Ok(shown) => {

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use super::{BAD_INPUT, FAILED, SUCCESS};
 use crate::scenario;
 
-pub(super) fn scenarios(paths: &[PathBuf], verbose: bool) -> i32 {
+pub(super) fn scenarios(paths: &[PathBuf], verbose: bool, trace: bool) -> i32 {
     let (files, skipped) = match scenario::collect(paths) {
         Ok(found) => found,
         Err(e) => {
@@ -24,7 +24,7 @@ pub(super) fn scenarios(paths: &[PathBuf], verbose: bool) -> i32 {
         complain!("error: no scenario file (*.yaml, *.yml) in the paths given{skipped}");
         return BAD_INPUT;
     }
-    let report = scenario::run_files(&files, verbose);
+    let report = scenario::run_files(&files, verbose, trace);
     say!("{}", report.text.trim_end());
     if report.bad_input > 0 {
         BAD_INPUT

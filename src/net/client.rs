@@ -338,7 +338,7 @@ async fn session(
         Ok(Ok((socket, _))) => socket,
     };
     let hello = ClientMessage::Hello {
-        protocol: protocol::PROTOCOL,
+        protocol: protocol::JOIN_PROTOCOL,
         code: options.code.clone(),
         name: options.name.clone(),
         token: token.clone(),

@@ -161,8 +161,9 @@ async fn connection(edge: &Edge, stream: TcpStream, peer: SocketAddr) {
     let ClientMessage::Hello { protocol: version, code, name, token, style } = hello else {
         return close(&mut socket, "say hello first (with the join code)").await;
     };
-    if version != protocol::PROTOCOL {
-        let reason = format!("this host speaks protocol {}, not {version}", protocol::PROTOCOL);
+    if !(protocol::OLDEST_PROTOCOL..=protocol::PROTOCOL).contains(&version) {
+        let reason =
+            format!("this host speaks protocol {} to {}, not {version}", protocol::OLDEST_PROTOCOL, protocol::PROTOCOL);
         return close(&mut socket, &reason).await;
     }
     if !same_secret(&code, &edge.code) {
@@ -171,10 +172,10 @@ async fn connection(edge: &Edge, stream: TcpStream, peer: SocketAddr) {
     }
     let conn: ConnId = edge.next_conn.fetch_add(1, Ordering::SeqCst);
     let (outbox, mut outgoing) = mpsc::channel::<Outgoing>(limits::OUTBOX_MESSAGES);
-    if edge.game.try_send(ToGame::Hello { conn, name, token, style, outbox }).is_err() {
+    if edge.game.try_send(ToGame::Hello { conn, version, name, token, style, outbox }).is_err() {
         return close(&mut socket, "the host is busy or stopping: try again").await;
     }
-    let reason = session(edge, conn, &mut socket, &mut outgoing).await;
+    let reason = session(edge, conn, version, &mut socket, &mut outgoing).await;
     // Said even when the game's queue is full, or the seat would stay
     // connected to nobody (and its token refused).
     let game = edge.game.clone();
@@ -184,11 +185,13 @@ async fn connection(edge: &Edge, stream: TcpStream, peer: SocketAddr) {
     }
 }
 
-/// The seat's connection: lines in, what the game has for it out. Returns
-/// the reason to close with, if the host closes it.
+/// The seat's connection, of protocol `version`: lines (and actions) in,
+/// what the game has for it out. Returns the reason to close with, if the
+/// host closes it.
 async fn session(
     edge: &Edge,
     conn: ConnId,
+    version: u32,
     socket: &mut Socket,
     outgoing: &mut mpsc::Receiver<Outgoing>,
 ) -> Option<String> {
@@ -226,6 +229,16 @@ async fn session(
                     Ok(None) => continue,
                     Ok(Some(ClientMessage::Line { text, seat })) => {
                         match edge.game.try_send(ToGame::Line { conn, text, seat }) {
+                            Ok(()) => continue,
+                            Err(_) => "the host is busy: say it again".to_string(),
+                        }
+                    }
+                    Ok(Some(ClientMessage::Act { .. })) if version < 2 => format!(
+                        "'act' is a message of protocol 2, and this connection said hello in protocol {version}: \
+                         send the line 'act NAME ...', or say hello in protocol 2"
+                    ),
+                    Ok(Some(ClientMessage::Act { name, card, target, seat })) => {
+                        match edge.game.try_send(ToGame::Act { conn, name, card, target, seat }) {
                             Ok(()) => continue,
                             Err(_) => "the host is busy: say it again".to_string(),
                         }

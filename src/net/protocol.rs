@@ -1,10 +1,12 @@
 //! The messages of networked play (docs/protocol.md): JSON objects in
 //! WebSocket text messages, each with a `type`. A client says `hello`
 //! (the join code, a name, or the reconnect token of its seat), then sends
-//! `line`s, the REPL's commands, for its seat; the host answers with
+//! `line`s, the REPL's commands, for its seat (protocol 2: also `act`, an
+//! action a rule declares, as data); the host answers with
 //! `welcome`, then `output` (text for the seat to show), `prompt` (what
 //! the seat is asked, and whether play waits for it), `view` (the seat's
-//! view as data, with its legal moves as command lines, for programs), and
+//! view as data, with its legal moves as command lines, for programs, and
+//! protocol 2: the rules' actions it may take as data), and
 //! `refused` or `closing`, each with a reason.
 
 use serde::{Deserialize, Serialize};
@@ -14,9 +16,19 @@ use crate::rules::Rules;
 use crate::seat::Seat;
 use crate::view::PhaseView;
 
-/// The protocol's version: a client says which it speaks; a host that
-/// speaks another refuses it, naming both.
-pub const PROTOCOL: u32 = 1;
+/// The protocol's newest version. A client says which it speaks; a host
+/// takes every version from `OLDEST_PROTOCOL` to this one, and speaks to
+/// each client in its own (2 adds the `act` message and a view's `acts`),
+/// and refuses any other, naming them.
+pub const PROTOCOL: u32 = 2;
+
+/// The oldest version a host still speaks: a client of protocol 1 is sent
+/// nothing protocol 1 did not have.
+pub const OLDEST_PROTOCOL: u32 = 1;
+
+/// The version `unolab join` speaks: it types lines, which every host
+/// takes, so it joins hosts of every version.
+pub const JOIN_PROTOCOL: u32 = 1;
 
 /// How a client wants its text: the REPL's style.
 #[derive(Debug, Clone, Copy, Default, Serialize, Deserialize, PartialEq, Eq)]
@@ -54,9 +66,39 @@ pub enum ClientMessage {
         #[serde(default)]
         seat: Option<Seat>,
     },
+    /// Protocol 2: an action a rule declares, taken by the client's seat
+    /// (one of the view's `acts`): its name, the card of the seat's hand
+    /// it takes (in card notation) and the seat it aims at, where it takes
+    /// them. `seat`, if given, must be the client's own.
+    Act {
+        name: String,
+        #[serde(default)]
+        card: Option<String>,
+        #[serde(default)]
+        target: Option<Seat>,
+        #[serde(default)]
+        seat: Option<Seat>,
+    },
     /// Leaving the table (the seat is kept for its token; a bot plays it
     /// when its time is up).
     Bye,
+}
+
+/// Protocol 2: an action a rule declares that the seat may take now, as
+/// data (`ViewData::acts`), and the line that takes it.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+pub struct ActData {
+    pub name: String,
+    /// The card of the seat's hand it takes, where it takes one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub card: Option<String>,
+    /// The seat it aims at, where it takes one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub target: Option<Seat>,
+    /// Taken out of turn (not the seat's turn).
+    pub out_of_turn: bool,
+    /// The `line` that takes it (also among the view's `moves`).
+    pub line: String,
 }
 
 /// A seat at the table as everyone sees it.
@@ -119,6 +161,10 @@ pub struct ViewData {
     pub opponents: Vec<OpponentData>,
     /// Every move the seat may make now, as a `line` would say it.
     pub moves: Vec<String>,
+    /// Protocol 2: the actions the rules declare that the seat may take
+    /// now, as data (left out where there are none, and for protocol 1).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub acts: Vec<ActData>,
 }
 
 /// What the host sends.
@@ -212,11 +258,42 @@ pub fn move_lines(game: &Game<impl Rules>, moves: &Moves) -> Vec<String> {
     for seat in &moves.catch {
         lines.push(format!("catch {seat}"));
     }
+    lines.extend(act_data(game, moves).into_iter().map(|act| act.line));
     lines
 }
 
-/// `seat`'s view as data, named with `label` for each seat.
-pub fn view_data(game: &Game<impl Rules>, seat: Seat, moves: &Moves, label: impl Fn(Seat) -> String) -> ViewData {
+/// The actions the rules declare in `moves`, as data, each with its line
+/// (`act NAME [CARD] [target P]`).
+pub fn act_data(game: &Game<impl Rules>, moves: &Moves) -> Vec<ActData> {
+    let names = &game.variant.names;
+    let out_of_turn = moves.seat != game.to_act();
+    moves
+        .acts
+        .iter()
+        .map(|option| {
+            let name = game.variant.actions[usize::from(option.action)].name.clone();
+            let card = option.face.map(|face| names.format_face(&face));
+            let mut line = format!("act {name}");
+            if let Some(card) = &card {
+                line += &format!(" {card}");
+            }
+            if let Some(target) = option.target {
+                line += &format!(" target {target}");
+            }
+            ActData { name, card, target: option.target, out_of_turn, line }
+        })
+        .collect()
+}
+
+/// `seat`'s view as data, named with `label` for each seat, for a client
+/// of protocol `version`.
+pub fn view_data(
+    game: &Game<impl Rules>,
+    seat: Seat,
+    moves: &Moves,
+    version: u32,
+    label: impl Fn(Seat) -> String,
+) -> ViewData {
     let view = game.view(seat);
     let names = &game.variant.names;
     let phase = match view.phase {
@@ -255,6 +332,7 @@ pub fn view_data(game: &Game<impl Rules>, seat: Seat, moves: &Moves, label: impl
             })
             .collect(),
         moves: move_lines(game, moves),
+        acts: if version >= 2 { act_data(game, moves) } else { Vec::new() },
     }
 }
 
@@ -299,6 +377,12 @@ mod tests {
         assert_eq!(line, ClientMessage::Line { text: "play red 5".into(), seat: None });
         assert!(serde_json::from_str::<ClientMessage>(r#"{"type":"line","text":"x","extra":1}"#).is_err());
         assert!(serde_json::from_str::<ClientMessage>(r#"{"type":"shout"}"#).is_err());
+        let act: ClientMessage = serde_json::from_str(r#"{"type":"act","name":"trade","card":"blue 7"}"#).unwrap();
+        assert_eq!(
+            act,
+            ClientMessage::Act { name: "trade".into(), card: Some("blue 7".into()), target: None, seat: None }
+        );
+        assert!(serde_json::from_str::<ClientMessage>(r#"{"type":"act","name":"x","cards":1}"#).is_err());
         let closing = HostMessage::Closing { reason: "the host stopped".into() }.to_json();
         assert_eq!(closing, r#"{"type":"closing","reason":"the host stopped"}"#);
     }

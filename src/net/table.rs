@@ -17,6 +17,7 @@ use tokio::sync::mpsc::error::TrySendError;
 use super::protocol::{self, HostMessage, SeatInfo, StyleWish, Words};
 use crate::bot;
 use crate::game::Game;
+use crate::game::command::{ActCommand, CardRef, Command};
 use crate::repl::command::{self, Input};
 use crate::repl::record::{SavedGame, Setup};
 use crate::repl::render::Style;
@@ -41,9 +42,19 @@ pub enum Outgoing {
 pub enum ToGame {
     /// A connection gave the right code: seat it (a new player by name, or
     /// the seat its token is for).
-    Hello { conn: ConnId, name: Option<String>, token: Option<String>, style: StyleWish, outbox: Sender<Outgoing> },
+    /// `version`: the protocol it speaks.
+    Hello {
+        conn: ConnId,
+        version: u32,
+        name: Option<String>,
+        token: Option<String>,
+        style: StyleWish,
+        outbox: Sender<Outgoing>,
+    },
     /// A line its player typed.
     Line { conn: ConnId, text: String, seat: Option<Seat> },
+    /// An action a rule declares, as protocol 2's `act` gives it.
+    Act { conn: ConnId, name: String, card: Option<String>, target: Option<Seat>, seat: Option<Seat> },
     /// The connection is gone (closed, lost, or closed by the host).
     Gone { conn: ConnId },
     /// A command typed at the host.
@@ -68,6 +79,8 @@ struct Person {
     name: Option<String>,
     token: String,
     conn: Option<(ConnId, Sender<Outgoing>)>,
+    /// The protocol the connection speaks (what it is sent).
+    version: u32,
     screen: Screen,
     /// Lines of the current connection carried out.
     lines: u64,
@@ -189,6 +202,7 @@ pub fn run(
             name: None,
             token: secret(24),
             conn: None,
+            version: protocol::PROTOCOL,
             screen: Screen { can_restart: false, ..Screen::new(seat, players, Style::plain()) },
             lines: 0,
             last_prompt: String::new(),
@@ -407,7 +421,8 @@ impl Table {
             person.send(&HostMessage::Prompt { text, ready, lines: person.lines, at, words });
             if self.started {
                 let names = (0..self.game.players()).map(|s| person.screen.words.label(s)).collect::<Vec<_>>();
-                let view = protocol::view_data(&self.game, seat, &person.screen.moves, |s| names[s].clone());
+                let moves = &person.screen.moves;
+                let view = protocol::view_data(&self.game, seat, moves, person.version, |s| names[s].clone());
                 person.send(&HostMessage::View { view: Box::new(view) });
             }
         }
@@ -458,10 +473,21 @@ impl Table {
     /// Carries out a message; `true` when the host is to stop.
     fn handle(&mut self, message: ToGame) -> bool {
         match message {
-            ToGame::Hello { conn, name, token, style, outbox } => self.hello(conn, name, token, style, outbox),
+            ToGame::Hello { conn, version, name, token, style, outbox } => {
+                self.hello(conn, version, name, token, style, outbox)
+            }
             ToGame::Line { conn, text, seat } => {
                 if let Some(own) = self.seat_of(conn) {
-                    self.line(own, &text, seat);
+                    self.line(own, seat, |game| command::parse_at(game, own, &text));
+                }
+            }
+            ToGame::Act { conn, name, card, target, seat } => {
+                if let Some(own) = self.seat_of(conn) {
+                    self.line(own, seat, |game| {
+                        let card = card.as_deref().map(|card| game.variant.names.parse_pattern(card)).transpose()?;
+                        let card = card.map(CardRef::Named);
+                        Ok(Input::Move(Command::Act(ActCommand { name, card, target, player: None })))
+                    });
                 }
             }
             ToGame::Gone { conn } => {
@@ -484,6 +510,7 @@ impl Table {
     fn hello(
         &mut self,
         conn: ConnId,
+        version: u32,
         name: Option<String>,
         token: Option<String>,
         style: StyleWish,
@@ -531,6 +558,7 @@ impl Table {
         let names = self.names();
         let person = &mut self.people[seat];
         person.conn = Some((conn, outbox));
+        person.version = version;
         person.joined = true;
         person.lines = 0;
         person.last_prompt.clear();
@@ -546,7 +574,7 @@ impl Table {
             person.screen.words.names = names.clone();
         }
         let welcome = HostMessage::Welcome {
-            protocol: protocol::PROTOCOL,
+            protocol: version,
             seat,
             name: self.name(seat),
             token: self.people[seat].token.clone(),
@@ -591,7 +619,10 @@ impl Table {
         }
     }
 
-    fn line(&mut self, seat: Seat, text: &str, claimed: Option<Seat>) {
+    /// Carries out a line the seat sent, or protocol 2's `act` (what
+    /// `read` makes of it: the input it is, or why it is none), counted
+    /// among its lines. `claimed`: the seat the message says it is for.
+    fn line(&mut self, seat: Seat, claimed: Option<Seat>, read: impl FnOnce(&Game<Runtime>) -> Result<Input, String>) {
         self.people[seat].lines += 1;
         let at = self.game.history().len();
         let mut out = Vec::new();
@@ -605,7 +636,7 @@ impl Table {
             self.people[seat].output(out, at);
             return;
         }
-        let input = match command::parse_at(&self.game, seat, text) {
+        let input = match read(&self.game) {
             Ok(input) => input,
             Err(e) => {
                 let _ = self.people[seat].screen.say(&mut out, &e);
@@ -648,6 +679,9 @@ impl Table {
             }
             Input::Eval(_) => {
                 let _ = writeln!(out, "eval reads every hand: it is for a table of your own (unolab play)");
+            }
+            Input::Trace(_) => {
+                let _ = writeln!(out, "trace is for a table of your own (unolab play): the host's rules are shared");
             }
             Input::Save(_) | Input::Load(_) | Input::New(_) | Input::Reload => {
                 let _ = writeln!(out, "save, load, new and reload are the host's at a networked table");

@@ -35,6 +35,8 @@ pub enum Input {
     Reload,
     /// A script expression to evaluate at the table (an author's tool).
     Eval(String),
+    /// Trace hook calls (an author's tool): on, off, or say which.
+    Trace(Option<bool>),
     /// Show or set how play is paced.
     Pace(Option<Pace>),
     Quit,
@@ -139,8 +141,9 @@ pub const COMMANDS: &[CommandInfo] = &[
         name: "act",
         short: &[],
         usage: "act NAME [CARD] [target P]",
-        help: "Take an action the rules declare, on your turn instead of playing or drawing ('act trade r5', \
-               'act slap target 2'): 'help act' lists the actions of the rules in play.",
+        help: "Take an action the rules declare, on your turn instead of playing or drawing, or out of turn where \
+               the rule says so ('act trade r5', 'act slap target 2'): 'help act' lists the actions of the rules \
+               in play.",
     },
     CommandInfo {
         name: "eval",
@@ -149,6 +152,15 @@ pub const COMMANDS: &[CommandInfo] = &[
         help: "An author's tool: the value of a script expression at the table as it is, asked as a rule's \
                question is, for the seat to act ('eval hand_size(1)', 'eval count(me(), \"red\")', \
                'eval pending_penalty()'). It reads every hand and changes nothing.",
+    },
+    CommandInfo {
+        name: "trace",
+        short: &[],
+        usage: "trace [on|off]",
+        help: "An author's tool: with trace on, each hook call of the rules is shown before the events it led \
+               to: the hook and what it was about, the rule and function, whether the memo or the script \
+               answered, what it read and changed, and its reply. Calls about cards you cannot see are left \
+               out, and what a call read of hidden cards is shown as (hidden).",
     },
     CommandInfo { name: "hand", short: &["h"], usage: "hand", help: "Show the table and your hand." },
     CommandInfo { name: "table", short: &["t"], usage: "table", help: "Show the table and your hand." },
@@ -398,6 +410,13 @@ pub fn parse(context: &Context, line: &str) -> Result<Input, String> {
             "" => Err("eval what? e.g. 'eval hand_size(1)' or 'eval count(me(), \"red\")'".into()),
             expression => Ok(Input::Eval(expression.to_string())),
         },
+        "trace" => match args.as_slice() {
+            [] => Ok(Input::Trace(None)),
+            [word] if word.eq_ignore_ascii_case("on") => Ok(Input::Trace(Some(true))),
+            [word] if word.eq_ignore_ascii_case("off") => Ok(Input::Trace(Some(false))),
+            [word] => Err(format!("'{word}': trace on or trace off")),
+            _ => Err(format!("usage: {}", info.usage)),
+        },
         "pace" => match args.as_slice() {
             [] => Ok(Input::Pace(None)),
             [word] => Pace::parse(word)
@@ -572,7 +591,7 @@ fn parse_act(context: &Context, words: &[&str]) -> Result<ActCommand, String> {
         [] => None,
         words => Some(parse_play(context, words)?.card),
     };
-    Ok(ActCommand { name: name.to_string(), card, target })
+    Ok(ActCommand { name: name.to_string(), card, target, player: None })
 }
 
 fn parse_play(context: &Context, words: &[&str]) -> Result<PlayCommand, String> {

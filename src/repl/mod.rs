@@ -19,6 +19,7 @@ use std::sync::Arc;
 
 use crate::bot::{self, Bot, BotKind};
 use crate::game::{Game, Record};
+use crate::rules::TraceSight;
 use crate::script::Runtime;
 use crate::variant::Variant;
 use command::{Input, Pace};
@@ -50,6 +51,8 @@ pub struct Session<'a> {
     summarised: bool,
     /// A `new` or `load` that would throw the match away, asked about.
     confirm: Option<Box<Next>>,
+    /// Hook calls are traced (`trace on`), as seat 0 may see them.
+    tracing: bool,
 }
 
 /// What happened to a line.
@@ -112,6 +115,7 @@ impl<'a> Session<'a> {
             go_on: false,
             summarised: false,
             confirm: None,
+            tracing: false,
         }
     }
 
@@ -226,7 +230,7 @@ impl<'a> Session<'a> {
             return Ok(());
         }
         loop {
-            self.screen.show_events(&self.game, out).map_err(|e| e.to_string())?;
+            self.show_events(out).map_err(|e| e.to_string())?;
             self.screen.refresh_moves(&mut self.game);
             if self.game.table().match_winner().is_some() {
                 self.screen.announce_match_end(&self.game, out).map_err(|e| e.to_string())?;
@@ -266,7 +270,7 @@ impl<'a> Session<'a> {
                 Some((seat, action)) => {
                     self.game.apply(action).map_err(|e| format!("p{seat} could not act: {e}"))?;
                     if self.pace == Pace::Move && !self.game.hand_over() {
-                        self.screen.show_events(&self.game, out).map_err(|e| e.to_string())?;
+                        self.show_events(out).map_err(|e| e.to_string())?;
                         self.screen.refresh_moves(&mut self.game);
                         if !self.screen.holds_play(&self.game) {
                             self.paused = true;
@@ -340,6 +344,13 @@ impl<'a> Session<'a> {
                 Ok(value) => writeln!(out, "{value}")?,
                 Err(e) => writeln!(out, "error: {e}")?,
             },
+            Input::Trace(None) => writeln!(out, "trace {} (on or off)", if self.tracing { "on" } else { "off" })?,
+            Input::Trace(Some(on)) => {
+                self.tracing = on;
+                self.screen.trace.clear();
+                self.game.set_trace(on.then_some(TraceSight::Seat(HUMAN)));
+                writeln!(out, "trace {}", if on { "on" } else { "off" })?;
+            }
             Input::Quit => return Ok(Flow::Quit),
             _ => {}
         }
@@ -359,9 +370,20 @@ impl<'a> Session<'a> {
         Ok(())
     }
 
+    /// Shows the events not shown yet, with the trace of the calls made
+    /// since it was last shown.
+    fn show_events(&mut self, out: &mut dyn Write) -> std::io::Result<()> {
+        self.screen.trace.extend(self.game.take_trace());
+        self.screen.show_events(&self.game, out)
+    }
+
     /// Puts `game` in play, and shows the table anew.
     fn replace_game(&mut self, game: Game<Runtime>) {
         self.game = game;
+        if self.tracing {
+            self.game.set_trace(Some(TraceSight::Seat(HUMAN)));
+        }
+        self.screen.trace.clear();
         self.screen.reset(&self.game);
     }
 

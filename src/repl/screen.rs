@@ -14,9 +14,11 @@ use crate::bot::Bot;
 use crate::event::{Event, describe_for};
 use crate::game::command::{CardRef, Command, Sight};
 use crate::game::{Action, Game, Moves, Play, Record};
+use crate::rules::TraceLine;
 use crate::script::Runtime;
 use crate::seat::Seat;
 use crate::turn::Phase;
+use crate::variant::ActWhen;
 
 /// What one seat has been shown, and its moves now.
 pub struct Screen {
@@ -39,6 +41,9 @@ pub struct Screen {
     pub can_restart: bool,
     /// The seat has been told that a flex side leaves the colour in play.
     pub flex_told: bool,
+    /// Lines of the trace of hook calls (`trace on`) not shown yet: shown
+    /// among the events, each before those its call led to.
+    pub trace: Vec<TraceLine>,
 }
 
 impl Screen {
@@ -55,6 +60,7 @@ impl Screen {
             words: SeatWords::of_seat(seat),
             can_restart: true,
             flex_told: false,
+            trace: Vec::new(),
         }
     }
 
@@ -93,7 +99,16 @@ impl Screen {
         };
         let turn_indent = if same_turn { "  " } else { "" };
         let mut lines = Vec::with_capacity(events.len());
+        let mut trace = std::mem::take(&mut self.trace).into_iter().peekable();
         for (index, event) in events.iter().enumerate() {
+            // The trace of the calls made before this event, as it was
+            // told (not in the seat's words: it names seats as rules do).
+            if trace.peek().is_some_and(|line| line.at_event <= self.shown + index) {
+                self.write_events(std::mem::take(&mut lines), out)?;
+                while let Some(line) = trace.next_if(|line| line.at_event <= self.shown + index) {
+                    writeln!(out, "{}", line.text)?;
+                }
+            }
             if matches!(event, Event::HandStarted { .. }) {
                 lines.push(String::new());
             }
@@ -106,13 +121,22 @@ impl Screen {
             lines.push(format!("{turn_indent}{indent}{line}"));
             lines.extend(self.note(game, events, index).map(|note| format!("{turn_indent}{indent}  ({note})")));
         }
-        for line in render::condense(lines) {
-            writeln!(out, "{}", self.words.line(&line))?;
+        self.write_events(lines, out)?;
+        for line in trace {
+            writeln!(out, "{}", line.text)?;
         }
         if !events.is_empty() {
             self.table_shown = false;
         }
         self.shown = game.events().len();
+        Ok(())
+    }
+
+    /// Event lines, condensed, in the seat's words.
+    fn write_events(&self, lines: Vec<String>, out: &mut dyn Write) -> std::io::Result<()> {
+        for line in render::condense(lines) {
+            writeln!(out, "{}", self.words.line(&line))?;
+        }
         Ok(())
     }
 
@@ -171,9 +195,21 @@ impl Screen {
     }
 
     /// The seat may do something now that is not a turn: play out of turn,
-    /// catch someone, or call UNO while it can be caught.
+    /// take a rule's action out of turn, catch someone, or call UNO while
+    /// it can be caught.
     pub fn has_chance(&self, game: &Game<Runtime>) -> bool {
-        !self.moves.plays.is_empty() || !self.moves.catch.is_empty() || self.uno_at_stake(game)
+        !self.moves.plays.is_empty()
+            || !self.moves.acts.is_empty()
+            || !self.moves.catch.is_empty()
+            || self.uno_at_stake(game)
+    }
+
+    /// The names of the actions the seat may take now, each once.
+    fn act_names<'a>(&self, game: &'a Game<Runtime>) -> Vec<&'a str> {
+        let mut names: Vec<&str> =
+            self.moves.acts.iter().map(|o| game.variant.actions[usize::from(o.action)].name.as_str()).collect();
+        names.dedup();
+        names
     }
 
     /// The seat holds one card without having called UNO, and can be caught
@@ -319,6 +355,9 @@ impl Screen {
                 cards.dedup();
                 offers.push(format!("play {} out of turn", cards.join(" or ")));
             }
+            for name in self.act_names(game) {
+                offers.push(format!("act {name}"));
+            }
             for seat in &self.moves.catch {
                 offers.push(format!("catch p{seat}"));
             }
@@ -359,9 +398,7 @@ impl Screen {
                     (Some(top), Some(color)) if top.color != Some(color) => format!(" ({})", names.color_name(color)),
                     _ => String::new(),
                 };
-                let mut acts: Vec<&str> =
-                    self.moves.acts.iter().map(|o| game.variant.actions[usize::from(o.action)].name.as_str()).collect();
-                acts.dedup();
+                let acts = self.act_names(game);
                 match acts.is_empty() {
                     true => format!("your turn on {top}{named}"),
                     false => format!("your turn on {top}{named} (or act: {})", acts.join(", ")),
@@ -532,6 +569,7 @@ impl Screen {
             return Ok(Err(e.to_string()));
         }
         if let Some((seat, hand)) = shown {
+            self.trace.extend(game.take_trace());
             self.show_events(game, out)?;
             writeln!(out, "  {}'s hand, shown to you when challenged:", self.words.label(seat))?;
             writeln!(out, "{}", render::wrap(&hand, 4, self.style))?;
@@ -596,12 +634,19 @@ impl Screen {
 /// The actions the rules in play declare, a line each: `act NAME [CARD]
 /// [target P]` and what it does.
 fn actions_help(game: &Game<Runtime>) -> String {
-    let mut text = String::from("actions of the rules in play ('act NAME ...' on your turn):");
+    let marked = if game.variant.has_out_of_turn_actions() { ", unless marked" } else { "" };
+    let mut text = format!("actions of the rules in play ('act NAME ...' on your turn{marked}):");
     for action in &game.variant.actions {
         let card = if action.card { " CARD" } else { "" };
         let target = if action.target { " target P" } else { "" };
         let about = crate::source::without_controls(&action.description);
-        text += &format!("\n  act {}{card}{target}\n      {about}", crate::source::without_controls(&action.name));
+        let when = match action.when {
+            ActWhen::Turn => "",
+            ActWhen::OutOfTurn => " (out of turn)",
+            ActWhen::AnySeat => " (in turn or out of turn)",
+        };
+        text +=
+            &format!("\n  act {}{card}{target}{when}\n      {about}", crate::source::without_controls(&action.name));
     }
     text
 }

@@ -92,8 +92,9 @@ pub struct Report {
 
 /// Runs files; each gets a PASS or FAIL line, unreadable ones an error line.
 /// `verbose`: a failing scenario's game log follows its line (events, and
-/// what scripts printed).
-pub fn run_files(files: &[PathBuf], verbose: bool) -> Report {
+/// what scripts printed). `trace`: every scenario's steps follow its line,
+/// each with the hook calls it made among the events (`Scenario::run_traced`).
+pub fn run_files(files: &[PathBuf], verbose: bool, trace: bool) -> Report {
     let mut report = Report::default();
     for path in files {
         match Scenario::load(path) {
@@ -108,11 +109,14 @@ pub fn run_files(files: &[PathBuf], verbose: bool) -> Report {
                     "" => scenario.file.clone(),
                     name => format!("{}: {name}", scenario.file),
                 };
-                let (outcome, log) = scenario.run_logged();
+                let (outcome, log) = if trace { scenario.run_traced() } else { scenario.run_logged() };
                 match outcome {
                     Outcome::Pass => {
                         report.passed += 1;
                         let _ = writeln!(report.text, "PASS {title}");
+                        if trace {
+                            told(&mut report.text, &log);
+                        }
                     }
                     Outcome::Fail(why) => {
                         report.failed += 1;
@@ -123,7 +127,9 @@ pub fn run_files(files: &[PathBuf], verbose: bool) -> Report {
                             "{}",
                             crate::diagnostic::render(&failed, &crate::loader::Disk, false)
                         );
-                        if verbose {
+                        if trace {
+                            told(&mut report.text, &log);
+                        } else if verbose {
                             let _ = writeln!(report.text, "  the game so far:");
                             for line in log {
                                 let _ = writeln!(report.text, "    {line}");
@@ -136,4 +142,11 @@ pub fn run_files(files: &[PathBuf], verbose: bool) -> Report {
     }
     let _ = writeln!(report.text, "{} passed, {} failed", report.passed, report.failed + report.bad_input);
     report
+}
+
+/// A traced scenario's steps, under its line.
+fn told(text: &mut String, lines: &[String]) {
+    for line in lines {
+        let _ = writeln!(text, "  {line}");
+    }
 }

@@ -6,7 +6,7 @@ use crate::card::{CardId, Color};
 use crate::game::command::{Command, Sight};
 use crate::game::{Action, Game};
 use crate::notation::CardPattern;
-use crate::rules::Rules;
+use crate::rules::{Rules, TraceSight};
 use crate::scenario::schema::{Expect, Step};
 use crate::scenario::{Outcome, Scenario};
 use crate::seat::Seat;
@@ -42,6 +42,27 @@ impl Scenario {
         built.unwrap_or_else(failed)
     }
 
+    /// Plays the scenario with every hook call traced: the outcome, and
+    /// what happened, step by step: the calls (`Rules::set_trace`, seeing
+    /// everything) among the events they led to.
+    pub fn run_traced(&self) -> (Outcome, Vec<String>) {
+        let mut rules = match crate::script::Runtime::new(self.variant.clone()) {
+            Ok(rules) => rules,
+            Err(problems) => return (Outcome::Fail(format!("setup: {}", problems.join("\n"))), Vec::new()),
+        };
+        rules.set_trace(Some(TraceSight::All));
+        let mut told = Vec::new();
+        let outcome = match self.build(rules) {
+            Ok(mut game) => {
+                told.push("setup:".to_string());
+                tell(&mut game, 0, &mut told);
+                self.play(&mut game, Some(&mut told))
+            }
+            Err(e) => Outcome::Fail(format!("setup: {e}")),
+        };
+        (outcome, told)
+    }
+
     /// Plays the scenario on a game of `rules`.
     fn logged<R: Rules>(&self, rules: R, engine: Engine) -> (Outcome, Vec<String>) {
         let mut game = match self.build(rules) {
@@ -49,47 +70,62 @@ impl Scenario {
             Err(e) => return (Outcome::Fail(format!("setup: {e}")), Vec::new()),
         };
         game.set_checks(engine.checks);
-        let outcome = self.play(&mut game);
+        let outcome = self.play(&mut game, None);
         let mut log: Vec<String> = game.events().iter().map(|e| crate::event::describe(e, &game.variant)).collect();
         log.extend(game.script_output().iter().map(|line| format!("print: {line}")));
         (outcome, log)
     }
 
-    fn play(&self, game: &mut Game<impl Rules>) -> Outcome {
+    /// Plays the steps; `told`: each step, then what it did (the trace
+    /// among the events), is told there.
+    fn play(&self, game: &mut Game<impl Rules>, mut told: Option<&mut Vec<String>>) -> Outcome {
         let mut last_player: Option<Seat> = None;
         // Where the events since the previous expectation begin.
         let mut logged_from = game.events().len();
         for (index, (text, step)) in self.steps.iter().enumerate() {
             let fail = |why: String| Outcome::Fail(format!("step {} ({text}): {why}", index + 1));
-            match step {
+            let step_from = game.events().len();
+            let failed = match step {
                 Step::Expect(checks) => {
                     let mut mismatches = check_expectations(game, checks, logged_from);
                     mismatches.extend(eval_mismatches(game, checks));
                     logged_from = game.events().len();
-                    if !mismatches.is_empty() {
-                        return fail(mismatches.join("; "));
-                    }
+                    (!mismatches.is_empty()).then(|| fail(mismatches.join("; ")))
                 }
                 Step::ExpectError(inner) => {
                     let before = game.table().clone();
                     let events = game.events().len();
                     match perform(game, inner, &mut last_player) {
-                        Ok(()) => return fail("expected the step to be refused / it was carried out".into()),
+                        Ok(()) => Some(fail("expected the step to be refused / it was carried out".into())),
                         Err(_) if *game.table() != before || game.events().len() != events => {
-                            return fail("expected the refused step to change nothing / the table changed".into());
+                            Some(fail("expected the refused step to change nothing / the table changed".into()))
                         }
-                        Err(_) => {}
+                        Err(_) => None,
                     }
                 }
-                Step::Act(_) => {
-                    if let Err(e) = perform(game, step, &mut last_player) {
-                        return fail(format!("expected the step to be carried out / {e}"));
-                    }
-                }
+                Step::Act(_) => perform(game, step, &mut last_player)
+                    .err()
+                    .map(|e| fail(format!("expected the step to be carried out / {e}"))),
+            };
+            if let Some(told) = told.as_deref_mut() {
+                told.push(format!("step {} ({text}):", index + 1));
+                tell(game, step_from, told);
+            }
+            if let Some(failed) = failed {
+                return failed;
             }
         }
         Outcome::Pass
     }
+}
+
+/// The trace taken from `game`'s rules among the events from `from` on,
+/// each line indented, into `told`.
+fn tell(game: &mut Game<impl Rules>, from: usize, told: &mut Vec<String>) {
+    let trace = game.take_trace();
+    let variant = game.variant.clone();
+    let lines = crate::trace::among_events(trace, game.events(), from, |e| crate::event::describe(e, &variant));
+    told.extend(lines.into_iter().map(|line| format!("  {line}")));
 }
 
 /// Carries out a step that acts: the command is for the seat to act (an

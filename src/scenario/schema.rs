@@ -278,20 +278,22 @@ fn unknown(what: &str, word: &str, known: &[&str]) -> String {
 }
 
 /// `act: NAME [CARD] [target P]`, or `act: {name: NAME, card: CARD,
-/// target: P}`: an action a rule declares.
+/// target: P, player: P}`: an action a rule declares (by `player`, out of
+/// turn).
 fn parse_act(variant: &Variant, arg: &Yaml) -> Result<ActCommand, String> {
     let Some(map) = arg.as_mapping() else {
         let text =
             arg.as_str().ok_or_else(|| format!("act: takes an action's name (and card, target), not '{arg}'"))?;
         return ActCommand::parse(&variant.names, text);
     };
-    let mut act = ActCommand { name: String::new(), card: None, target: None };
+    let mut act = ActCommand { name: String::new(), card: None, target: None, player: None };
     for (k, v) in map {
         match k.as_str().unwrap_or_default() {
             "name" => act.name = v.as_str().ok_or("act: name is the action's name")?.to_string(),
             "card" => act.card = Some(CardRef::Named(parse_pattern(variant, v)?)),
             "target" => act.target = Some(as_seat(v)?),
-            other => return Err(unknown("act field", other, &["name", "card", "target"])),
+            "player" => act.player = Some(as_seat(v)?),
+            other => return Err(unknown("act field", other, &["name", "card", "target", "player"])),
         }
     }
     if act.name.is_empty() {

@@ -660,23 +660,29 @@ pub struct Shown {
     pub ended: bool,
 }
 
-/// The transcript of game `index` of a run: what `sim --show` prints.
-pub fn show(config: &SimConfig, index: u64) -> Result<Shown, String> {
+/// The transcript of game `index` of a run: what `sim --show` prints;
+/// `trace`: with the hook calls among the events (`Rules::set_trace`,
+/// seeing everything).
+pub fn show(config: &SimConfig, index: u64, trace: bool) -> Result<Shown, String> {
     let (variant, players, seed) = (&config.variant, config.players, config.seed);
     Ok(match config.engine.memo {
-        true => show_game(config, index, new_game(variant, players, seed)?),
-        false => show_game(config, index, unmemoized_game(variant, players, seed)?),
+        true => show_game(config, index, trace, new_game(variant, players, seed)?),
+        false => show_game(config, index, trace, unmemoized_game(variant, players, seed)?),
     })
 }
 
-fn show_game<R: Rules>(config: &SimConfig, index: u64, mut game: Game<R>) -> Shown {
+fn show_game<R: Rules>(config: &SimConfig, index: u64, trace: bool, mut game: Game<R>) -> Shown {
     game.set_checks(config.engine.checks);
+    if trace {
+        game.set_trace(Some(crate::rules::TraceSight::All));
+    }
     let mut bots = Vec::new();
     let seed = prepare(config, &mut game, index, &mut bots);
     let result = play_hand(&mut game, &mut bots);
     let mut text = format!("game {index} (seed {seed:#x}):\n");
-    for event in game.events() {
-        text += &crate::event::describe(event, &config.variant);
+    let told = game.take_trace();
+    for line in crate::trace::among_events(told, game.events(), 0, |e| crate::event::describe(e, &config.variant)) {
+        text += &line;
         text.push('\n');
     }
     match &result {

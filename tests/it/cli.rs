@@ -484,6 +484,82 @@ fn a_failing_scenario_says_what_was_expected_and_verbose_shows_the_game() {
     assert!(verbose.contains("    print: asked about red 5"), "{verbose}");
 }
 
+/// `scenario --trace` tells each step's hook calls among its events: the
+/// hook and its card, the rule and function, whether the script ran or
+/// the memo replayed a call that read the same, each read with its answer
+/// and each change. `sim --trace` needs `--show`, and shows a game's calls.
+#[test]
+fn the_trace_tells_which_hooks_ran_for_what_and_who_answered() {
+    let scratch = tempfile::tempdir().unwrap();
+    let dir = scratch.path();
+    std::fs::write(
+        dir.join("noted.rhai"),
+        "fn noted(card) {\n    if hand_size(next_player()) > 1 {\n        log(\"a skip, and p\" + next_player() + \" has cards\");\n    }\n}\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("noted.yaml"),
+        "name: noted\ndescription: Logs skips.\nscripts: [noted.rhai]\nhooks:\n  on_play:\n    - {match: skip, call: noted}\n",
+    )
+    .unwrap();
+    let scenario = dir.join("s.yaml");
+    std::fs::write(
+        &scenario,
+        "name: skips are noted\nvariant: classic\nrules: [noted.yaml]\nsetup:\n  hands: {0: [red skip, red 5], 1: [blue 1, blue 2], 2: [blue skip, green 4], 3: [green 3, green 5]}\n  discard: [red 2]\nsteps:\n  - play: red skip\n  - play: blue skip\n  - expect: {current: 0}\n",
+    )
+    .unwrap();
+    let path = scenario.display().to_string();
+    let quiet = text(&unolab(&["scenario", &path]));
+    assert!(!quiet.contains("trace"), "{quiet}");
+    let output = unolab(&["scenario", "--trace", &path]);
+    assert_eq!(output.status.code(), Some(0));
+    let traced = String::from_utf8_lossy(&output.stdout).replace(&path, "s.yaml");
+    let expected = "\
+PASS s.yaml: skips are noted
+  setup:
+    hand 1: p3 deals
+  step 1 ({play: red skip}):
+    p0 plays red skip
+    trace: on_play(red skip) for p0: classic fn play_skip, script -> done
+    trace:   read going_out() = false
+    trace:   change: skip 1
+    trace: on_play(red skip) for p0: noted fn noted, script -> done
+    trace:   read next_player() = 1
+    trace:   read hand_size(1) = 2
+    trace:   read next_player() = 1
+    trace:   change: log \"a skip, and p1 has cards\"
+    note: a skip, and p1 has cards
+    p1 is skipped
+  step 2 ({play: blue skip}):
+    p2 plays blue skip
+    trace: on_play(blue skip) for p2: classic fn play_skip, memo -> done
+    trace:   read going_out() = false
+    trace:   change: skip 1
+    trace: on_play(blue skip) for p2: noted fn noted, script -> done
+    trace:   read next_player() = 3
+    trace:   read hand_size(3) = 2
+    trace:   read next_player() = 3
+    trace:   change: log \"a skip, and p3 has cards\"
+    note: a skip, and p3 has cards
+    p3 is skipped
+  step 3 ({expect: {current: 0}}):
+1 passed, 0 failed
+";
+    assert_eq!(traced, expected);
+
+    let alone = unolab(&["sim", "classic", "-n", "3", "--trace"]);
+    assert_eq!(alone.status.code(), Some(2));
+    assert!(text(&alone).contains("--trace shows the hook calls of one game: it needs --show I"), "{}", text(&alone));
+    let shown = text(&unolab(&["sim", "classic", "-r", "stacking", "-n", "3", "--show", "1"]));
+    let traced = text(&unolab(&["sim", "classic", "-r", "stacking", "-n", "3", "--show", "1", "--trace"]));
+    assert!(!shown.contains("trace:"), "{shown}");
+    // The same game, the calls among its events.
+    let untraced: Vec<&str> = traced.lines().filter(|line| !line.starts_with("trace:")).collect();
+    assert_eq!(untraced, shown.lines().collect::<Vec<_>>());
+    assert!(traced.contains("trace: on_penalty(p0 draws 2 (by p3, group 'draw2')) for p3: stacking fn stack_penalty, script -> p0 draws 2 (by p3, group 'draw2', waiting for an answer)\ntrace:   read answering() = ()\n"), "{traced}");
+    assert!(traced.contains(", memo -> "), "{traced}");
+}
+
 #[test]
 fn new_scaffolds_files_that_check_and_pass_as_written() {
     let scratch = tempfile::tempdir().unwrap();

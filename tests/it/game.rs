@@ -218,3 +218,58 @@ fn a_script_failing_midway_restores_the_table_or_stops_the_game_as_asked() {
     g.deal().unwrap();
     g.legal_moves(g.to_act(), &mut Moves::default()).unwrap();
 }
+
+/// A table where a red 7 p0 played has just landed, p1 to play, at a game
+/// of Classic with the slap rule (tests/variants/host/slap.yaml: any seat
+/// may slap a fresh 7), seeded `seed`; of the hands only p2's red 5 matches.
+fn fresh_seven(seed: u64) -> Game<Runtime> {
+    let slap = format!("{}/tests/variants/host/slap.yaml", env!("CARGO_MANIFEST_DIR"));
+    let mut g = Game::new(Runtime::new(with_rules("classic", &[&slap])).unwrap(), 4, seed).unwrap();
+    g.deal().unwrap();
+    let hands: [&[&str]; 4] =
+        [&["blue 1", "blue 2"], &["yellow 3", "green 4"], &["red 5", "green 6"], &["yellow 8", "green 9"]];
+    arrange(&mut g, &hands, "red 7", 1);
+    let mut layout = g.table().layout();
+    layout.landing = unolab::turn::Landing::PlayedBy(0);
+    g.arrange(layout).unwrap();
+    g
+}
+
+/// Bots take a rule's action out of turn. Where several seats may, the
+/// bots are asked in turn order from the seat after the player to play,
+/// and the first that wants to act does (a random bot takes half its
+/// chances): over many seeds p2 slaps first most often, then p3, then p0.
+#[test]
+fn bots_take_an_action_out_of_turn_asked_in_turn_order_from_the_player_to_play() {
+    let mut slaps = [0; 4];
+    for seed in 0..200 {
+        let mut g = fresh_seven(seed);
+        let mut bots: Vec<Bot> = (0..4).map(|s| Bot::new(BotKind::Random, seed, s)).collect();
+        let (seat, action) = unolab::bot::next_action(&mut g, &mut bots, None).unwrap().unwrap();
+        if let Action::Act(act) = action {
+            assert_eq!(act.seat, seat);
+            slaps[seat] += 1;
+            g.apply(action).unwrap();
+            assert_eq!(g.table().current(), seat, "the slapper plays next");
+            assert_eq!(g.table().hands()[1].len(), 2 + usize::from(seat != 1), "p1, whose turn it was, drew");
+        }
+    }
+    assert!(slaps[2] > slaps[3] && slaps[3] > slaps[0] && slaps[0] > 0, "{slaps:?}");
+}
+
+/// A searching bot out of turn weighs a rule's action against letting the
+/// chance pass: slapping a fresh 7 (it plays next, its red 5 on it, and
+/// the player to play draws) is worth it.
+#[test]
+fn the_search_bot_takes_an_action_out_of_turn_that_pays() {
+    let mut g = fresh_seven(3);
+    let mut bots: Vec<Bot> = (0..4).map(|s| Bot::new(BotKind::Greedy, 3, s)).collect();
+    let mut moves = Moves::default();
+    g.legal_moves(2, &mut moves).unwrap();
+    assert_eq!(moves.acts.len(), 1, "p2 may slap, out of turn");
+    bots[2] = Bot::new(BotKind::Search { playouts: 200 }, 3, 2);
+    let before = g.position().clone();
+    let action = bots[2].out_of_turn(&mut g, 2, false).unwrap();
+    assert!(g.position() == &before, "the search leaves the game as it found it");
+    assert!(matches!(action, Some(Action::Act(act)) if act.seat == 2), "{action:?}");
+}

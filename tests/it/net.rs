@@ -58,6 +58,19 @@ impl Host {
         Host { addr: addr.to_string(), code: code.to_string(), child, stdin, lines }
     }
 
+    /// `unolab join` at this host as `name`, its standard streams piped
+    /// (no colours).
+    pub fn join(&self, name: &str) -> Child {
+        Command::new(env!("CARGO_BIN_EXE_unolab"))
+            .args(["join", &self.addr, &self.code, "--name", name])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .env("NO_COLOR", "1")
+            .spawn()
+            .unwrap()
+    }
+
     pub fn command(&mut self, line: &str) {
         writeln!(self.stdin, "{line}").unwrap();
         self.stdin.flush().unwrap();
@@ -146,13 +159,23 @@ impl Client {
         stream.set_read_timeout(Some(Duration::from_millis(200))).unwrap();
         let bytes = Arc::new(Mutex::new(Vec::new()));
         let recorder = Recorder { stream, bytes: bytes.clone() };
-        let (ws, _) = tungstenite::client::client(format!("ws://{addr}/"), recorder).map_err(|e| match e {
-            tungstenite::HandshakeError::Failure(tungstenite::Error::Http(response)) => {
-                let body = response.body().as_deref().map(String::from_utf8_lossy).unwrap_or_default().into_owned();
-                format!("{} {body}", response.status())
+        // The stream's reads time out (200 ms), which interrupts a
+        // handshake on a busy machine: it goes on where it stopped.
+        let deadline = Instant::now() + Duration::from_secs(30);
+        let mut attempt = tungstenite::client::client(format!("ws://{addr}/"), recorder);
+        let (ws, _) = loop {
+            match attempt {
+                Ok(done) => break done,
+                Err(tungstenite::HandshakeError::Interrupted(mid)) if Instant::now() < deadline => {
+                    attempt = mid.handshake();
+                }
+                Err(tungstenite::HandshakeError::Failure(tungstenite::Error::Http(response))) => {
+                    let body = response.body().as_deref().map(String::from_utf8_lossy).unwrap_or_default().into_owned();
+                    return Err(format!("{} {body}", response.status()));
+                }
+                Err(other) => return Err(other.to_string()),
             }
-            other => other.to_string(),
-        })?;
+        };
         Ok(Client { ws, bytes, messages: Vec::new(), sent: 0 })
     }
 
@@ -164,8 +187,13 @@ impl Client {
         self.ws.send(message).map_err(|e| e.to_string())
     }
 
+    /// Says hello in protocol 1.
     pub fn hello(&mut self, code: &str, name: Option<&str>, token: Option<&str>) {
-        self.send(&json!({"type": "hello", "protocol": 1, "code": code, "name": name, "token": token}));
+        self.hello_in(1, code, name, token);
+    }
+
+    pub fn hello_in(&mut self, version: u32, code: &str, name: Option<&str>, token: Option<&str>) {
+        self.send(&json!({"type": "hello", "protocol": version, "code": code, "name": name, "token": token}));
     }
 
     pub fn line(&mut self, text: &str) {
@@ -501,14 +529,7 @@ fn the_host_saves_and_resumes_a_match_and_its_players_are_told_when_it_stops() {
 
     let host = Host::start(&["--resume", "saved.yaml", "--humans", "1"], scratch.path());
     host.wait_for(&format!("resumed after {} moves", saved.history.len()));
-    let mut join = Command::new(env!("CARGO_BIN_EXE_unolab"))
-        .args(["join", &host.addr, &host.code, "--name", "ann"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .env("NO_COLOR", "1")
-        .spawn()
-        .unwrap();
+    let mut join = host.join("ann");
     host.wait_for("p0 (ann) joined");
     let mut watcher = Client::connect(&host.addr).unwrap();
     watcher.hello(&host.code, Some("late"), None);
@@ -535,14 +556,7 @@ fn the_host_saves_and_resumes_a_match_and_its_players_are_told_when_it_stops() {
 fn a_long_answer_reaches_join_in_pieces_and_the_connection_stays() {
     let scratch = tempfile::tempdir().unwrap();
     let host = Host::start(&["classic", "-p", "4", "--humans", "1", "--seed", "5"], scratch.path());
-    let mut join = Command::new(env!("CARGO_BIN_EXE_unolab"))
-        .args(["join", &host.addr, &host.code, "--name", "ann"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .env("NO_COLOR", "1")
-        .spawn()
-        .unwrap();
+    let mut join = host.join("ann");
     let mut lines = "auto\n".repeat(100);
     lines += "log 100000\nhelp all\nquit\n";
     join.stdin.take().unwrap().write_all(lines.as_bytes()).unwrap();
@@ -555,6 +569,82 @@ fn a_long_answer_reaches_join_in_pieces_and_the_connection_stays() {
     assert!(log.len() > 8192, "{log}");
     assert!(log.starts_with("  hand 1: "), "the whole match: {log}");
     assert!(out.contains("left the table"), "{out}");
+}
+
+/// The actions a rule declares reach a networked seat: among its view's
+/// `moves` as lines in either version of the protocol, and as data
+/// (`acts`) in protocol 2 only; a protocol 2 client takes one with an
+/// `act` message, which the host carries out as the line (a refused one
+/// is told and changes nothing). A protocol 1 client plays on as before.
+#[test]
+fn a_rules_action_is_among_a_seats_moves_and_a_protocol_2_client_takes_it_with_an_act_message() {
+    let scratch = tempfile::tempdir().unwrap();
+    let trade = format!("{ROOT}/tests/variants/host/trade.yaml");
+    let mut host = Host::start(&[&unique(), "-r", &trade, "-p", "3", "--humans", "2", "--seed", "8"], scratch.path());
+    let mut ann = Client::connect(&host.addr).unwrap();
+    ann.hello_in(2, &host.code, Some("ann"), None);
+    assert_eq!(ann.until("welcome", |_| true)["protocol"], 2);
+    let (addr, code) = (host.addr.clone(), host.code.clone());
+    let bo = std::thread::spawn(move || {
+        let mut bo = Client::connect(&addr).unwrap();
+        bo.hello(&code, Some("bo"), None);
+        assert_eq!(bo.until("welcome", |_| true)["protocol"], 1);
+        bo.play_to_the_end();
+        bo
+    });
+    // Ann's first turn where it may trade, from the view.
+    let view = loop {
+        let sent = ann.sent;
+        let prompt = ann.until("prompt", |m| m["ready"] == true && m["lines"] == sent);
+        let view = ann.until("view", |m| m["view"]["at"] == prompt["at"]);
+        if view["view"]["acts"].as_array().is_some_and(|acts| !acts.is_empty()) {
+            break view["view"].clone();
+        }
+        let first = view["view"]["moves"][0].as_str().unwrap().to_string();
+        ann.line(&first);
+    };
+    let acts = view["acts"].as_array().unwrap();
+    let moves: Vec<&str> = view["moves"].as_array().unwrap().iter().map(|m| m.as_str().unwrap()).collect();
+    let hand: Vec<&str> = view["hand"].as_array().unwrap().iter().map(|c| c.as_str().unwrap()).collect();
+    assert_eq!(acts.len(), hand.len(), "a trade with each card of the hand: {acts:?}");
+    for act in acts {
+        assert_eq!(act["name"], "trade");
+        assert_eq!(act["out_of_turn"], false);
+        assert!(act.get("target").is_none(), "{act}");
+        let card = act["card"].as_str().unwrap();
+        assert!(hand.contains(&card), "{act}");
+        assert_eq!(act["line"], format!("act trade {card}"));
+        assert!(moves.contains(&act["line"].as_str().unwrap()), "{moves:?}");
+    }
+    // A card the seat does not hold: refused, told, nothing changes.
+    let at = view["at"].as_u64().unwrap();
+    let missing = ["red 0", "red 1", "red 2"].into_iter().find(|c| !hand.contains(c)).unwrap();
+    ann.sent += 1;
+    ann.send(&json!({"type": "act", "name": "trade", "card": missing}));
+    ann.until("output", |m| m["text"].as_str().unwrap().contains(&format!("hold no {missing}")));
+    let sent = ann.sent;
+    let prompt = ann.until("prompt", |m| m["lines"] == sent);
+    assert_eq!(prompt["at"], at, "a refused action changes nothing");
+    // The first trade, as data.
+    let card = acts[0]["card"].as_str().unwrap().to_string();
+    ann.sent += 1;
+    ann.send(&json!({"type": "act", "name": "trade", "card": card, "target": null}));
+    ann.until("output", |m| m["text"].as_str().unwrap().contains(&format!("trade with {card}")));
+    let view = ann.until("view", |m| m["view"]["at"].as_u64() > Some(at))["view"].clone();
+    assert!(!view["hand"].as_array().unwrap().iter().any(|c| c == card.as_str()), "{view}");
+    assert!(view.get("acts").is_none(), "the turn moved on: {view}");
+    // Bo has had a turn by the time play waits for ann again.
+    let after = view["at"].as_u64();
+    let sent = ann.sent;
+    ann.until("prompt", |m| m["ready"] == true && m["lines"] == sent && m["at"].as_u64() > after);
+    host.command("quit");
+    let bo = bo.join().unwrap();
+    assert_eq!(host.wait(), 0);
+    // Protocol 1: the trade among the moves as lines, never as data.
+    let views: Vec<&Value> = bo.messages.iter().filter(|m| m["type"] == "view").collect();
+    assert!(views.iter().all(|v| v["view"].get("acts").is_none()), "protocol 1 is sent no acts");
+    let lines = views.iter().flat_map(|v| v["view"]["moves"].as_array().unwrap());
+    assert!(lines.filter_map(Value::as_str).any(|l| l.starts_with("act trade ")), "{views:?}");
 }
 
 /// The hostile clients of tests/hostile/network.yaml, each against a host

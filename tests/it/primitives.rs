@@ -103,6 +103,12 @@ fn a_rule_file_is_checked_at_load_with_its_places() {
     );
     assert!(actions.contains("bad-actions.yaml:8:23: action 'bid' call: 'nowhere', which no script"), "{actions}");
     assert!(actions.contains("action 'bid' is declared twice"), "{actions}");
+    assert!(
+        actions.contains(
+            "bad-actions.yaml:10:35: an action's 'when:' is 'turn', 'out of turn', 'any seat' (not 'sometimes')"
+        ),
+        "{actions}"
+    );
     let old = with_rule("classic", "old-state.yaml").unwrap();
     assert!(
         old.warnings.iter().any(|w| w.contains("old-state.rhai:2:5") && w.contains("set_state")),

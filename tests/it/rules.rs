@@ -48,7 +48,7 @@ fn plays_cleanly(variant: &str, mask: u32, sizes: Sizes, games: u64) {
         let stats = run(&config, &Progress::default()).unwrap();
         let bad = stats.failures.iter().chain(&stats.stuck).next();
         if let Some(failure) = bad {
-            let shown = unolab::sim::show(&config, failure.index).map(|shown| shown.text).unwrap_or_default();
+            let shown = unolab::sim::show(&config, failure.index, false).map(|shown| shown.text).unwrap_or_default();
             panic!("{variant} {chosen:?}, {players} players: {} (seed {:#x})\n{shown}", failure.message, failure.seed);
         }
     }
@@ -103,7 +103,7 @@ fn every_pair_and_triple_of_rules_plays_on_every_variant() {
 fn a_hand_whose_deck_stays_spent_is_blocked() {
     let request = LoadRequest { variant: "flip".into(), rules: vec!["draw-to-match".into()], ..LoadRequest::default() };
     let config = SimConfig::new(Arc::new(load(&request).unwrap()), 10, 200, 10);
-    let shown = unolab::sim::show(&config, 141).unwrap();
+    let shown = unolab::sim::show(&config, 141, false).unwrap();
     assert!(shown.ended, "{}", shown.text);
     assert!(shown.text.contains("the deck has stayed spent for twenty rounds: the hand is blocked"), "{}", shown.text);
 }

@@ -196,3 +196,45 @@ fn a_card_that_cannot_answer_a_penalty_is_told_which_may() {
         "{text}"
     );
 }
+
+/// `trace on` at the keyboard keeps to seat 0's sight: no call about
+/// another seat's card (a card it may play, answer with, jump in with or
+/// drew) is shown, and what a call read of another hand is `(hidden)`, as
+/// is the reply of a call that read it. The same rules traced by the
+/// author's tool, which sees everything, do show such calls.
+#[test]
+fn the_trace_at_the_keyboard_keeps_to_the_seats_sight() {
+    let rules = ["-r", "stacking", "-r", "jump-in", "-r", "seven-o"];
+    let mut args = vec!["play", "classic", "--seed", "5"];
+    args.extend(rules);
+    let input = format!("trace on\n{}quit\n", "auto\n".repeat(40));
+    let mut command = Command::new(env!("CARGO_BIN_EXE_unolab"));
+    command.args(&args).env("NO_COLOR", "1");
+    let output = super::cli::with_input(&mut command, &input);
+    let seen = String::from_utf8(output.stdout).unwrap();
+    let traced: Vec<&str> = seen.lines().filter(|line| line.starts_with("trace:")).collect();
+    assert!(traced.iter().any(|line| line.contains(" for p0: ")), "{seen}");
+    assert!(traced.iter().any(|line| line.contains(", memo -> ")), "{seen}");
+    let about_their_cards = |line: &str| {
+        ["can_play(", "can_respond(", "can_play_out_of_turn(", "draw_again(", "available("]
+            .iter()
+            .any(|hook| line.starts_with(&format!("trace: {hook}")))
+            && !line.contains(" for p0: ")
+    };
+    let reads_their_hand = |line: &str| {
+        (1..4).any(|seat| {
+            [format!("hand({seat})["), format!("holds({seat}, "), format!("count({seat}, "), format!("points({seat})")]
+                .iter()
+                .any(|read| line.contains(read.as_str()))
+        }) && !line.ends_with("= (hidden)")
+    };
+    for line in &traced {
+        assert!(!about_their_cards(line), "{line}\n{seen}");
+        assert!(!reads_their_hand(line), "{line}\n{seen}");
+    }
+    assert!(traced.iter().any(|line| line.ends_with("= (hidden)")), "{seen}");
+    let mut sim = Command::new(env!("CARGO_BIN_EXE_unolab"));
+    sim.args(["sim", "classic", "-n", "1", "--show", "0", "--trace", "--seed", "5"]).args(rules);
+    let all = String::from_utf8(sim.output().unwrap().stdout).unwrap();
+    assert!(all.lines().any(about_their_cards), "{all}");
+}

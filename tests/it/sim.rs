@@ -73,7 +73,7 @@ fn every_penalty_is_counted_drawn_at_once_or_not() {
     let penalty = unolab::event::EVENT_KINDS.iter().position(|k| *k == "penalty").unwrap();
     let mut draw_cards = 0;
     for index in 0..12 {
-        let transcript = show(&config, index).unwrap().text;
+        let transcript = show(&config, index, false).unwrap().text;
         let lines: Vec<&str> = transcript.lines().collect();
         draw_cards += lines.iter().filter(|l| l.contains(" plays ") && l.contains("draw")).count();
         let first = lines.iter().rfind(|l| l.starts_with("turned up "));
@@ -108,7 +108,7 @@ fn show_prints_the_very_game_the_run_played() {
     let config = config("classic", &[], 12, 2);
     let stats = run(&config, &Progress::default()).unwrap();
     for row in &stats.rows {
-        let text = show(&config, row.index).unwrap().text;
+        let text = show(&config, row.index, false).unwrap().text;
         let (seat, _) = row.winner.unwrap();
         assert!(text.contains(&format!("p{seat} goes out and scores {}", row.points)), "game {}:\n{text}", row.index);
     }
@@ -337,7 +337,7 @@ fn turns_are_counted_as_a_transcript_shows_them() {
         let config = config("classic", rules, 24, 1);
         let stats = run(&config, &Progress::default()).unwrap();
         for row in &stats.rows {
-            let text = show(&config, row.index).unwrap().text;
+            let text = show(&config, row.index, false).unwrap().text;
             assert_eq!(turns_in(&text), row.turns, "{rules:?}, game {}:\n{text}", row.index);
         }
     }

@@ -176,6 +176,8 @@ pub enum Event {
         action: u8,
         card: Option<(CardId, Side)>,
         target: Option<Seat>,
+        /// Taken while it was another seat's turn.
+        out_of_turn: bool,
     },
     Ranked {
         seats: Vec<Seat>,
@@ -463,8 +465,8 @@ pub fn describe_for(event: &Event, variant: &Variant, viewer: Option<Seat>) -> S
         }
         Event::Given { from, to, .. } => format!("p{from} gives p{to} a card"),
         // The card of another seat's action is its own.
-        Event::Acted { seat, action, card: Some(_), target } if *seat != viewer => {
-            acted(variant, *seat, *action, Some("a card".into()), *target)
+        Event::Acted { seat, action, card: Some(_), target, out_of_turn } if *seat != viewer => {
+            acted(variant, *seat, *action, Some("a card".into()), *target, *out_of_turn)
         }
         // A choice is the chooser's: the others see that it is choosing,
         // not among what, nor what it chose.
@@ -558,10 +560,17 @@ fn describe_all(event: &Event, variant: &Variant) -> String {
             write!(line, "a rule ends the hand: p{seat} wins it and scores {points}")
         }
         Event::MatchWon { seat } => write!(line, "p{seat} wins the match"),
-        Event::Acted { seat, action, card, target } => write!(
+        Event::Acted { seat, action, card, target, out_of_turn } => write!(
             line,
             "{}",
-            acted(variant, *seat, *action, card.map(|(card, side)| variant.face_name(card, side)), *target)
+            acted(
+                variant,
+                *seat,
+                *action,
+                card.map(|(card, side)| variant.face_name(card, side)),
+                *target,
+                *out_of_turn
+            )
         ),
         Event::Ranked { seats } => {
             let seats: Vec<String> = seats.iter().map(|s| format!("p{s}")).collect();
@@ -573,7 +582,14 @@ fn describe_all(event: &Event, variant: &Variant) -> String {
 
 /// `p0 takes trade with red 5 at p1`: an action a rule declares, its card
 /// as the viewer may see it, and its target.
-pub(crate) fn acted(variant: &Variant, seat: Seat, action: u8, card: Option<String>, target: Option<Seat>) -> String {
+pub(crate) fn acted(
+    variant: &Variant,
+    seat: Seat,
+    action: u8,
+    card: Option<String>,
+    target: Option<Seat>,
+    out_of_turn: bool,
+) -> String {
     let name = variant.actions.get(usize::from(action)).map_or("an action", |a| a.name.as_str());
     let mut line = format!("p{seat} takes {}", crate::source::without_controls(name));
     if let Some(card) = card {
@@ -581,6 +597,9 @@ pub(crate) fn acted(variant: &Variant, seat: Seat, action: u8, card: Option<Stri
     }
     if let Some(target) = target {
         line += &format!(" at p{target}");
+    }
+    if out_of_turn {
+        line += " (out of turn)";
     }
     line
 }

@@ -77,6 +77,14 @@ pub const HOOK_STEPS: usize = 10_000;
 /// Lines of `print`/`debug` output kept from hooks that may not log.
 pub const PRINTED_LINES: usize = 1_000;
 
+/// Lines of a trace of hook calls (`--trace`, `trace on`) kept until a
+/// front end takes them; past it, lines are counted, not kept.
+pub const TRACE_LINES: usize = 200_000;
+
+/// Reads and changes a trace tells of one call (a hook may make up to
+/// `HOOK_STEPS`); the rest are counted.
+pub const TRACE_STEPS: usize = 40;
+
 /// Options one `choose` may offer.
 pub const CHOICE_OPTIONS: usize = 32;
 

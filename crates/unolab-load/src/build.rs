@@ -10,7 +10,7 @@ use unolab_core::card::{CardDef, SymbolId};
 use unolab_core::limits;
 use unolab_core::notation::{Names, Symbol};
 use unolab_core::source::{SourceFile, without_controls};
-use unolab_core::variant::{ActionSpec, Binding, HookKind, Layer, OptionValue, Variant, VariantTable};
+use unolab_core::variant::{ActWhen, ActionSpec, Binding, HookKind, Layer, OptionValue, Variant, VariantTable};
 
 /// One file to build: its text, its spec, and the scripts it names (those
 /// that could be opened).
@@ -542,7 +542,24 @@ fn build_layer(input: &LayerInput, is_rule: bool, problems: &mut Vec<String>) ->
 /// The layer's actions, each named by one word of its own that no command
 /// of the game takes.
 fn checked_actions(file: &SourceFile, spec: &LayerSpec, problems: &mut Vec<String>) -> Vec<ActionSpec> {
-    let actions: Vec<ActionSpec> = spec.actions.iter().map(crate::spec::ActionEntry::spec).collect();
+    let mut actions: Vec<ActionSpec> = spec.actions.iter().map(crate::spec::ActionEntry::spec).collect();
+    for (action, entry) in actions.iter_mut().zip(&spec.actions) {
+        let Some(when) = &entry.when else { continue };
+        match ActWhen::parse(&when.value) {
+            Some(parsed) => action.when = parsed,
+            None => {
+                let names = ActWhen::ALL.map(|(name, _)| name);
+                problems.push(file.problem(
+                    when.position(),
+                    format!(
+                        "an action's 'when:' is {} (not '{}')",
+                        names.map(|name| format!("'{name}'")).join(", "),
+                        without_controls(&when.value)
+                    ),
+                ));
+            }
+        }
+    }
     const TAKEN: &[&str] = &["play", "draw", "pass", "uno", "catch", "challenge", "accept", "color", "choose", "act"];
     let mut names: Vec<String> = Vec::new();
     for action in &actions {

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use serde::Deserialize;
 use unolab_core::source::Position;
-use unolab_core::variant::{ActionSpec, SelectorSpec, TargetSpec};
+use unolab_core::variant::{ActWhen, ActionSpec, SelectorSpec, TargetSpec};
 
 /// An `actions:` entry: the core's `ActionSpec`, placed.
 #[derive(Debug, Deserialize)]
@@ -21,6 +21,8 @@ pub struct ActionEntry {
     pub target: bool,
     pub available: Option<Placed<String>>,
     pub call: Placed<String>,
+    /// `turn` (left out), `out of turn` or `any seat`: read by `build`.
+    pub when: Option<Placed<String>>,
 }
 
 impl ActionEntry {
@@ -32,6 +34,7 @@ impl ActionEntry {
             target: self.target,
             available: self.available.as_ref().map(|f| f.value.clone()),
             call: self.call.value.clone(),
+            when: ActWhen::default(),
             name_at: self.name.position(),
             available_at: self.available.as_ref().and_then(Placed::position),
             call_at: self.call.position(),

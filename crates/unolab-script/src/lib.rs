@@ -11,6 +11,7 @@ pub mod check;
 pub mod convert;
 pub mod engine;
 pub mod memo;
+pub mod trace;
 pub mod values;
 
 use std::cell::RefCell;
@@ -19,12 +20,15 @@ use std::sync::Arc;
 
 use rhai::{AST, CallFnOptions, Dynamic, Engine, FuncArgs, Scope};
 
-use unolab_core::rules::{CardHandle, Desk, HookArg, Lent, Reply, RuleFailure, RulePlace, Rules};
+use unolab_core::rules::{
+    CardHandle, Desk, HookArg, Lent, Reply, RuleFailure, RulePlace, Rules, TraceLine, TraceSight,
+};
 use unolab_core::turn::ChoiceOption;
 use unolab_core::variant::{FnRef, HookKind, Variant};
 
 pub use check::check_layer;
 pub use memo::Memoized;
+use trace::Tracer;
 
 /// The rules as scripts, with a memo in front: what every front end plays
 /// with (`Scripts` alone runs every script every time).
@@ -53,6 +57,8 @@ pub struct Scripts {
     variant: Arc<Variant>,
     /// The reply of the last call, lent to the caller.
     reply: Reply,
+    /// The trace, while it is on (`Rules::set_trace`).
+    tracer: Option<Box<Tracer>>,
 }
 
 impl Scripts {
@@ -80,6 +86,7 @@ impl Scripts {
             scope: Scope::new(),
             variant,
             reply: Reply::Done,
+            tracer: None,
         })
     }
 
@@ -311,12 +318,19 @@ impl Rules for Scripts {
     }
 
     fn run(&mut self, f: &FnRef, arg: &HookArg, lent: &mut Lent) -> Result<&Reply, RuleFailure> {
-        lent.about(arg);
-        self.desk.borrow_mut().swap(lent);
-        let reply = self.call(f, arg);
-        self.desk.borrow_mut().swap(lent);
-        self.reply = reply?;
+        if self.tracer.is_some() {
+            return self.run_traced(f, arg, lent);
+        }
+        self.answer(f, arg, lent)?;
         Ok(&self.reply)
+    }
+
+    fn set_trace(&mut self, trace: Option<TraceSight>) {
+        self.tracer = trace.map(|sight| Box::new(Tracer::new(&self.variant, sight)));
+    }
+
+    fn take_trace(&mut self) -> Vec<TraceLine> {
+        self.tracer.as_mut().map_or_else(Vec::new, |tracer| tracer.take())
     }
 
     fn begin_action(&mut self) {
@@ -343,6 +357,41 @@ impl Rules for Scripts {
 }
 
 impl Scripts {
+    /// Runs `f` about `arg` on the game `lent`: its reply is kept in
+    /// `self.reply`.
+    #[inline(always)]
+    fn answer(&mut self, f: &FnRef, arg: &HookArg, lent: &mut Lent) -> Result<(), RuleFailure> {
+        lent.about(arg);
+        self.desk.borrow_mut().swap(lent);
+        let reply = self.call(f, arg);
+        self.desk.borrow_mut().swap(lent);
+        self.reply = reply?;
+        Ok(())
+    }
+
+    /// `run` with the trace on (the memo off: every call runs its script).
+    #[cold]
+    #[inline(never)]
+    fn run_traced(&mut self, f: &FnRef, arg: &HookArg, lent: &mut Lent) -> Result<&Reply, RuleFailure> {
+        let (before, at_event) = (lent.table().clone(), lent.events());
+        let result = self.answer(f, arg, lent);
+        if let Some(tracer) = &mut self.tracer {
+            let told = trace::Told {
+                f,
+                arg,
+                call: lent.call(),
+                answered: trace::Answered::Script,
+                steps: lent.trace(),
+                reply: result.as_ref().map(|()| &self.reply),
+                before: &before,
+                after: lent.table(),
+                at_event,
+            };
+            tracer.tell(&self.variant, told);
+        }
+        result.map(|()| &self.reply)
+    }
+
     /// A script value as a person reads it: cards by name, lists and maps
     /// of them too.
     fn shown(&self, value: &Dynamic) -> String {

@@ -41,10 +41,14 @@ use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
 
 use unolab_core::rules::read::{Answer, CardWords, NOTHING, PlayFact, Quick, Read};
-use unolab_core::rules::{Aside, CallInfo, HookArg, Lent, Open, Reply, RuleFailure, Rules, Step};
+use unolab_core::rules::{
+    Aside, CallInfo, HookArg, Lent, Open, Reply, RuleFailure, Rules, Step, TraceLine, TraceSight,
+};
 use unolab_core::table::Table;
 use unolab_core::turn::Op;
 use unolab_core::variant::{FnRef, HookMode, Variant};
+
+use crate::trace::{Answered, Told, Tracer};
 
 /// What a call is about: the function and its argument. Everything else a
 /// call may depend on, it reads.
@@ -229,6 +233,33 @@ impl OpenBits for Open {
     }
 }
 
+/// What a replay tells of the path it follows (`Memo::replay_noting`):
+/// nothing (`()`), or each read and change as a step (a trace).
+pub trait Notes {
+    fn read(&mut self, read: &Read, table: &Table, call: &CallInfo, variant: &Variant);
+    fn op(&mut self, op: &Op);
+}
+
+impl Notes for () {
+    #[inline(always)]
+    fn read(&mut self, _: &Read, _: &Table, _: &CallInfo, _: &Variant) {}
+
+    #[inline(always)]
+    fn op(&mut self, _: &Op) {}
+}
+
+impl Notes for Vec<Step> {
+    fn read(&mut self, read: &Read, table: &Table, call: &CallInfo, variant: &Variant) {
+        if let Ok(answer) = read.answer(table, call, variant) {
+            self.push(Step::Read(read.clone(), answer));
+        }
+    }
+
+    fn op(&mut self, op: &Op) {
+        self.push(Step::Op(op.clone()));
+    }
+}
+
 /// Where a new node hangs.
 enum Parent {
     Root,
@@ -371,6 +402,13 @@ impl Memo {
     /// changed it: the table, plan and log are kept aside first and put
     /// back if a read answers differently.
     pub fn replay(&self, key: Key, lent: &mut Lent) -> Option<Returned> {
+        self.replay_noting(key, lent, &mut ())
+    }
+
+    /// `replay`, telling `notes` of each read checked and change made
+    /// (a trace; `()` tells nothing, at no cost).
+    #[inline(always)]
+    pub fn replay_noting(&self, key: Key, lent: &mut Lent, notes: &mut impl Notes) -> Option<Returned> {
         let mut id = self.root(key)?;
         // Changes met and not made yet.
         let mut changes: SmallVec<[&Op; 8]> = SmallVec::new();
@@ -391,12 +429,14 @@ impl Memo {
                         self.keep_and_make(&mut changes, lent);
                         making = true;
                     }
+                    notes.read(read, lent.table(), lent.call(), lent.variant());
                     match self.follow(read, *how, children, known, lent.table(), lent.call(), lent.variant()) {
                         Some(child) => id = child,
                         None => return given_up(making, lent),
                     }
                 }
                 Node::Op { op, next } => {
+                    notes.op(op);
                     if making {
                         lent.replay(op);
                     } else {
@@ -489,6 +529,20 @@ impl Memo {
         call: &CallInfo,
         variant: &Variant,
     ) -> Option<&Reply> {
+        self.known_noting(function, open, table, call, variant, &mut ())
+    }
+
+    /// `known_answer`, telling `notes` of each read checked.
+    #[inline(always)]
+    pub fn known_noting(
+        &self,
+        function: u32,
+        open: Open,
+        table: &Table,
+        call: &CallInfo,
+        variant: &Variant,
+        notes: &mut impl Notes,
+    ) -> Option<&Reply> {
         debug_assert_eq!(call.card.is_none(), open == Open::Play, "a call names its card unless the play is open");
         let mut id = *self.direct_roots.get(function as usize).filter(|&&id| id != NONE)?;
         let open = open.bits();
@@ -496,6 +550,7 @@ impl Memo {
             match &self.nodes[id as usize] {
                 Node::Read { how, .. } if how.of_play & open != 0 => return None,
                 Node::Read { read, how, children, known } => {
+                    notes.read(read, table, call, variant);
                     id = self.follow(read, *how, children, known, table, call, variant)?
                 }
                 Node::Return(reply) => return Some(reply),
@@ -595,18 +650,95 @@ pub struct Memoized<R> {
     memo: Memo,
     /// The table size the memo's calls saw (`players()` is not a read).
     players: usize,
+    /// The trace, while it is on (`Rules::set_trace`); in a cell, since
+    /// known answers are given through `&self`.
+    tracer: Option<Box<RefCell<Tracer>>>,
 }
 
 impl<R: Rules> Memoized<R> {
     /// A memo in front of `inner`.
     pub fn over(inner: R) -> Memoized<R> {
         let variant = inner.variant().clone();
-        Memoized { memo: Memo::new(variant.hook_functions, &variant), inner, players: 0 }
+        Memoized { memo: Memo::new(variant.hook_functions, &variant), inner, players: 0, tracer: None }
     }
 
     /// The rules the memo is in front of.
     pub fn inner(&self) -> &R {
         &self.inner
+    }
+}
+
+impl<R: Rules> Memoized<R> {
+    /// `run` with the trace on: the call is told of, with the reads and
+    /// changes of the path the memo replayed or of the script that ran.
+    #[cold]
+    #[inline(never)]
+    fn run_traced(&mut self, f: &FnRef, arg: &HookArg, lent: &mut Lent) -> Result<&Reply, RuleFailure> {
+        let (before, at_event) = (lent.table().clone(), lent.events());
+        let variant = self.inner.variant().clone();
+        let key = Key { function: f.id, arg };
+        let mut steps = Vec::new();
+        let (answered, result) = match self.memo.replay_noting(key, lent, &mut steps) {
+            Some(returned) => (Answered::Memo, Ok(self.memo.reply(returned))),
+            None => {
+                let result = self.inner.run(f, arg, lent);
+                if let Ok(reply) = &result {
+                    self.memo.record(key, lent.trace(), reply);
+                }
+                steps = lent.trace().to_vec();
+                (Answered::Script, result)
+            }
+        };
+        if let Some(tracer) = &self.tracer {
+            let told = Told {
+                f,
+                arg,
+                call: lent.call(),
+                answered,
+                steps: &steps,
+                reply: result.as_ref().map(|reply| &**reply),
+                before: &before,
+                after: lent.table(),
+                at_event,
+            };
+            tracer.borrow_mut().tell(&variant, told);
+        }
+        result
+    }
+
+    /// `known` with the trace on: a known answer is told of, with the
+    /// reads that gave it.
+    #[cold]
+    #[inline(never)]
+    fn known_traced(
+        &self,
+        tracer: &RefCell<Tracer>,
+        f: &FnRef,
+        open: Open,
+        call: &CallInfo,
+        table: &Table,
+    ) -> Option<&Reply> {
+        let mut steps = Vec::new();
+        let reply = self.memo.known_noting(f.id, open, table, call, self.inner.variant(), &mut steps)?;
+        let arg = match call.card {
+            Some((id, side)) => HookArg::Card(id, side),
+            None => HookArg::None,
+        };
+        let mut tracer = tracer.borrow_mut();
+        let at_event = tracer.frozen_at();
+        let told = Told {
+            f,
+            arg: &arg,
+            call,
+            answered: Answered::Known,
+            steps: &steps,
+            reply: Ok(reply),
+            before: table,
+            after: table,
+            at_event,
+        };
+        tracer.tell(self.inner.variant(), told);
+        Some(reply)
     }
 }
 
@@ -626,6 +758,9 @@ impl<R: Rules> Rules for Memoized<R> {
             self.memo.clear();
             self.players = lent.table().players();
         }
+        if self.tracer.is_some() {
+            return self.run_traced(f, arg, lent);
+        }
         let key = Key { function: f.id, arg };
         if let Some(returned) = self.memo.replay(key, lent) {
             return Ok(self.memo.reply(returned));
@@ -633,6 +768,15 @@ impl<R: Rules> Rules for Memoized<R> {
         let reply = self.inner.run(f, arg, lent)?;
         self.memo.record(key, lent.trace(), reply);
         Ok(reply)
+    }
+
+    fn set_trace(&mut self, trace: Option<TraceSight>) {
+        let variant = self.inner.variant().clone();
+        self.tracer = trace.map(|sight| Box::new(RefCell::new(Tracer::new(&variant, sight))));
+    }
+
+    fn take_trace(&mut self) -> Vec<TraceLine> {
+        self.tracer.as_ref().map_or_else(Vec::new, |tracer| tracer.borrow_mut().take())
     }
 
     fn eval(&mut self, expression: &str, lent: &mut Lent) -> Result<String, RuleFailure> {
@@ -643,11 +787,17 @@ impl<R: Rules> Rules for Memoized<R> {
         if self.players != table.players() {
             return None;
         }
+        if let Some(tracer) = &self.tracer {
+            return self.known_traced(tracer, f, open, call, table);
+        }
         self.memo.known_answer(f.id, open, table, call, self.inner.variant())
     }
 
-    fn freeze(&mut self, stamp: u64) {
+    fn freeze(&mut self, stamp: u64, events: usize) {
         self.memo.freeze(stamp);
+        if let Some(tracer) = &self.tracer {
+            tracer.borrow_mut().frozen(stamp, events);
+        }
     }
 
     fn thaw(&mut self) {

@@ -159,35 +159,57 @@ impl Bot {
         Ok(search.decide_or_wait(game, seat, &[catch], Some(catch), playouts, &mut self.rng)?.is_some())
     }
 
-    /// An out-of-turn play `seat` makes now (where a rule allows them), if
-    /// any: a bot takes half the chances it gets. `chance` is the seat's
-    /// bit of `Game::out_of_turn_chances`, worked out once for every seat:
-    /// a bot without a chance tosses no coin.
+    /// An out-of-turn play or action `seat` makes now (where a rule allows
+    /// them), if any: a bot takes half the chances it gets. `chance` is the
+    /// seat's bit of `Game::out_of_turn_chances`, worked out once for every
+    /// seat: a bot without a chance of a play tosses no coin, nor one
+    /// without an action it may take (where the rules declare actions out
+    /// of turn, its moves are worked out to know). Given the chance, a
+    /// random bot picks among its plays and actions alike; a greedy bot
+    /// plays if it can, else takes an action; a search bot weighs them all
+    /// against letting the chance pass.
     pub fn out_of_turn(
         &mut self,
         game: &mut Game<impl Rules>,
         seat: Seat,
         chance: bool,
     ) -> Result<Option<Action>, RuleFailure> {
-        if !chance {
+        let acts = game.variant.has_out_of_turn_actions();
+        if !chance && !acts {
             if game.checks() && game.legal_moves(seat, &mut self.moves).is_ok() {
                 assert!(self.moves.plays.is_empty(), "a seat that may not jump in has {:?}", self.moves.plays);
             }
             return Ok(None);
         }
-        if let BotKind::Search { playouts } = self.kind {
+        if acts {
             game.legal_moves(seat, &mut self.moves)?;
-            let mut plays = Vec::new();
-            search::plays(&self.moves, &mut plays);
+            if self.moves.plays.is_empty() && self.moves.acts.is_empty() {
+                return Ok(None);
+            }
+        }
+        if let BotKind::Search { playouts } = self.kind {
+            if !acts {
+                game.legal_moves(seat, &mut self.moves)?;
+            }
+            let mut options = Vec::new();
+            search::plays(&self.moves, &mut options);
+            options.extend(self.moves.acts.iter().map(|option| Action::Act(option.act(seat))));
             let search = self.search.get_or_insert_with(Box::default);
-            return search.decide_or_wait(game, seat, &plays, None, playouts, &mut self.rng);
+            return search.decide_or_wait(game, seat, &options, None, playouts, &mut self.rng);
         }
         if !self.rng.random_bool(0.5) {
             return Ok(None);
         }
-        game.legal_moves(seat, &mut self.moves)?;
-        if self.moves.plays.is_empty() {
-            return Ok(None);
+        if !acts {
+            game.legal_moves(seat, &mut self.moves)?;
+        }
+        let (plays, acts) = (self.moves.plays.len(), self.moves.acts.len());
+        let act = match self.kind {
+            BotKind::Random => acts > 0 && self.rng.random_range(0..plays + acts) >= plays,
+            BotKind::Greedy | BotKind::Search { .. } => plays == 0,
+        };
+        if act {
+            return Ok(self.moves.acts.choose(&mut self.rng).map(|option| Action::Act(option.act(seat))));
         }
         let viewer: Viewer = &|hand| game.hand_view_into(seat, hand);
         Ok(self.pick(&game.variant.names).map(|option| self.play(option, viewer)))
@@ -318,9 +340,11 @@ impl Bot {
 }
 
 /// The next bot action at the table: a catch of a player who forgot UNO,
-/// then an out-of-turn play by a bot that wants one (where a rule allows
-/// them), else the bot whose turn it is. `human` is a seat no bot plays
-/// for. `None` when it is the human's turn.
+/// then an out-of-turn play or action by a bot that wants one (where a rule
+/// allows them; the bots are asked in turn order from the seat after the
+/// player to act, and the first that wants one takes it), else the bot
+/// whose turn it is. `human` is a seat no bot plays for. `None` when it is
+/// the human's turn.
 pub fn next_action(
     game: &mut Game<impl Rules>,
     bots: &mut [Bot],
@@ -353,14 +377,17 @@ pub fn next_action_among(
             }
         }
     }
-    if game.variant.has_hook(HookKind::CanPlayOutOfTurn) {
-        let chances = game.out_of_turn_chances();
+    let plays = game.variant.has_hook(HookKind::CanPlayOutOfTurn);
+    let acts = game.variant.has_out_of_turn_actions();
+    if plays || acts {
+        let chances = if plays { game.out_of_turn_chances() } else { 0 };
         for offset in 1..players {
             let seat = (to_act + offset) % players;
             let chance = chances >> seat & 1 != 0;
             // A bot without a chance does nothing (a game that proves its
-            // fast paths checks so).
-            if (chance || game.checks())
+            // fast paths checks so); an action out of turn is a chance the
+            // bot finds in its moves.
+            if (chance || acts || game.checks())
                 && !is_human(seat)
                 && let Some(action) = bots[seat].out_of_turn(game, seat, chance)?
             {

@@ -110,6 +110,7 @@ impl Action {
                 act.action,
                 act.card.map(|card| variant.face_name(card, side)),
                 act.target,
+                false,
             ),
         }
     }

@@ -1,6 +1,8 @@
-//! Actions a rule declares (`actions:`): which of them the player to play
-//! may take now (moves), why one may not (a refusal), and taking one: its
-//! effect runs, then the turn moves on as after a play.
+//! Actions a rule declares (`actions:`): which of them a seat may take now
+//! (moves: the player to play before it draws, or another seat out of
+//! turn, as the action's `when:` says), why one may not (a refusal), and
+//! taking one: its effect runs, then the turn moves on as after a play (an
+//! out-of-turn action's, from the seat that took it, as after a jump-in).
 
 use crate::card::CardId;
 use crate::event::Event;
@@ -10,20 +12,20 @@ use crate::game::{Checked, Game, Position, Refusal, Stop};
 use crate::rules::{CallInfo, HookArg, Lent, Reply, RuleFailure, Rules, Verdict};
 use crate::seat::Seat;
 use crate::turn::{Phase, TurnPlan};
-use crate::variant::{FnRef, HookKind};
+use crate::variant::{ActWhen, FnRef, HookKind};
 
 impl<R: Rules> Game<R> {
-    /// The actions `seat` may take now: on its turn, before it draws, each
-    /// action with each face of its hand (where it takes a card) and each
-    /// other seat in the hand (where it takes a target) that its
-    /// `available` function allows.
+    /// The actions `seat` may take now (on its turn before it draws, or
+    /// out of turn, as each one's `when:` says), each with each face of its
+    /// hand (where it takes a card) and each other seat in the hand (where
+    /// it takes a target) that its `available` function allows.
     pub(crate) fn legal_acts(&mut self, seat: Seat, acts: &mut Vec<ActOption>) -> Result<(), RuleFailure> {
-        if self.act_now(seat).is_err() {
-            return Ok(());
-        }
         let side = self.pos.table.side;
         for index in 0..self.variant.actions.len() {
             let action = &self.variant.actions[index];
+            if self.act_now(seat, action.when).is_err() {
+                continue;
+            }
             let mut cards: Vec<Option<CardId>> = Vec::new();
             if action.card {
                 let mut seen = Vec::new();
@@ -68,7 +70,7 @@ impl<R: Rules> Game<R> {
         if action.card != act.card.is_some() || action.target != act.target.is_some() {
             return Err(Stop::Refuse(Refusal::ActionShape { action: act.action }));
         }
-        self.act_now(act.seat)?;
+        self.act_now(act.seat, action.when)?;
         if let Some(card) = act.card
             && !self.pos.table.hands[act.seat].contains(&card)
         {
@@ -82,15 +84,20 @@ impl<R: Rules> Game<R> {
         self.act_allowed(act, why)
     }
 
-    /// Is it `seat`'s turn, before it drew (when a rule's action may be
-    /// taken)?
-    fn act_now(&self, seat: Seat) -> Checked<()> {
+    /// May `seat` take an action that may be taken `when` now? Never while
+    /// a decision is owed; the player to play before it draws, where the
+    /// action may be taken in turn; any other seat still in the hand, where
+    /// it may be taken out of turn.
+    fn act_now(&self, seat: Seat, when: ActWhen) -> Checked<()> {
         self.owed_decision()?;
         let t = &self.pos.table;
-        match t.phase() {
-            Phase::Turn if seat == t.current && t.playing(seat) => Ok(()),
-            _ => Err(Stop::Refuse(Refusal::ActionNotNow { seat })),
-        }
+        let now = t.playing(seat)
+            && match t.phase() {
+                Phase::Turn if seat == t.current => when.in_turn(),
+                Phase::Turn | Phase::Drawn(_) if seat != t.current => when.out_of_turn(),
+                _ => false,
+            };
+        if now { Ok(()) } else { Err(Stop::Refuse(Refusal::ActionNotNow { seat, when })) }
     }
 
     /// The action's `available` function's answer (yes where it has none).
@@ -115,14 +122,19 @@ impl<R: Rules> Game<R> {
     }
 
     /// Takes `act` (found legal): the log says so, its function runs, and
-    /// the turn moves on as after a play, with what the function asked for.
+    /// the turn moves on as after a play by its seat, with what the
+    /// function asked for. Out of turn, a drawn card's wait ends, as after a
+    /// jump-in; the function still sees whose turn it was (`current()`).
     pub(crate) fn take_act(&mut self, act: Act) -> Result<(), RuleFailure> {
         let side = self.pos.table.side;
+        let out_of_turn = act.seat != self.pos.table.current;
+        self.pos.table.back_to_turn();
         self.pos.log.push(Event::Acted {
             seat: act.seat,
             action: act.action,
             card: act.card.map(|card| (card, side)),
             target: act.target,
+            out_of_turn,
         });
         let f = self.variant.actions[usize::from(act.action)].effect.clone();
         let (mut call, arg) = self.act_call(HookKind::OnAction, &act);

@@ -60,6 +60,9 @@ pub struct ActCommand {
     pub name: String,
     pub card: Option<CardRef>,
     pub target: Option<Seat>,
+    /// The seat that takes it, if not the one the command is for (out of
+    /// turn, in a scenario).
+    pub player: Option<Seat>,
 }
 
 impl ActCommand {
@@ -84,7 +87,7 @@ impl ActCommand {
             }
             _ => Some(CardRef::Named(names.parse_pattern(&words.join(" "))?)),
         };
-        Ok(ActCommand { name, card, target })
+        Ok(ActCommand { name, card, target, player: None })
     }
 }
 
@@ -166,11 +169,12 @@ impl<R: Rules> Game<R> {
                         ),
                     }
                 })?;
+                let seat = seat_ok(act.player.unwrap_or(actor))?;
                 let card = match &act.card {
-                    Some(card) => Some(self.find_card(actor, card, sight)?),
+                    Some(card) => Some(self.find_card(seat, card, sight)?),
                     None => None,
                 };
-                Action::Act(crate::game::Act { seat: actor, action: index as u8, card, target: act.target })
+                Action::Act(crate::game::Act { seat, action: index as u8, card, target: act.target })
             }
         })
     }

@@ -159,6 +159,16 @@ impl<R: Rules> Game<R> {
         &self.rules
     }
 
+    /// Traces every hook call from now on (`Rules::set_trace`), or no more.
+    pub fn set_trace(&mut self, trace: Option<crate::rules::TraceSight>) {
+        self.rules.set_trace(trace);
+    }
+
+    /// The trace since it was last taken (`Rules::take_trace`).
+    pub fn take_trace(&mut self) -> Vec<crate::rules::TraceLine> {
+        self.rules.take_trace()
+    }
+
     /// Proves every fast path of the move generator against its general
     /// checks as moves are worked out (a shortcut that disagrees panics,
     /// saying which): on in debug builds, and in the tests that play every

@@ -246,7 +246,7 @@ impl<R: Rules> Game<R> {
     /// table stays as it is): the table is frozen meanwhile, and the
     /// scripts asked share one action's time budget.
     pub(crate) fn asking<T>(&mut self, questions: impl FnOnce(&mut Game<R>) -> T) -> T {
-        self.rules.freeze(self.pos.stamp);
+        self.rules.freeze(self.pos.stamp, self.pos.log.events.len());
         self.rules.begin_action();
         let answer = questions(self);
         self.rules.end_action();

@@ -7,7 +7,7 @@ use crate::rules::RuleFailure;
 use crate::rules::{CARD_SLOT, Why};
 use crate::seat::Seat;
 use crate::table::Table;
-use crate::variant::Variant;
+use crate::variant::{ActWhen, Variant};
 
 /// Why an action is not allowed now. The table is unchanged.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -118,9 +118,11 @@ pub enum Refusal {
     },
     /// No action of the rules has this index.
     NoSuchAction,
-    /// A rule's action is taken on one's turn, before drawing.
+    /// A rule's action is taken when its `when:` says: on one's turn
+    /// before drawing, or out of turn, never while a decision is owed.
     ActionNotNow {
         seat: Seat,
+        when: ActWhen,
     },
     /// The action takes a card (or none), a target (or none), unlike what
     /// was given.
@@ -200,9 +202,13 @@ impl Refusal {
             Refusal::CatchNotOne { seat } => format!("p{seat} does not hold exactly one card"),
             Refusal::CatchSelf { seat } => format!("p{seat} cannot catch themselves"),
             Refusal::NoSuchAction => "the rules declare no such action".into(),
-            Refusal::ActionNotNow { seat } => {
-                format!("p{seat} may take an action only on their turn, before drawing")
-            }
+            Refusal::ActionNotNow { seat, when } => match when {
+                ActWhen::Turn => format!("p{seat} may take this action only on their turn, before drawing"),
+                ActWhen::OutOfTurn => format!("p{seat} may take this action only when it is not their turn"),
+                ActWhen::AnySeat => {
+                    format!("p{seat} may take this action on their turn before drawing, or out of turn")
+                }
+            },
             Refusal::ActionShape { action } => match variant.actions.get(usize::from(*action)) {
                 Some(a) => format!(
                     "{} takes {} and {}",

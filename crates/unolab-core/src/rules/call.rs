@@ -131,6 +131,11 @@ impl<'a> Lent<'a> {
         self.table
     }
 
+    /// How many events the log holds (a trace tells where a call was made).
+    pub fn events(&self) -> usize {
+        self.log.events.len()
+    }
+
     /// What the call read and changed, in order.
     pub fn trace(&self) -> &[Step] {
         self.trace

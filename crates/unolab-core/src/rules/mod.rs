@@ -200,8 +200,9 @@ pub trait Rules {
     }
 
     /// The table, version `stamp` (`next_stamp`), will not change until
-    /// `thaw`: only predicates run meanwhile.
-    fn freeze(&mut self, _stamp: u64) {}
+    /// `thaw`: only predicates run meanwhile. The log holds `events` events
+    /// (a trace says where the questions were asked).
+    fn freeze(&mut self, _stamp: u64, _events: usize) {}
 
     /// The table may change again.
     fn thaw(&mut self) {}
@@ -219,6 +220,36 @@ pub trait Rules {
     fn eval(&mut self, expression: &str, _lent: &mut Lent) -> Result<String, RuleFailure> {
         Err(RuleFailure::new(format!("these rules cannot evaluate '{expression}'")))
     }
+
+    /// Traces every hook call from now on, as `seat` may see it (`None`:
+    /// everything), or no more (`trace: None`): which hook ran for what,
+    /// who answered, what it read and changed, in words (`take_trace`).
+    /// Rules that cannot trace ignore it.
+    fn set_trace(&mut self, _trace: Option<TraceSight>) {}
+
+    /// The trace since it was last taken.
+    fn take_trace(&mut self) -> Vec<TraceLine> {
+        Vec::new()
+    }
+}
+
+/// Whose sight a trace keeps to (`Rules::set_trace`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TraceSight {
+    /// Everything: an author's tool (scenarios, `sim --show`).
+    All,
+    /// What this seat may see: calls about a card it cannot see are left
+    /// out, and what a call read of hidden cards is not shown (the REPL).
+    Seat(Seat),
+}
+
+/// One line of a trace (`Rules::take_trace`): `at_event` is how many events
+/// the log held when the call it tells of was made, so that a front end
+/// shows it before the events the call led to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TraceLine {
+    pub at_event: usize,
+    pub text: String,
 }
 
 /// A version stamp for a table that changed: never given twice in a

@@ -70,8 +70,52 @@ fn yes() -> bool {
     true
 }
 
+/// Who may take an action a rule declares, and when (`when:`). Never
+/// while a decision is owed; the player to play only before it draws.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum ActWhen {
+    /// `turn`: the player to play, instead of playing or drawing.
+    #[default]
+    Turn,
+    /// `out of turn`: any other seat still in the hand, as a jump-in.
+    OutOfTurn,
+    /// `any seat`: both.
+    AnySeat,
+}
+
+impl ActWhen {
+    /// The words `when:` takes, and what each means.
+    pub const ALL: [(&'static str, ActWhen); 3] =
+        [("turn", ActWhen::Turn), ("out of turn", ActWhen::OutOfTurn), ("any seat", ActWhen::AnySeat)];
+
+    /// The value `when:` names (words separated by spaces, `-` or `_`, in
+    /// any case).
+    pub fn parse(text: &str) -> Option<ActWhen> {
+        let words: Vec<String> =
+            text.split([' ', '-', '_']).filter(|w| !w.is_empty()).map(str::to_ascii_lowercase).collect();
+        let words = words.join(" ");
+        ActWhen::ALL.iter().find(|(name, _)| *name == words).map(|(_, when)| *when)
+    }
+
+    /// How `when:` names it.
+    pub fn name(self) -> &'static str {
+        ActWhen::ALL.iter().find(|(_, when)| *when == self).map_or("turn", |(name, _)| name)
+    }
+
+    /// May the player to play take it (before it draws)?
+    pub fn in_turn(self) -> bool {
+        self != ActWhen::OutOfTurn
+    }
+
+    /// May the other seats take it?
+    pub fn out_of_turn(self) -> bool {
+        self != ActWhen::Turn
+    }
+}
+
 /// An action a layer declares (`actions:`): something the player whose
-/// turn it is may do instead of playing or drawing, as a rule says.
+/// turn it is may do instead of playing or drawing, or another seat out of
+/// turn, as a rule says.
 #[derive(Debug, Clone)]
 pub struct ActionSpec {
     /// One word: how a player names it (`act trade red 5`).
@@ -86,6 +130,8 @@ pub struct ActionSpec {
     pub available: Option<String>,
     /// Its effect (an effect hook): then the turn moves on, as after a play.
     pub call: String,
+    /// Who may take it, and when.
+    pub when: ActWhen,
     /// Where the layer's file writes the name, `available:` and `call:`,
     /// where known.
     pub name_at: Option<Position>,
@@ -100,6 +146,7 @@ pub struct RuleAction {
     pub description: String,
     pub card: bool,
     pub target: bool,
+    pub when: ActWhen,
     pub available: Option<FnRef>,
     pub effect: FnRef,
 }
@@ -735,6 +782,7 @@ fn bind_hooks(variant: &mut Variant, layers: &[Layer], problems: &mut Vec<String
                 description: spec.description.clone(),
                 card: spec.card,
                 target: spec.target,
+                when: spec.when,
                 available,
                 effect,
             });
@@ -962,6 +1010,11 @@ impl Variant {
         self.moment_hooks_each_action
     }
 
+    /// Does a rule declare an action a seat may take out of turn?
+    pub fn has_out_of_turn_actions(&self) -> bool {
+        self.actions.iter().any(|action| action.when.out_of_turn())
+    }
+
     /// Is any predicate hook bound (a rule that may be asked while moves
     /// are worked out)?
     pub fn has_predicates(&self) -> bool {
@@ -1117,12 +1170,18 @@ impl Variant {
             lines.push(format!("  Power Cards: {}, one per player", self.power_cards));
         }
         if !self.actions.is_empty() {
-            lines.push("actions (on your turn, instead of playing or drawing):".into());
+            let marked = if self.has_out_of_turn_actions() { ", unless marked" } else { "" };
+            lines.push(format!("actions (on your turn, instead of playing or drawing{marked}):"));
             for action in &self.actions {
                 let card = if action.card { " CARD" } else { "" };
                 let target = if action.target { " target P" } else { "" };
                 let about = if action.description.is_empty() { "(no description)" } else { &action.description };
-                lines.push(format!("  act {}{card}{target}: {about}", action.name));
+                let when = match action.when {
+                    ActWhen::Turn => "",
+                    ActWhen::OutOfTurn => " (out of turn)",
+                    ActWhen::AnySeat => " (by any player, in turn or out of turn)",
+                };
+                lines.push(format!("  act {}{card}{target}: {about}{when}", action.name));
             }
         }
         lines
