@@ -222,6 +222,9 @@ fn register_questions(engine: &mut Engine, desk: &Rc<RefCell<Desk>>, api: &Rc<Ap
     });
     read!(engine, desk, api, "playing", |c, v, p: i64| Read::Playing(seat(c, p)?));
     read!(engine, desk, api, "seats_left", |c, v| Read::SeatsLeft);
+    read!(engine, desk, api, "seats_holding", |c, v, n: i64| Read::SeatsHolding {
+        at_least: steps(n, "seats_holding")?
+    });
     read!(engine, desk, api, "ranking", |c, v| Read::Ranking);
     host!(engine, desk, api, "peek", |c, v, n: i64| {
         let cards = c.peek(steps(n, "peek")?).map_err(script_error)?;

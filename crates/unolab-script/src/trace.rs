@@ -324,6 +324,7 @@ impl Words<'_> {
             Read::State { seat: Some(seat), name } => (format!("seat_state({seat}, \"{name}\")"), false),
             Read::Playing(seat) => (seat_read("playing", seat), false),
             Read::SeatsLeft => ("seats_left()".into(), false),
+            Read::SeatsHolding { at_least } => (format!("seats_holding({at_least})"), false),
             Read::Ranking => ("ranking()".into(), false),
             Read::InHand { seat, card } => {
                 let hidden = !self.sight.sees_hand(*seat);

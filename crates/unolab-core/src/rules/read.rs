@@ -246,6 +246,11 @@ pub enum Read {
     /// Is the seat still in the hand?
     Playing(Seat),
     SeatsLeft,
+    /// The seats still in the hand holding `at_least` cards or more, in
+    /// seat order.
+    SeatsHolding {
+        at_least: usize,
+    },
     /// The places of a hand that is over.
     Ranking,
     /// Does `seat` hold this very card?
@@ -693,6 +698,11 @@ impl Read {
             }
             Read::Playing(seat) => Answer::bool(table.playing(seat_ok(*seat)?)),
             Read::SeatsLeft => Answer::Word(table.seats_left() as u64),
+            Read::SeatsHolding { at_least } => Answer::Seats(
+                (0..table.players())
+                    .filter(|&seat| table.playing(seat) && table.hands[seat].len() >= *at_least)
+                    .collect(),
+            ),
             Read::Ranking => Answer::Seats(match table.phase() {
                 Phase::Over { ranking } => ranking.as_slice().into(),
                 _ => Box::default(),
