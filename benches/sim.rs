@@ -102,7 +102,7 @@ fn positions(c: &mut Criterion) {
     group.bench_function("determinize", |b| {
         b.iter(|| {
             seed += 1;
-            std::hint::black_box(position.determinize(0, &[], &variant, &mut rng(seed)))
+            std::hint::black_box(position.determinize(0, &variant, &mut rng(seed)))
         })
     });
     let mut bots: Vec<Bot> = (0..4).map(|s| Bot::new(BotKind::Random, 7, s)).collect();

@@ -104,7 +104,7 @@ fn a_determinized_position_is_what_the_seat_sees_and_nothing_more() {
                 continue;
             }
             let seat = (game.to_act() + 1) % 3;
-            let dealt = game.position().determinize(seat, &[], &variant, &mut rng(seed));
+            let dealt = game.position().determinize(seat, &variant, &mut rng(seed));
             assert!(dealt.table().conserves(&variant), "{name} seed {seed}: the deck is kept");
             let mut other = Game::new(Runtime::new(variant.clone()).unwrap(), 3, seed).unwrap();
             other.set_position(&dealt);
@@ -135,26 +135,11 @@ fn a_determinized_position_is_what_the_seat_sees_and_nothing_more() {
             twin.set_position(game.position());
             twin.arrange(shuffled).unwrap();
             assert_eq!(twin.view(seat), game.view(seat));
-            let again = twin.position().determinize(seat, &[], &variant, &mut rng(seed));
+            let again = twin.position().determinize(seat, &variant, &mut rng(seed));
             assert_eq!(again.table(), dealt.table(), "{name} seed {seed}: the same position from the same view");
             checked += 1;
         }
         assert!(checked >= 5, "{name}: only {checked} positions compared");
-    }
-}
-
-/// Cards a seat knows to be in another hand stay there.
-#[test]
-fn known_cards_stay_where_the_seat_knows_they_are() {
-    use unolab::rng::rng;
-    let variant = Arc::new(load(&LoadRequest { variant: "classic".into(), ..LoadRequest::default() }).unwrap());
-    let mut game = Game::new(Runtime::new(variant.clone()).unwrap(), 4, 3).unwrap();
-    game.deal().unwrap();
-    let known: Vec<(usize, unolab::card::CardId)> = game.table().hands()[2][..3].iter().map(|&c| (2, c)).collect();
-    for seed in 0..20 {
-        let dealt = game.position().determinize(0, &known, &variant, &mut rng(seed));
-        let hand = &dealt.table().hands()[2];
-        assert!(known.iter().all(|(_, card)| hand.contains(card)), "seed {seed}");
     }
 }
 
@@ -189,7 +174,7 @@ fn a_choice_is_seen_by_its_chooser_alone() {
     };
     let mut differ = false;
     for seed in 0..20 {
-        let dealt = game.position().determinize(2, &[], &game.variant, &mut rng(seed));
+        let dealt = game.position().determinize(2, &game.variant, &mut rng(seed));
         let options = offered(&dealt);
         for option in &options {
             let ChoiceOption::Card(card, _) = option else { panic!("cards") };
@@ -199,6 +184,6 @@ fn a_choice_is_seen_by_its_chooser_alone() {
     }
     assert!(differ, "the options follow the cards dealt, not the cards offered");
     // p1 knows the options: they stay.
-    let dealt = game.position().determinize(1, &[], &game.variant, &mut rng(3));
+    let dealt = game.position().determinize(1, &game.variant, &mut rng(3));
     assert_eq!(offered(&dealt), offered(game.position()));
 }

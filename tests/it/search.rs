@@ -122,7 +122,7 @@ fn a_bluff_waiting_to_be_challenged_is_judged_from_the_hands_dealt_not_copied() 
     let red = variant.face(card(&variant, "red 3"), Side::Light).color;
     let mut verdicts = [0, 0];
     for seed in 0..40 {
-        let dealt = bluffed.position().determinize(1, &[], &variant, &mut rng(seed));
+        let dealt = bluffed.position().determinize(1, &variant, &mut rng(seed));
         let mut other = game(&variant, 3, 4);
         other.set_position(&dealt);
         other.work_out_hidden_facts(1).unwrap();
@@ -130,7 +130,7 @@ fn a_bluff_waiting_to_be_challenged_is_judged_from_the_hands_dealt_not_copied() 
         assert_eq!(guilty(&other), holds_red, "seed {seed}: judged from the hand dealt");
         verdicts[usize::from(holds_red)] += 1;
         // The same deal from the honest game judges the same.
-        let again = honest.position().determinize(1, &[], &variant, &mut rng(seed));
+        let again = honest.position().determinize(1, &variant, &mut rng(seed));
         other.set_position(&again);
         other.work_out_hidden_facts(1).unwrap();
         assert_eq!(guilty(&other), holds_red, "seed {seed}: the real hand does not show through");
@@ -143,7 +143,7 @@ fn a_bluff_waiting_to_be_challenged_is_judged_from_the_hands_dealt_not_copied() 
     }
     // The player who made the penalty knows its own hand: its guilt stands.
     let mut other = game(&variant, 3, 4);
-    other.set_position(&bluffed.position().determinize(0, &[], &variant, &mut rng(1)));
+    other.set_position(&bluffed.position().determinize(0, &variant, &mut rng(1)));
     other.work_out_hidden_facts(0).unwrap();
     assert!(guilty(&other));
 }
@@ -168,9 +168,7 @@ fn a_seat_knows_the_hands_it_saw_and_keeps_them_where_they_are() {
     g.table().seen().known_to(2, &mut known);
     assert!(known.is_empty(), "p2 saw nothing of either hand");
     for seed in 0..10 {
-        let mut known = Vec::new();
-        g.table().seen().known_to(0, &mut known);
-        let dealt = g.position().determinize(0, &known, &variant, &mut rng(seed));
+        let dealt = g.position().determinize(0, &variant, &mut rng(seed));
         let mut hand = dealt.table().hands()[1].to_vec();
         hand.sort();
         assert_eq!(hand, given.iter().map(|&(_, c)| c).collect::<Vec<_>>(), "seed {seed}");
@@ -211,9 +209,9 @@ fn a_player_who_drew_is_dealt_nothing_it_could_have_played() {
     };
     let mut against = 0;
     for seed in 0..30 {
-        let mut dealt = g.position().determinize(0, &[], &variant, &mut rng(seed));
+        let mut dealt = g.position().determinize(0, &variant, &mut rng(seed));
         against += dealt.table().hands()[1].iter().filter(|&&c| matches(c)).count();
-        dealt.believe(0, &[], &beliefs, &variant, &mut rng(seed));
+        dealt.believe(0, &beliefs, &variant, &mut rng(seed));
         let hand = &dealt.table().hands()[1];
         assert_eq!(hand.len(), 4);
         assert!(hand.iter().filter(|&&c| matches(c)).count() <= 1, "seed {seed}: {hand:?}");

@@ -1085,7 +1085,7 @@ impl Table {
     }
     /// Deals the cards `seat` cannot see anew among the places it cannot
     /// see (`Position::determinize`).
-    pub(crate) fn deal_unseen(&mut self, seat: Seat, known: &[(Seat, CardId)], variant: &Variant, rng: &mut Rng) {
+    pub(crate) fn deal_unseen(&mut self, seat: Seat, variant: &Variant, rng: &mut Rng) {
         let hidden = self.side.other();
         let back = |card: CardId| variant.double_sided.then(|| *variant.face(card, hidden));
         // The card drawn this turn by another seat is one of its hand: it
@@ -1095,7 +1095,8 @@ impl Table {
         // and the back each shows, if any.
         let mut pool: Vec<CardId> = Vec::new();
         let mut places: Vec<(Place, Option<crate::card::Face>)> = Vec::new();
-        let mut pinned: Vec<(Seat, CardId)> = known.to_vec();
+        let mut pinned: Vec<(Seat, CardId)> = Vec::new();
+        self.seen.known_to(seat, &mut pinned);
         for (other, hand) in self.hands.iter().enumerate() {
             if other == seat {
                 continue;

@@ -72,7 +72,6 @@ pub struct Search {
     root: Option<Position>,
     /// Greedy bots for every seat, reseeded for each playout.
     policy: Vec<Bot>,
-    known: Vec<(Seat, CardId)>,
     /// What the seat believes of other hands (`beliefs`).
     beliefs: Vec<Belief>,
     /// The options: an action, or `None` to let a chance pass.
@@ -217,7 +216,6 @@ impl Search {
         while self.policy.len() < players {
             self.policy.push(Bot::new(BotKind::Greedy, 0, self.policy.len() as u64));
         }
-        real.table().seen().known_to(seat, &mut self.known);
         let variant = game.variant.clone();
         beliefs(real, seat, &variant, &mut self.beliefs);
         let mut spent = 0u32;
@@ -226,8 +224,8 @@ impl Search {
             let deal_seed = rng.next_u64();
             let play_seed = rng.next_u64();
             let mut deal_rng = crate::rng::rng(deal_seed);
-            let mut dealt = real.determinize(seat, &self.known, &variant, &mut deal_rng);
-            dealt.believe(seat, &self.known, &self.beliefs, &variant, &mut deal_rng);
+            let mut dealt = real.determinize(seat, &variant, &mut deal_rng);
+            dealt.believe(seat, &self.beliefs, &variant, &mut deal_rng);
             game.set_position(&dealt);
             game.work_out_hidden_facts(seat)?;
             let root = match self.root.take() {

@@ -33,21 +33,17 @@ impl Belief {
 }
 
 impl Position {
-    /// Makes a position dealt for `seat` (`determinize`, with the same
-    /// `known` cards) hold to `beliefs`, as far as the draw pile allows:
-    /// each card of a holder's that goes against its belief, beyond those
-    /// it allows, is traded for a card of the draw pile that does not (of
-    /// the same back, in a double-sided deck, and never the pile's top
-    /// there, whose back shows). Known cards and a card just drawn stay.
-    pub fn believe(
-        &mut self,
-        seat: Seat,
-        known: &[(Seat, CardId)],
-        beliefs: &[Belief],
-        variant: &Variant,
-        rng: &mut Rng,
-    ) {
+    /// Makes a position dealt for `seat` (`determinize`) hold to `beliefs`,
+    /// as far as the draw pile allows: each card of a holder's that goes
+    /// against its belief, beyond those it allows, is traded for a card of
+    /// the draw pile that does not (of the same back, in a double-sided
+    /// deck, and never the pile's top there, whose back shows). The cards
+    /// the seat knows to be in a hand (`Table::seen`) and a card just drawn
+    /// stay.
+    pub fn believe(&mut self, seat: Seat, beliefs: &[Belief], variant: &Variant, rng: &mut Rng) {
         let table = &mut self.table;
+        let mut known = Vec::new();
+        table.seen.known_to(seat, &mut known);
         let hidden = table.side.other();
         let back = |card: CardId| variant.double_sided.then(|| *variant.face(card, hidden));
         let drawn = match table.phase() {

@@ -6,7 +6,6 @@
 //! (`Game::set_position`). `determinize` makes the position a seat could
 //! be in: what it knows kept, the cards it cannot see dealt anew.
 
-use crate::card::CardId;
 use crate::event::{Event, Log};
 use crate::game::Record;
 use crate::rng::Rng;
@@ -87,20 +86,20 @@ impl Position {
     /// The position `seat` could be in, as far as it knows: its own hand,
     /// the discard pile, the counts of every hand and pile, the backs of
     /// the cards it sees from behind (opponents' hands and the draw pile's
-    /// top, in a double-sided deck) and the cards `known` to be in a seat's
-    /// hand (a swapped or shown hand) stay; every other card in a hand, the
-    /// draw pile or aside is dealt anew from those cards by `rng`, each to
-    /// a place whose visible back it shows, and the table's generator (which
-    /// decides how later reshuffles fall) is seeded anew. The copy keeps no log, history
-    /// or game-stopping failure. `known` is what the table says the seat
-    /// has seen (`Table::seen`); what other seats have seen of the hands
-    /// dealt anew is dropped. A fact that rules worked out from hidden
-    /// cards and left on the table (whether a pending challengeable penalty
-    /// was a bluff) is copied as it is: `Game::work_out_hidden_facts`, on
+    /// top, in a double-sided deck) and the cards the table says the seat
+    /// knows to be in a hand (`Table::seen`: a swapped or shown hand) stay;
+    /// every other card in a hand, the draw pile or aside is dealt anew from
+    /// those cards by `rng`, each to a place whose visible back it shows,
+    /// and the table's generator (which decides how later reshuffles fall)
+    /// is seeded anew. The copy keeps no log, history or game-stopping
+    /// failure; of what seats have seen, it keeps the seat's own (what other
+    /// seats have seen of the hands dealt anew is dropped). A fact that
+    /// rules worked out from hidden cards and left on the table (whether a
+    /// pending challengeable penalty was a bluff) is copied as it is: `Game::work_out_hidden_facts`, on
     /// the position loaded, works it out again from the hands dealt.
-    pub fn determinize(&self, seat: Seat, known: &[(Seat, CardId)], variant: &Variant, rng: &mut Rng) -> Position {
+    pub fn determinize(&self, seat: Seat, variant: &Variant, rng: &mut Rng) -> Position {
         let mut table = self.table.clone();
-        table.deal_unseen(seat, known, variant, rng);
+        table.deal_unseen(seat, variant, rng);
         Position { table, log: Log::new(false), history: Vec::new(), stopped: None, stamp: crate::rules::next_stamp() }
     }
 }
