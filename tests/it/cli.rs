@@ -1115,3 +1115,37 @@ fn wins_by_bot_measure_the_skill_a_rule_rewards() {
     assert!(shown.contains("wins by bot (95% interval") && shown.contains("  greedy "), "{shown}");
     assert!(!text(&unolab(&["sim", "classic", "-n", "10"])).contains("wins by bot"));
 }
+
+/// Every kind of bot seated has its `wins.bot_KIND` figure, in the order
+/// the report lists the kinds (by their first seat), a kind that won no
+/// hand in either run as 0 (0 to 0): one hand a run, three kinds, so one
+/// kind at least won nothing.
+#[test]
+fn every_kind_of_bot_seated_is_compared_in_the_reports_order() {
+    let args = ["sim", "classic", "-p", "3", "-n", "1", "--seed", "4", "--bot", "random,search:1,greedy"];
+    let output = unolab(&[&args[..], &["--vs", "-r seven-o", "--json", "--schema", "2"]].concat());
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output));
+    let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let reported: Vec<String> = json["runs"][0]["wins_by_bot"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| format!("wins.bot_{}", b["bot"].as_str().unwrap()))
+        .collect();
+    assert_eq!(reported, ["wins.bot_random", "wins.bot_search:1", "wins.bot_greedy"]);
+    let figures = json["comparisons"][0]["figures"].as_array().unwrap();
+    let compared: Vec<&serde_json::Value> =
+        figures.iter().filter(|f| f["key"].as_str().unwrap().starts_with("wins.bot_")).collect();
+    let keys: Vec<&str> = compared.iter().map(|f| f["key"].as_str().unwrap()).collect();
+    assert_eq!(keys, reported);
+    let never = compared.iter().find(|f| f["a"] == 0.0 && f["b"] == 0.0).expect("a kind that won no hand");
+    assert_eq!(
+        (&never["difference"], &never["low"], &never["high"]),
+        (&0.0.into(), &0.0.into(), &0.0.into()),
+        "{never}"
+    );
+    // The text lists them in that order too.
+    let shown = text(&unolab(&[&args[..], &["--vs", "-r seven-o"]].concat()));
+    let at = |name: &str| shown.find(&format!("wins, {name} seats (%)")).unwrap_or_else(|| panic!("{name}: {shown}"));
+    assert!(at("random") < at("search:1") && at("search:1") < at("greedy"), "{shown}");
+}

@@ -142,11 +142,11 @@ fn a_comparison_pairs_the_games_of_the_same_seeds() {
     let a = run(&a_config, &Progress::default()).unwrap();
     let b = run(&b_config, &Progress::default()).unwrap();
     // A run against itself: no difference anywhere, nothing significant.
-    for figure in report::paired(&a, &a) {
+    for figure in report::paired((&a_config, &a), (&a_config, &a)) {
         assert_eq!(figure.difference.mean, 0.0, "{figure:?}");
         assert!(!figure.significant(), "{figure:?}");
     }
-    let figures = report::paired(&a, &b);
+    let figures = report::paired((&a_config, &a), (&b_config, &b));
     let turns = figures.iter().find(|f| f.name == "turns per hand").unwrap();
     let both: Vec<(u64, u64)> = a
         .rows
@@ -256,7 +256,8 @@ fn hands_a_script_cut_short_count_in_no_figure_and_are_reported() {
         .filter(|(x, y)| x.failed.is_none() && y.failed.is_none())
         .map(|(x, y)| (f64::from(x.events[played]), f64::from(y.events[played])))
         .collect();
-    let figure = report::paired(&a, &b).into_iter().find(|f| f.name == "played per hand").unwrap();
+    let figure =
+        report::paired((&a_config, &a), (&b_config, &b)).into_iter().find(|f| f.name == "played per hand").unwrap();
     let mean_a = both.iter().map(|p| p.0).sum::<f64>() / both.len() as f64;
     assert!(close(figure.a, mean_a) && close(figure.difference.mean, 0.0), "{figure:?} vs {mean_a}");
     let unfinished =
@@ -353,12 +354,18 @@ fn fast(mut config: SimConfig) -> SimConfig {
 /// The runs of Classic without and with a question whose only answer is
 /// what happens anyway (`waiting`), `games` hands at 4 players on the
 /// same seeds.
-fn one_answer_runs(games: u64) -> (SimStats, SimStats) {
-    let a = fast(config("classic", &[], games, 2));
-    let b = fast(config("classic", &[&waiting()], games, 2));
-    let (a, b) = (run(&a, &Progress::default()).unwrap(), run(&b, &Progress::default()).unwrap());
-    assert_eq!((a.finished(), b.finished()), (games, games));
-    (a, b)
+fn one_answer_runs(games: u64) -> [(SimConfig, SimStats); 2] {
+    [config("classic", &[], games, 2), config("classic", &[&waiting()], games, 2)].map(|config| {
+        let config = fast(config);
+        let stats = run(&config, &Progress::default()).unwrap();
+        assert_eq!(stats.finished(), games);
+        (config, stats)
+    })
+}
+
+/// The paired figures of two runs.
+fn paired([(ca, a), (cb, b)]: &[(SimConfig, SimStats); 2]) -> Vec<report::Paired> {
+    report::paired((ca, a), (cb, b))
 }
 
 /// The figures that name the question: a penalty accepted where it was
@@ -368,8 +375,8 @@ const NAMING_THE_QUESTION: [&str; 4] = ["events.accepted", "events.skipped", "la
 
 /// Every figure's paired difference but those naming the question has 0
 /// in its interval.
-fn no_figure_moves(a: &SimStats, b: &SimStats) {
-    let figures = report::paired(a, b);
+fn no_figure_moves(runs: &[(SimConfig, SimStats); 2]) {
+    let figures = paired(runs);
     for key in ["lead_changes", "first_to_one_wins", "comebacks", "margin"] {
         assert!(figures.iter().any(|f| f.key == key), "the race figure {key} is compared");
     }
@@ -417,10 +424,10 @@ fn same_hands_same_race(a: &SimStats, b: &SimStats) -> usize {
 /// which card) have the same race.
 #[test]
 fn a_question_with_one_answer_changes_no_figure() {
-    let (a, b) = one_answer_runs(2_000);
-    no_figure_moves(&a, &b);
-    assert!(same_hands_same_race(&a, &b) > 1_900);
-    let figures = report::paired(&a, &b);
+    let runs = one_answer_runs(2_000);
+    no_figure_moves(&runs);
+    assert!(same_hands_same_race(&runs[0].1, &runs[1].1) > 1_900);
+    let figures = paired(&runs);
     let turns = figures.iter().find(|f| f.key == "turns").unwrap();
     assert!(turns.difference.high - turns.difference.low < 0.5, "{turns:?}");
     let actions = figures.iter().find(|f| f.key == "actions").unwrap();
@@ -439,9 +446,9 @@ fn a_question_with_one_answer_changes_no_figure() {
 #[test]
 #[ignore]
 fn a_question_with_one_answer_changes_no_figure_in_20000_hands() {
-    let (a, b) = one_answer_runs(20_000);
-    assert!(same_hands_same_race(&a, &b) > 19_000);
-    let figures = report::paired(&a, &b);
+    let runs = one_answer_runs(20_000);
+    assert!(same_hands_same_race(&runs[0].1, &runs[1].1) > 19_000);
+    let figures = paired(&runs);
     for figure in figures.iter().filter(|f| !NAMING_THE_QUESTION.contains(&f.key.as_str())) {
         let standard_error = (figure.difference.high - figure.difference.low) / 2.0 / 1.959_964;
         assert!(figure.difference.mean.abs() <= 3.29 * standard_error, "{figure:?}");
