@@ -342,7 +342,11 @@ pub(super) fn simulate(args: SimArgs) -> i32 {
             (false, true) => "comparison",
             (true, true) => "sweep_comparison",
         };
-        args.schema.print_json(sim::json::document(kind, runs, comparisons));
+        let bytes = args.schema.print_json(sim::json::document(kind, runs, comparisons));
+        // Said now, not when the shards are merged.
+        if args.shard.is_some() && bytes > limits::FILE_BYTES {
+            complain!("warning: this shard's JSON is {}", sim::json::shard_too_large(bytes));
+        }
     } else if sweep && versus.is_none() {
         let runs: Vec<(&str, &SimConfig, &sim::SimStats)> =
             plans.iter().zip(&results).zip(&labels).map(|(((c, _), (s, _)), l)| (l.as_str(), c, s)).collect();

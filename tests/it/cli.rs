@@ -254,6 +254,19 @@ fn merged_shards_are_the_single_run() {
         "{}",
         text(&output)
     );
+    // A shard over the 4 MB a file may hold (its figures with 4 MB of
+    // spaces after them) is refused, and the error says how to write
+    // shards that merge reads.
+    let mut padded = std::fs::read(&files[2]).unwrap();
+    padded.resize(4 * 1024 * 1024 + 1, b' ');
+    std::fs::write(&files[2], padded).unwrap();
+    let output = unolab(&[&["merge"], &files.iter().map(String::as_str).collect::<Vec<_>>()[..]].concat());
+    assert_eq!(output.status.code(), Some(2));
+    let said = text(&output);
+    let size = format!("{}: 4.0 MB, more than the 4 MB a shard may hold", files[2]);
+    for part in [size.as_str(), "--json --schema 2", "--shard K/N"] {
+        assert!(said.contains(part), "no '{part}' in {said}");
+    }
 }
 
 #[test]
