@@ -1098,15 +1098,19 @@ fn completions_and_manual_pages_know_every_command() {
     assert!(text(&unknown).contains("no command 'simulate'"), "{}", text(&unknown));
 }
 
+/// The JSON (schema 2) of `sim` run as `args` say, against Seven-O added.
+fn seven_o_compared(args: &[&str]) -> serde_json::Value {
+    let output = unolab(&[args, &["--vs", "-r seven-o", "--json", "--schema", "2"]].concat());
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output));
+    serde_json::from_slice(&output.stdout).unwrap()
+}
+
 /// The skill a rule rewards: the better bot's seats win more than their
 /// fair share, reported by kind of bot, and compared under A and B on the
 /// same seeds (`wins.bot_KIND`), as docs/simulation.md's recipe says.
 #[test]
 fn wins_by_bot_measure_the_skill_a_rule_rewards() {
-    let args = ["sim", "classic", "-n", "300", "--seed", "2", "--bot", "greedy,random", "-j", "2"];
-    let output = unolab(&[&args[..], &["--vs", "-r seven-o", "--json", "--schema", "2"]].concat());
-    assert_eq!(output.status.code(), Some(0), "{}", text(&output));
-    let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let json = seven_o_compared(&["sim", "classic", "-n", "300", "--seed", "2", "--bot", "greedy,random", "-j", "2"]);
     let bots = json["runs"][0]["wins_by_bot"].as_array().unwrap();
     let names: Vec<&str> = bots.iter().map(|b| b["bot"].as_str().unwrap()).collect();
     assert_eq!(names, ["greedy", "random"]);
@@ -1136,9 +1140,7 @@ fn wins_by_bot_measure_the_skill_a_rule_rewards() {
 #[test]
 fn every_kind_of_bot_seated_is_compared_in_the_reports_order() {
     let args = ["sim", "classic", "-p", "3", "-n", "1", "--seed", "4", "--bot", "random,search:1,greedy"];
-    let output = unolab(&[&args[..], &["--vs", "-r seven-o", "--json", "--schema", "2"]].concat());
-    assert_eq!(output.status.code(), Some(0), "{}", text(&output));
-    let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let json = seven_o_compared(&args);
     let reported: Vec<String> = json["runs"][0]["wins_by_bot"]
         .as_array()
         .unwrap()
