@@ -385,6 +385,19 @@ fn no_figure_moves(runs: &[(SimConfig, SimStats); 2]) {
     }
 }
 
+/// What a row says of how the hand went: its turns, winner, points, and
+/// events but those naming the question (`accepted`, `skipped`).
+fn play(row: &unolab::sim::GameRow) -> (u64, Option<(usize, usize)>, i64, Vec<u32>) {
+    let named = |kind: usize| ["accepted", "skipped"].contains(&unolab::event::EVENT_KINDS[kind]);
+    let events = row.events.iter().enumerate().filter(|&(kind, _)| !named(kind)).map(|(_, &n)| n).collect();
+    (row.turns, row.winner, row.points, events)
+}
+
+/// `play`, and the race.
+fn figures(row: &unolab::sim::GameRow) -> impl PartialEq + use<> {
+    (play(row), row.lead_changes, row.first_to_one, row.comeback, row.margin, row.chain)
+}
+
 /// A hand played card for card the same with and without the question
 /// (the same turns, winner, points, and events but those naming it) has
 /// the same race, exactly: a penalty that waits is counted in its
@@ -393,17 +406,10 @@ fn no_figure_moves(runs: &[(SimConfig, SimStats); 2]) {
 /// comebacks that the same hand without the question did not have).
 /// Returns how many hands were played the same.
 fn same_hands_same_race(a: &SimStats, b: &SimStats) -> usize {
-    let named: Vec<usize> = ["accepted", "skipped"]
-        .iter()
-        .map(|name| unolab::event::EVENT_KINDS.iter().position(|k| k == name).unwrap())
-        .collect();
-    let events = |row: &unolab::sim::GameRow| -> Vec<u32> {
-        row.events.iter().enumerate().filter(|(kind, _)| !named.contains(kind)).map(|(_, &n)| n).collect()
-    };
     let mut same = 0;
     for (x, y) in a.rows.iter().zip(&b.rows) {
         assert_eq!(x.index, y.index);
-        if (x.turns, x.winner, x.points, events(x)) != (y.turns, y.winner, y.points, events(y)) {
+        if play(x) != play(y) {
             continue;
         }
         same += 1;
@@ -411,6 +417,46 @@ fn same_hands_same_race(a: &SimStats, b: &SimStats) -> usize {
         assert_eq!(race(x), race(y), "game {}: played the same, with a race of its own", x.index);
     }
     same
+}
+
+/// Where two transcripts of a game part, leaving out the lines that name
+/// the question (a penalty faced and accepted, a turn skipped by one drawn
+/// at once): the line of each there, and the line of B before it.
+fn parting(a: &str, b: &str) -> Option<(String, String, String)> {
+    let named = |line: &&str| ["faces drawing", "accepts the penalty", " is skipped"].iter().any(|n| line.contains(n));
+    let a: Vec<&str> = a.lines().filter(|line| !named(line)).collect();
+    let b_lines: Vec<&str> = b.lines().collect();
+    let b: Vec<usize> = (0..b_lines.len()).filter(|&i| !named(&b_lines[i])).collect();
+    let at = (0..a.len().max(b.len())).find(|&i| a.get(i).copied() != b.get(i).map(|&j| b_lines[j]))?;
+    let line = |i: Option<usize>| i.map_or(String::new(), |i| b_lines[i].to_string());
+    Some((
+        a.get(at).copied().unwrap_or_default().to_string(),
+        line(b.get(at).copied()),
+        line(b.get(at).and_then(|&j| j.checked_sub(1))),
+    ))
+}
+
+/// The question changes a hand in one way only, which the rules make: a
+/// seat catches a missed UNO call while the penalty waits for its answer.
+/// An answer closes the catch window (rules.md 9.1), so the catch comes
+/// before the victim draws, where a penalty drawn at once is drawn before
+/// any catch: the caught seat and the victim draw each other's cards, and
+/// the hand goes on otherwise (the bots are asked from the seat to act,
+/// the victim first where it must answer, so another may catch). Every
+/// hand whose row differs (but for the events naming the question) parts
+/// there. Returns how many parted.
+fn parted_only_by_a_catch_while_a_penalty_waits(runs: &[(SimConfig, SimStats); 2]) -> usize {
+    let [(ca, a), (cb, b)] = runs;
+    let mut parted = 0;
+    for (x, y) in a.rows.iter().zip(&b.rows).filter(|(x, y)| figures(x) != figures(y)) {
+        let (ta, tb) = (show(ca, x.index, false).unwrap().text, show(cb, y.index, false).unwrap().text);
+        let (in_a, in_b, before) = parting(&ta, &tb).expect("transcripts as different as the rows");
+        parted += 1;
+        let (faced, caught, drew) =
+            (before.contains("faces drawing"), in_b.contains(" catches "), in_a.contains(" draws "));
+        assert!(faced && caught && drew, "game {}: A has '{in_a}' where B has '{before}', '{in_b}'", x.index);
+    }
+    parted
 }
 
 /// A rule that only asks a question whose sole answer is the default
@@ -427,6 +473,8 @@ fn a_question_with_one_answer_changes_no_figure() {
     let runs = one_answer_runs(2_000);
     no_figure_moves(&runs);
     assert!(same_hands_same_race(&runs[0].1, &runs[1].1) > 1_900);
+    let parted = parted_only_by_a_catch_while_a_penalty_waits(&runs);
+    assert!((1..100).contains(&parted), "{parted} hands parted");
     let figures = paired(&runs);
     let turns = figures.iter().find(|f| f.key == "turns").unwrap();
     assert!(turns.difference.high - turns.difference.low < 0.5, "{turns:?}");
@@ -448,6 +496,7 @@ fn a_question_with_one_answer_changes_no_figure() {
 fn a_question_with_one_answer_changes_no_figure_in_20000_hands() {
     let runs = one_answer_runs(20_000);
     assert!(same_hands_same_race(&runs[0].1, &runs[1].1) > 19_000);
+    assert!(parted_only_by_a_catch_while_a_penalty_waits(&runs) < 1_000);
     let figures = paired(&runs);
     for figure in figures.iter().filter(|f| !NAMING_THE_QUESTION.contains(&f.key.as_str())) {
         let standard_error = (figure.difference.high - figure.difference.low) / 2.0 / 1.959_964;
