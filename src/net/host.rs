@@ -21,7 +21,7 @@ use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 
 use super::protocol::{self, ClientMessage, HostMessage};
-use super::table::{ConnId, Outgoing, ToGame};
+use super::table::{ConnId, Hello, Outgoing, ToGame};
 use crate::limits;
 
 /// The WebSocket settings of both ends: no message or frame past
@@ -181,7 +181,7 @@ async fn connection(edge: &Edge, stream: TcpStream, peer: SocketAddr) {
     }
     let conn: ConnId = edge.next_conn.fetch_add(1, Ordering::SeqCst);
     let (outbox, mut outgoing) = mpsc::channel::<Outgoing>(limits::OUTBOX_MESSAGES);
-    if edge.game.try_send(ToGame::Hello { conn, version, name, token, style, outbox }).is_err() {
+    if edge.game.try_send(ToGame::Hello(Hello { conn, version, name, token, style, outbox })).is_err() {
         return close(&mut socket, "the host is busy or stopping: try again").await;
     }
     let reason = session(edge, conn, version, &mut socket, &mut outgoing).await;
