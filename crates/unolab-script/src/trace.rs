@@ -340,10 +340,9 @@ impl Words<'_> {
                 let card = self.card(*card, self.sight.before.side(), !hidden);
                 (format!("p{seat} holds {card}"), hidden)
             }
-            Read::Matching { seat, selector } => (
-                format!("cards of hand({seat}) that {:?} picks", selector.written()),
-                !self.sight.sees_hand(*seat),
-            ),
+            Read::Matching { seat, selector } => {
+                (format!("cards of hand({seat}) that {:?} picks", selector.written()), !self.sight.sees_hand(*seat))
+            }
             Read::Count { seat, selector } => {
                 (format!("count({seat}, {:?})", selector.written()), !self.sight.sees_hand(*seat))
             }
