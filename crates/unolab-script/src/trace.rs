@@ -424,8 +424,10 @@ impl Words<'_> {
                     None => format!("{what} forgotten"),
                 }
             }
-            Op::Discard { seat, card } => {
-                format!("p{seat} discards {}", self.card(*card, self.sight.after.side(), true))
+            Op::Discard { seat, cards } => {
+                let names: Vec<String> =
+                    cards.iter().map(|&card| self.card(card, self.sight.after.side(), true)).collect();
+                format!("p{seat} discards {}", names.join(", "))
             }
             Op::Give { from, to, card } => {
                 let seen = self.sight.sees_hand(*from) || self.sight.sees_hand(*to);
