@@ -21,7 +21,7 @@ use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 
 use super::protocol::{self, ClientMessage, HostMessage};
-use super::table::{ConnId, Outgoing, ToGame};
+use super::table::{ConnId, Hello, Outgoing, ToGame};
 use crate::limits;
 
 /// The WebSocket settings of both ends: no message or frame past
@@ -93,10 +93,19 @@ async fn refuse_busy(mut stream: TcpStream) {
 type Socket = tokio_tungstenite::WebSocketStream<TcpStream>;
 
 /// Sends `closing` with its reason, then closes.
+///
+/// The closing handshake is finished before the socket is dropped: what the
+/// client still sends is read and thrown away until its Close frame comes
+/// back (or a second passes). Dropping a socket with unread data in it
+/// resets the connection, and a client still writing then loses the
+/// reason it was sent.
 async fn close(socket: &mut Socket, reason: &str) {
     let message = HostMessage::Closing { reason: reason.to_string() }.to_json();
-    let _ = tokio::time::timeout(Duration::from_secs(1), socket.send(Message::text(message))).await;
-    let _ = tokio::time::timeout(Duration::from_secs(1), socket.close(None)).await;
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(1);
+    let _ = tokio::time::timeout_at(deadline, socket.send(Message::text(message))).await;
+    let _ = tokio::time::timeout_at(deadline, socket.close(None)).await;
+    let drain = async { while let Some(Ok(_)) = socket.next().await {} };
+    let _ = tokio::time::timeout_at(deadline + Duration::from_secs(1), drain).await;
 }
 
 /// What a message of the connection's own is, or why it is not one.
@@ -172,7 +181,7 @@ async fn connection(edge: &Edge, stream: TcpStream, peer: SocketAddr) {
     }
     let conn: ConnId = edge.next_conn.fetch_add(1, Ordering::SeqCst);
     let (outbox, mut outgoing) = mpsc::channel::<Outgoing>(limits::OUTBOX_MESSAGES);
-    if edge.game.try_send(ToGame::Hello { conn, version, name, token, style, outbox }).is_err() {
+    if edge.game.try_send(ToGame::Hello(Hello { conn, version, name, token, style, outbox })).is_err() {
         return close(&mut socket, "the host is busy or stopping: try again").await;
     }
     let reason = session(edge, conn, version, &mut socket, &mut outgoing).await;

@@ -38,19 +38,22 @@ pub enum Outgoing {
     Close(String),
 }
 
+/// A connection that gave the right code, and what its `hello` asked.
+pub struct Hello {
+    pub conn: ConnId,
+    /// The protocol it speaks.
+    pub version: u32,
+    pub name: Option<String>,
+    pub token: Option<String>,
+    pub style: StyleWish,
+    pub outbox: Sender<Outgoing>,
+}
+
 /// What reaches the game thread.
 pub enum ToGame {
     /// A connection gave the right code: seat it (a new player by name, or
     /// the seat its token is for).
-    /// `version`: the protocol it speaks.
-    Hello {
-        conn: ConnId,
-        version: u32,
-        name: Option<String>,
-        token: Option<String>,
-        style: StyleWish,
-        outbox: Sender<Outgoing>,
-    },
+    Hello(Hello),
     /// A line its player typed.
     Line { conn: ConnId, text: String, seat: Option<Seat> },
     /// An action a rule declares, as protocol 2's `act` gives it.
@@ -473,9 +476,7 @@ impl Table {
     /// Carries out a message; `true` when the host is to stop.
     fn handle(&mut self, message: ToGame) -> bool {
         match message {
-            ToGame::Hello { conn, version, name, token, style, outbox } => {
-                self.hello(conn, version, name, token, style, outbox)
-            }
+            ToGame::Hello(hello) => self.hello(hello),
             ToGame::Line { conn, text, seat } => {
                 if let Some(own) = self.seat_of(conn) {
                     self.line(own, seat, |game| command::parse_at(game, own, &text));
@@ -507,15 +508,7 @@ impl Table {
         false
     }
 
-    fn hello(
-        &mut self,
-        conn: ConnId,
-        version: u32,
-        name: Option<String>,
-        token: Option<String>,
-        style: StyleWish,
-        outbox: Sender<Outgoing>,
-    ) {
+    fn hello(&mut self, Hello { conn, version, name, token, style, outbox }: Hello) {
         let refuse = |reason: String| {
             let _ = outbox.try_send(Outgoing::Close(reason));
         };

@@ -457,23 +457,31 @@ fn the_rules_command_prints_the_rule_sheet_from_the_files() {
     assert!(out.contains("  wild-draw4 (4 faces, 50 points)"), "{out}");
 }
 
+/// Writes a rule (its script and its YAML) and a scenario that uses it into
+/// `dir`; returns the scenario's path.
+fn scenario_with_rule(dir: &std::path::Path, rule: [(&str, &str); 2], scenario: &str) -> String {
+    for (name, text) in rule {
+        std::fs::write(dir.join(name), text).unwrap();
+    }
+    let path = dir.join("s.yaml");
+    std::fs::write(&path, scenario).unwrap();
+    path.display().to_string()
+}
+
 #[test]
 fn a_failing_scenario_says_what_was_expected_and_verbose_shows_the_game() {
     let scratch = tempfile::tempdir().unwrap();
-    let dir = scratch.path();
-    std::fs::write(dir.join("loud.rhai"), "fn loud(card) { print(\"asked about \" + card.name); true }\n").unwrap();
-    std::fs::write(
-        dir.join("loud.yaml"),
-        "name: loud\ndescription: Prints.\nscripts: [loud.rhai]\nhooks:\n  can_play:\n    - {match: \"5\", call: loud}\n",
-    )
-    .unwrap();
-    let scenario = dir.join("s.yaml");
-    std::fs::write(
-        &scenario,
+    let path = scenario_with_rule(
+        scratch.path(),
+        [
+            ("loud.rhai", "fn loud(card) { print(\"asked about \" + card.name); true }\n"),
+            (
+                "loud.yaml",
+                "name: loud\ndescription: Prints.\nscripts: [loud.rhai]\nhooks:\n  can_play:\n    - {match: \"5\", call: loud}\n",
+            ),
+        ],
         "name: fails\nvariant: classic\nrules: [loud.yaml]\nsetup:\n  hands: {0: [red 5, red 6], 1: [blue 1], 2: [red 4], 3: [green 3]}\n  discard: [red 2]\nsteps:\n  - play: red 5\n  - expect: {current: 3, hand_sizes: {0: 2}}\n",
-    )
-    .unwrap();
-    let path = scenario.display().to_string();
+    );
     let quiet = text(&unolab(&["scenario", &path]));
     assert!(quiet.contains("current: expected 3 / found 1; p0's hand size: expected 2 / found 1"), "{quiet}");
     assert!(!quiet.contains("asked about"), "{quiet}");
@@ -487,28 +495,25 @@ fn a_failing_scenario_says_what_was_expected_and_verbose_shows_the_game() {
 /// `scenario --trace` tells each step's hook calls among its events: the
 /// hook and its card, the rule and function, whether the script ran or
 /// the memo replayed a call that read the same, each read with its answer
-/// (a selector as the script wrote it) and each change. `sim --trace` needs `--show`, and shows a game's calls.
+/// (a selector as the script wrote it) and each change. `sim --trace`
+/// needs `--show`, and shows a game's calls.
 #[test]
 fn the_trace_tells_which_hooks_ran_for_what_and_who_answered() {
     let scratch = tempfile::tempdir().unwrap();
-    let dir = scratch.path();
-    std::fs::write(
-        dir.join("noted.rhai"),
-        "fn noted(card) {\n    if hand_size(next_player()) > 1 && count(me(), \"green + 4\") < 2 {\n        log(\"a skip, and p\" + next_player() + \" has cards\");\n    }\n}\n",
-    )
-    .unwrap();
-    std::fs::write(
-        dir.join("noted.yaml"),
-        "name: noted\ndescription: Logs skips.\nscripts: [noted.rhai]\nhooks:\n  on_play:\n    - {match: skip, call: noted}\n",
-    )
-    .unwrap();
-    let scenario = dir.join("s.yaml");
-    std::fs::write(
-        &scenario,
+    let path = scenario_with_rule(
+        scratch.path(),
+        [
+            (
+                "noted.rhai",
+                "fn noted(card) {\n    if hand_size(next_player()) > 1 && count(me(), \"green + 4\") < 2 {\n        log(\"a skip, and p\" + next_player() + \" has cards\");\n    }\n}\n",
+            ),
+            (
+                "noted.yaml",
+                "name: noted\ndescription: Logs skips.\nscripts: [noted.rhai]\nhooks:\n  on_play:\n    - {match: skip, call: noted}\n",
+            ),
+        ],
         "name: skips are noted\nvariant: classic\nrules: [noted.yaml]\nsetup:\n  hands: {0: [red skip, red 5], 1: [blue 1, blue 2], 2: [blue skip, green 4], 3: [green 3, green 5]}\n  discard: [red 2]\nsteps:\n  - play: red skip\n  - play: blue skip\n  - expect: {current: 0}\n",
-    )
-    .unwrap();
-    let path = scenario.display().to_string();
+    );
     let quiet = text(&unolab(&["scenario", &path]));
     assert!(!quiet.contains("trace"), "{quiet}");
     let output = unolab(&["scenario", "--trace", &path]);
