@@ -200,7 +200,7 @@ fn a_card_that_cannot_answer_a_penalty_is_told_which_may() {
 /// `trace on` at the keyboard keeps to seat 0's sight: no call about
 /// another seat's card (a card it may play, answer with, jump in with or
 /// drew) is shown, and what a call read of another hand is `(hidden)`, as
-/// is the reply of a call that read it. The same rules traced by the
+/// is the reply of a call that read it, and what it asked after that. The same rules traced by the
 /// author's tool, which sees everything, do show such calls.
 #[test]
 fn the_trace_at_the_keyboard_keeps_to_the_seats_sight() {
@@ -228,10 +228,17 @@ fn the_trace_at_the_keyboard_keeps_to_the_seats_sight() {
                 .any(|read| line.contains(read.as_str()))
         }) && !line.ends_with("= (hidden)")
     };
+    // After a hidden answer, which questions a call asks may tell it: they
+    // are not told.
+    let mut after_hidden = false;
     for line in &traced {
         assert!(!about_their_cards(line), "{line}\n{seen}");
         assert!(!reads_their_hand(line), "{line}\n{seen}");
+        let told_read = line.starts_with("trace:   read ") && !line.starts_with("trace:   read ... (hidden");
+        assert!(!(after_hidden && told_read), "a question after a hidden answer: {line}\n{seen}");
+        after_hidden = (after_hidden && line.starts_with("trace:   ")) || line.ends_with("= (hidden)");
     }
+    assert!(traced.iter().any(|line| line.starts_with("trace:   read ... (hidden: ")), "{seen}");
     assert!(traced.iter().any(|line| line.ends_with("= (hidden)")), "{seen}");
     let mut sim = Command::new(env!("CARGO_BIN_EXE_unolab"));
     sim.args(["sim", "classic", "-n", "1", "--show", "0", "--trace", "--seed", "5"]).args(rules);
@@ -255,9 +262,9 @@ fn the_trace_at_the_keyboard_hides_state_the_rules_keep_private() {
     .unwrap();
     std::fs::write(
         scratch.path().join("secret.rhai"),
-        "fn note(seat) {\n    let before = state(\"first\");\n    set_state(\"first\", hand(seat)[0].name);\n    \
-         set_seat_state(seat, \"mine\", hand(seat)[0].name);\n    let turns = state(\"turns\");\n    \
-         set_state(\"turns\", if turns == () { 1 } else { turns + 1 });\n}\n",
+        "fn note(seat) {\n    let card = hand(seat)[0].name;\n    set_state(\"first\", card);\n    \
+         set_seat_state(seat, \"mine\", card);\n    let turns = state(\"turns\");\n    \
+         set_state(\"turns\", if turns == () { 1 } else { turns + 1 });\n    let now = state(\"first\");\n}\n",
     )
     .unwrap();
     let rule = scratch.path().join("secret.yaml");

@@ -11,6 +11,9 @@
 //! hidden cards (another hand's cards, the draw pile) or of a value a rule
 //! keeps and does not declare public (`public_state`: the seat's view shows
 //! no other) as `(hidden)`, and then its reply too: it may depend on them.
+//! What a call asks after such an answer is not told either: which
+//! questions it asks, and about what (a selector made of a hidden card's
+//! colour), may follow from the answer.
 
 use unolab_core::card::{CardId, Side};
 use unolab_core::limits::{TRACE_LINES, TRACE_STEPS};
@@ -125,9 +128,19 @@ impl Tracer {
             return;
         }
         let words = Words { variant, names: &self.names, sight: &sight };
-        let mut hidden = false;
+        let (mut hidden, mut held_back) = (false, false);
         let mut body = Vec::new();
         for step in told.steps.iter().take(TRACE_STEPS) {
+            // Once a call has had a hidden answer, which questions it asks
+            // next, and about what, may follow from it: they are not told
+            // (its changes are: the table shows them anyway).
+            if hidden && self.sight != TraceSight::All && !matches!(step, Step::Op(_)) {
+                held_back = true;
+                continue;
+            }
+            if std::mem::take(&mut held_back) {
+                body.push(AFTER_HIDDEN.to_string());
+            }
             body.push(match step {
                 Step::Read(read, answer) => {
                     let (line, secret) = words.read(read, answer);
@@ -138,8 +151,13 @@ impl Tracer {
                 Step::Opaque => "something the memo cannot replay (it runs every time)".to_string(),
             });
         }
-        if told.steps.len() > TRACE_STEPS {
-            body.push(format!("... {} more reads and changes", told.steps.len() - TRACE_STEPS));
+        if held_back {
+            body.push(AFTER_HIDDEN.to_string());
+        }
+        match told.steps.len().checked_sub(TRACE_STEPS) {
+            Some(1..) if hidden && self.sight != TraceSight::All => body.push("... more reads and changes".into()),
+            Some(more @ 1..) => body.push(format!("... {more} more reads and changes")),
+            _ => {}
         }
         let reply = match told.reply {
             Err(failure) => format!("failed: {failure}"),
@@ -227,6 +245,9 @@ struct Words<'a> {
 }
 
 const HIDDEN: &str = "(hidden)";
+
+/// In place of the questions a call asked after a hidden answer.
+const AFTER_HIDDEN: &str = "read ... (hidden: what it asked after a hidden answer may tell the answer)";
 
 impl Words<'_> {
     /// A card, if `seen`.
