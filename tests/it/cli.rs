@@ -508,7 +508,8 @@ fn a_failing_scenario_says_what_was_expected_and_verbose_shows_the_game() {
 /// `scenario --trace` tells each step's hook calls among its events: the
 /// hook and its card, the rule and function, whether the script ran or
 /// the memo replayed a call that read the same, each read with its answer
-/// and each change. `sim --trace` needs `--show`, and shows a game's calls.
+/// (a selector as the script wrote it) and each change. `sim --trace`
+/// needs `--show`, and shows a game's calls.
 #[test]
 fn the_trace_tells_which_hooks_ran_for_what_and_who_answered() {
     let scratch = tempfile::tempdir().unwrap();
@@ -517,7 +518,7 @@ fn the_trace_tells_which_hooks_ran_for_what_and_who_answered() {
         [
             (
                 "noted.rhai",
-                "fn noted(card) {\n    if hand_size(next_player()) > 1 {\n        log(\"a skip, and p\" + next_player() + \" has cards\");\n    }\n}\n",
+                "fn noted(card) {\n    if hand_size(next_player()) > 1 && count(me(), \"green + 4\") < 2 {\n        log(\"a skip, and p\" + next_player() + \" has cards\");\n    }\n}\n",
             ),
             (
                 "noted.yaml",
@@ -543,6 +544,8 @@ PASS s.yaml: skips are noted
     trace: on_play(red skip) for p0: noted fn noted, script -> done
     trace:   read next_player() = 1
     trace:   read hand_size(1) = 2
+    trace:   read me() = 0
+    trace:   read count(0, \"green + 4\") = 0
     trace:   read next_player() = 1
     trace:   change: log \"a skip, and p1 has cards\"
     note: a skip, and p1 has cards
@@ -555,6 +558,8 @@ PASS s.yaml: skips are noted
     trace: on_play(blue skip) for p2: noted fn noted, script -> done
     trace:   read next_player() = 3
     trace:   read hand_size(3) = 2
+    trace:   read me() = 2
+    trace:   read count(2, \"green + 4\") = 1
     trace:   read next_player() = 3
     trace:   change: log \"a skip, and p3 has cards\"
     note: a skip, and p3 has cards

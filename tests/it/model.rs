@@ -123,7 +123,8 @@ fn a_deck_selector_picks_as_its_selector() {
             ["red", "wild", "number + marked", "skip", "7", "action", "flex", "draws", "top:color", "action + top"]
         {
             let selector = Selector::parse(&variant.names, Some(&SelectorSpec::One(text.into()))).unwrap();
-            let deck = DeckSelector::new(selector.clone(), &variant);
+            let deck = DeckSelector::new(selector.clone(), text, &variant);
+            assert_eq!(deck.written(), text);
             assert_eq!(deck.decided(), !selector.reads_top(), "{text}");
             for id in 0..variant.designs.len() {
                 for side in [Side::Light, Side::Dark] {

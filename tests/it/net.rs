@@ -647,6 +647,67 @@ fn a_rules_action_is_among_a_seats_moves_and_a_protocol_2_client_takes_it_with_a
     assert!(lines.filter_map(Value::as_str).any(|l| l.starts_with("act trade ")), "{views:?}");
 }
 
+/// An action out of turn at a networked seat: a protocol 2 client sees it
+/// among its view's `acts` (`out_of_turn`) while another seat is to play,
+/// play waits for it (`ready`), and its `act` message is carried out at
+/// once, as a scenario's `act: {name, player}` is: the log says `(out of
+/// turn)` and the card goes to the player to play. On the client's own
+/// turn the action is refused, told, and changes nothing.
+#[test]
+fn a_protocol_2_client_takes_an_action_out_of_turn_with_an_act_message() {
+    let scratch = tempfile::tempdir().unwrap();
+    let interrupt = format!("{ROOT}/tests/variants/host/interrupt.yaml");
+    let host = Host::start(&["classic", "-r", &interrupt, "-p", "3", "--humans", "1", "--seed", "4"], scratch.path());
+    let mut ann = Client::connect(&host.addr).unwrap();
+    ann.hello_in(2, &host.code, Some("ann"), None);
+    let seat = ann.until("welcome", |_| true)["seat"].as_u64().unwrap();
+    // Ann plays her turns from the view until another seat is to play and
+    // she may interrupt.
+    let view = loop {
+        let sent = ann.sent;
+        let prompt = ann.until("prompt", |m| m["ready"] == true && m["lines"] == sent);
+        let view = ann.until("view", |m| m["view"]["at"] == prompt["at"])["view"].clone();
+        if view["acts"].as_array().is_some_and(|acts| acts.iter().any(|act| act["out_of_turn"] == true)) {
+            break view;
+        }
+        let first = view["moves"][0].as_str().unwrap().to_string();
+        ann.line(&first);
+    };
+    let to_act = view["to_act"].as_u64().unwrap();
+    assert_ne!(to_act, seat, "out of turn: {view}");
+    let acts = view["acts"].as_array().unwrap();
+    let color = view["color"].as_str().unwrap();
+    for act in acts {
+        assert_eq!((&act["name"], &act["out_of_turn"]), (&json!("interrupt"), &json!(true)), "{act}");
+        let card = act["card"].as_str().unwrap();
+        assert!(card.starts_with(color), "only a card of the colour in play: {act}");
+        assert_eq!(act["line"], format!("act interrupt {card}"));
+    }
+    let held = |view: &Value, card: &str| view["hand"].as_array().unwrap().iter().filter(|c| *c == card).count();
+    let card = acts[0]["card"].as_str().unwrap().to_string();
+    let at = view["at"].as_u64();
+    ann.sent += 1;
+    ann.send(&json!({"type": "act", "name": "interrupt", "card": card}));
+    let told = ann.until("output", |m| m["text"].as_str().unwrap().contains("interrupt with"))["text"].clone();
+    let told = told.as_str().unwrap();
+    assert!(
+        told.contains(&format!("you take interrupt with {card} (out of turn)\n  you give p{to_act} {card}\n")),
+        "{told}"
+    );
+    let after = ann.until("view", |m| m["view"]["at"].as_u64() > at)["view"].clone();
+    assert_eq!(held(&after, &card), held(&view, &card) - 1, "{after}");
+    // On her own turn it is refused, told, and changes nothing.
+    assert_eq!(after["to_act"].as_u64(), Some(seat), "{after}");
+    let other = after["hand"][0].as_str().unwrap();
+    ann.sent += 1;
+    ann.send(&json!({"type": "act", "name": "interrupt", "card": other}));
+    let refused = ann.until("output", |_| true)["text"].clone();
+    assert!(refused.as_str().unwrap().contains("only when it is not their turn"), "{refused}");
+    let sent = ann.sent;
+    assert_eq!(ann.until("prompt", |m| m["lines"] == sent)["at"], after["at"], "a refused action changes nothing");
+    drop(host);
+}
+
 /// The hostile clients of tests/hostile/network.yaml, each against a host
 /// of its own, all at once.
 #[test]

@@ -200,7 +200,7 @@ fn a_card_that_cannot_answer_a_penalty_is_told_which_may() {
 /// `trace on` at the keyboard keeps to seat 0's sight: no call about
 /// another seat's card (a card it may play, answer with, jump in with or
 /// drew) is shown, and what a call read of another hand is `(hidden)`, as
-/// is the reply of a call that read it. The same rules traced by the
+/// is the reply of a call that read it, and what it asked after that. The same rules traced by the
 /// author's tool, which sees everything, do show such calls.
 #[test]
 fn the_trace_at_the_keyboard_keeps_to_the_seats_sight() {
@@ -228,13 +228,66 @@ fn the_trace_at_the_keyboard_keeps_to_the_seats_sight() {
                 .any(|read| line.contains(read.as_str()))
         }) && !line.ends_with("= (hidden)")
     };
+    // After a hidden answer, which questions a call asks may tell it: they
+    // are not told.
+    let mut after_hidden = false;
     for line in &traced {
         assert!(!about_their_cards(line), "{line}\n{seen}");
         assert!(!reads_their_hand(line), "{line}\n{seen}");
+        let told_read = line.starts_with("trace:   read ") && !line.starts_with("trace:   read ... (hidden");
+        assert!(!(after_hidden && told_read), "a question after a hidden answer: {line}\n{seen}");
+        after_hidden = (after_hidden && line.starts_with("trace:   ")) || line.ends_with("= (hidden)");
     }
+    assert!(traced.iter().any(|line| line.starts_with("trace:   read ... (hidden: ")), "{seen}");
     assert!(traced.iter().any(|line| line.ends_with("= (hidden)")), "{seen}");
     let mut sim = Command::new(env!("CARGO_BIN_EXE_unolab"));
     sim.args(["sim", "classic", "-n", "1", "--show", "0", "--trace", "--seed", "5"]).args(rules);
     let all = String::from_utf8(sim.output().unwrap().stdout).unwrap();
     assert!(all.lines().any(about_their_cards), "{all}");
+}
+
+/// A value a rule keeps is shown by `trace on` only where the rule
+/// declares it public (`public_state`), as the seat's view shows it: a
+/// rule that notes each seat's first card in its state keeps it from
+/// seat 0's trace (the reads, the changes, and the replies that read it),
+/// while `sim --trace`, which sees everything, shows it.
+#[test]
+fn the_trace_at_the_keyboard_hides_state_the_rules_keep_private() {
+    let scratch = tempfile::tempdir().unwrap();
+    std::fs::write(
+        scratch.path().join("secret.yaml"),
+        "name: secret\ndescription: notes each seat's first card, in secret, and counts turns in public\n\
+         scripts: [secret.rhai]\npublic_state: [turns]\nhooks:\n  on_turn_start:\n    - {call: note}\n",
+    )
+    .unwrap();
+    std::fs::write(
+        scratch.path().join("secret.rhai"),
+        "fn note(seat) {\n    let card = hand(seat)[0].name;\n    set_state(\"first\", card);\n    \
+         set_seat_state(seat, \"mine\", card);\n    let turns = state(\"turns\");\n    \
+         set_state(\"turns\", if turns == () { 1 } else { turns + 1 });\n    let now = state(\"first\");\n}\n",
+    )
+    .unwrap();
+    let rule = scratch.path().join("secret.yaml");
+    let rules = ["-r", rule.to_str().unwrap()];
+    let mut command = Command::new(env!("CARGO_BIN_EXE_unolab"));
+    command.args(["play", "classic", "--seed", "5"]).args(rules).env("NO_COLOR", "1");
+    let output = super::cli::with_input(&mut command, &format!("trace on\n{}quit\n", "auto\n".repeat(12)));
+    let seen = String::from_utf8(output.stdout).unwrap();
+    let traced: Vec<&str> = seen.lines().filter(|line| line.starts_with("trace:")).collect();
+    let secret = ["state(\"first\") = ", "state 'first' = ", "seat_state(", "state 'mine' = ", "room to keep 'first'"];
+    let told: Vec<&str> = traced.iter().copied().filter(|line| secret.iter().any(|read| line.contains(read))).collect();
+    assert!(told.len() > 4, "{seen}");
+    for line in told {
+        assert!(line.ends_with("= (hidden)"), "{line}\n{seen}");
+    }
+    assert!(traced.iter().any(|line| line.contains("change: state 'turns' = 3")), "{seen}");
+    // A hand is told by its size (it read as 0 cards).
+    assert!(traced.iter().any(|line| line.contains("read hand(0) = 7 cards")), "{seen}");
+    assert!(traced.iter().any(|line| line.contains("note, script -> done")), "{seen}");
+    let mut sim = Command::new(env!("CARGO_BIN_EXE_unolab"));
+    sim.args(["sim", "classic", "-n", "1", "--show", "0", "--trace", "--seed", "5"]).args(rules);
+    let all = String::from_utf8(sim.output().unwrap().stdout).unwrap();
+    let shown = |change: &str| all.lines().any(|line| line.contains(change) && !line.ends_with("(hidden)"));
+    assert!(shown("change: state 'first' = ") && shown("'s state 'mine' = "), "{all}");
+    assert!(shown("read state(\"first\") = "), "{all}");
 }

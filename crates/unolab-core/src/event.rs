@@ -126,10 +126,11 @@ pub enum Event {
     Script {
         text: String,
     },
-    /// `seat` put `card` under the top of the discard pile.
+    /// `seat` put `cards` under the top of the discard pile, one after the
+    /// other (a rule's `discard` or `discard_all`): its size is how many.
     Discarded {
         seat: Seat,
-        card: CardId,
+        cards: Vec<CardId>,
         side: Side,
     },
     Given {
@@ -227,11 +228,12 @@ pub const EVENT_KINDS: [&str; 33] = [
 ];
 
 impl Event {
-    /// Does the event hold anything on the heap (text)? Every variant that
-    /// does is named here: `Log::push` forgets the others unlogged.
+    /// Does the event hold anything on the heap (text, a list of cards)?
+    /// Every variant that does is named here: `Log::push` forgets the
+    /// others unlogged.
     #[inline(always)]
-    fn owns_text(&self) -> bool {
-        matches!(self, Event::Script { .. } | Event::Asked { .. } | Event::Chose { .. })
+    fn owns_heap(&self) -> bool {
+        matches!(self, Event::Script { .. } | Event::Asked { .. } | Event::Chose { .. } | Event::Discarded { .. })
     }
 
     /// The event's kind, an index into `EVENT_KINDS`.
@@ -281,6 +283,7 @@ impl Event {
         match self {
             Event::PenaltyPending { count, .. } => u64::from(*count),
             Event::Reshuffled { cards } => *cards as u64,
+            Event::Discarded { cards, .. } => cards.len() as u64,
             _ => 0,
         }
     }
@@ -367,7 +370,7 @@ impl Log {
         self.tally(kind, amount);
         if self.enabled {
             self.events.push(event);
-        } else if event.owns_text() {
+        } else if event.owns_heap() {
             drop(event);
         } else {
             // Nothing of it is on the heap: forgetting it drops it, without
@@ -476,9 +479,7 @@ pub fn describe_for(event: &Event, variant: &Variant, viewer: Option<Seat>) -> S
         Event::Chose { seat, tag, .. } if *seat != viewer => {
             format!("p{seat} has chosen {}", crate::source::without_controls(tag))
         }
-        Event::Discarded { seat, card, side } => {
-            format!("p{seat} discards {} under the top card", variant.face_name(*card, *side))
-        }
+        Event::Discarded { seat, cards, side } => discarded(*seat, cards, |card| variant.face_name(card, *side)),
         Event::Drew { seat, card, side } if variant.double_sided => {
             format!("p{seat} draws a card (its back: {})", variant.face_name(*card, side.other()))
         }
@@ -545,8 +546,8 @@ fn describe_all(event: &Event, variant: &Variant) -> String {
         // A script's text reaches the terminal: control characters (an
         // escape sequence that clears the screen...) are shown, not obeyed.
         Event::Script { text } => write!(line, "note: {}", crate::source::without_controls(text)),
-        Event::Discarded { seat, card, .. } => {
-            write!(line, "p{seat} discards {} under the top card", variant.card_name(*card))
+        Event::Discarded { seat, cards, .. } => {
+            write!(line, "{}", discarded(*seat, cards, |card| variant.card_name(card)))
         }
         Event::Given { from, to, card, .. } => write!(line, "p{from} gives p{to} {}", variant.card_name(*card)),
         Event::Shuffled { discard: false } => write!(line, "the draw pile is shuffled"),
@@ -578,6 +579,13 @@ fn describe_all(event: &Event, variant: &Variant) -> String {
         }
     };
     line
+}
+
+/// `p0 discards red 5, red 7 under the top card`: cards a rule discarded,
+/// each named by `name`.
+fn discarded(seat: Seat, cards: &[CardId], name: impl Fn(CardId) -> String) -> String {
+    let names: Vec<String> = cards.iter().map(|&card| name(card)).collect();
+    format!("p{seat} discards {} under the top card", names.join(", "))
 }
 
 /// `p0 takes trade with red 5 at p1`: an action a rule declares, its card

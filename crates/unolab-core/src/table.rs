@@ -764,14 +764,20 @@ impl Table {
         log.push(Event::HandsPassed { direction: self.direction });
     }
 
-    /// `seat` puts `card` from its hand under the top of the discard pile
-    /// (the top card stays).
-    pub fn discard_from_hand(&mut self, seat: Seat, card: CardId, log: &mut Log) {
-        if self.hands.remove(seat, card) {
-            self.seen.gone(seat, card);
-            let under = self.discard.len().saturating_sub(1);
-            self.discard.insert(under, card);
-            log.push(Event::Discarded { seat, card, side: self.side });
+    /// `seat` puts `cards` from its hand under the top of the discard pile,
+    /// one after the other (the top card stays), in one event.
+    pub fn discard_from_hand(&mut self, seat: Seat, cards: &[CardId], log: &mut Log) {
+        let mut discarded = Vec::with_capacity(cards.len());
+        for &card in cards {
+            if self.hands.remove(seat, card) {
+                self.seen.gone(seat, card);
+                let under = self.discard.len().saturating_sub(1);
+                self.discard.insert(under, card);
+                discarded.push(card);
+            }
+        }
+        if !discarded.is_empty() {
+            log.push(Event::Discarded { seat, cards: discarded, side: self.side });
         }
     }
 
@@ -880,8 +886,8 @@ impl Table {
                     None => kept.remove(name),
                 };
             }
-            Op::Discard { seat, card } => {
-                self.discard_from_hand(*seat, *card, log);
+            Op::Discard { seat, cards } => {
+                self.discard_from_hand(*seat, cards, log);
                 self.went_out(*seat, plan);
             }
             Op::Give { from, to, card } => {

@@ -244,10 +244,12 @@ pub enum Op {
         name: Text,
         value: Option<ScriptValue>,
     },
-    /// `seat` puts `card` from its hand under the top of the discard pile.
+    /// `seat` puts `cards` from its hand under the top of the discard pile
+    /// (`discard`: one; `discard_all`: every card its selector picked), in
+    /// one event.
     Discard {
         seat: Seat,
-        card: CardId,
+        cards: Vec<CardId>,
     },
     /// `card` moves from one hand to another.
     Give {

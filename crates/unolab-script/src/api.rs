@@ -47,7 +47,7 @@ impl Api {
         }
         let parsed = Selector::parse(&self.variant.names, Some(&SelectorSpec::One(text.to_string())))
             .map_err(|e| script_error(e.to_string()))?;
-        let parsed = Rc::new(DeckSelector::new(parsed, &self.variant));
+        let parsed = Rc::new(DeckSelector::new(parsed, text, &self.variant));
         self.selectors.borrow_mut().insert(text.clone(), parsed.clone());
         Ok(parsed)
     }

@@ -346,6 +346,11 @@ impl Memo {
         self.epoch != 0
     }
 
+    /// The version stamp of the table last frozen (0: none yet).
+    pub fn frozen_stamp(&self) -> u64 {
+        self.last_stamp.unwrap_or(0)
+    }
+
     pub fn clear(&mut self) {
         self.direct_roots.fill(NONE);
         self.roots.clear();
@@ -650,16 +655,29 @@ pub struct Memoized<R> {
     memo: Memo,
     /// The table size the memo's calls saw (`players()` is not a read).
     players: usize,
+    /// `players` while the trace is off, and no table's size (`TRACING`)
+    /// while it is on: the hot paths (`run`, `known`) compare it with the
+    /// table's size, and where it differs take their cold path, which
+    /// clears the memo for a new table size or traces. So a game that does
+    /// not trace pays not one instruction for the trace.
+    gate: usize,
+    /// How many events the log held when the table was last frozen (a
+    /// trace of known answers says where they were given).
+    frozen_at: usize,
     /// The trace, while it is on (`Rules::set_trace`); in a cell, since
     /// known answers are given through `&self`.
     tracer: Option<Box<RefCell<Tracer>>>,
 }
 
+/// `Memoized::gate` while the trace is on: no table has this many seats.
+const TRACING: usize = usize::MAX;
+
 impl<R: Rules> Memoized<R> {
     /// A memo in front of `inner`.
     pub fn over(inner: R) -> Memoized<R> {
         let variant = inner.variant().clone();
-        Memoized { memo: Memo::new(variant.hook_functions, &variant), inner, players: 0, tracer: None }
+        let memo = Memo::new(variant.hook_functions, &variant);
+        Memoized { memo, inner, players: 0, gate: 0, frozen_at: 0, tracer: None }
     }
 
     /// The rules the memo is in front of.
@@ -669,6 +687,46 @@ impl<R: Rules> Memoized<R> {
 }
 
 impl<R: Rules> Memoized<R> {
+    /// `run` past the gate: a call recorded calls do not answer is run and
+    /// recorded.
+    #[inline(always)]
+    fn run_untraced(&mut self, f: &FnRef, arg: &HookArg, lent: &mut Lent) -> Result<&Reply, RuleFailure> {
+        let key = Key { function: f.id, arg };
+        if let Some(returned) = self.memo.replay(key, lent) {
+            return Ok(self.memo.reply(returned));
+        }
+        let reply = self.inner.run(f, arg, lent)?;
+        self.memo.record(key, lent.trace(), reply);
+        Ok(reply)
+    }
+
+    /// `run` where the gate is shut (`gate`): the table has another size
+    /// than the memo's calls saw (they are forgotten), or the trace is on.
+    #[cold]
+    #[inline(never)]
+    fn run_gated(&mut self, f: &FnRef, arg: &HookArg, lent: &mut Lent) -> Result<&Reply, RuleFailure> {
+        if self.players != lent.table().players() {
+            self.memo.clear();
+            self.players = lent.table().players();
+        }
+        if self.tracer.is_some() {
+            return self.run_traced(f, arg, lent);
+        }
+        self.gate = self.players;
+        self.run_untraced(f, arg, lent)
+    }
+
+    /// `known` where the gate is shut: nothing is known of a table of
+    /// another size; with the trace on, a known answer is told of.
+    #[cold]
+    #[inline(never)]
+    fn known_gated(&self, f: &FnRef, open: Open, call: &CallInfo, table: &Table) -> Option<&Reply> {
+        match &self.tracer {
+            Some(tracer) if self.players == table.players() => self.known_traced(tracer, f, open, call, table),
+            _ => None,
+        }
+    }
+
     /// `run` with the trace on: the call is told of, with the reads and
     /// changes of the path the memo replayed or of the script that ran.
     #[cold]
@@ -725,7 +783,8 @@ impl<R: Rules> Memoized<R> {
             None => HookArg::None,
         };
         let mut tracer = tracer.borrow_mut();
-        let at_event = tracer.frozen_at();
+        tracer.frozen(self.memo.frozen_stamp());
+        let at_event = self.frozen_at;
         let told = Told {
             f,
             arg: &arg,
@@ -754,25 +813,16 @@ impl<R: Rules> Rules for Memoized<R> {
             f.kind.name()
         );
         lent.about(arg);
-        if self.players != lent.table().players() {
-            self.memo.clear();
-            self.players = lent.table().players();
+        if self.gate != lent.table().players() {
+            return self.run_gated(f, arg, lent);
         }
-        if self.tracer.is_some() {
-            return self.run_traced(f, arg, lent);
-        }
-        let key = Key { function: f.id, arg };
-        if let Some(returned) = self.memo.replay(key, lent) {
-            return Ok(self.memo.reply(returned));
-        }
-        let reply = self.inner.run(f, arg, lent)?;
-        self.memo.record(key, lent.trace(), reply);
-        Ok(reply)
+        self.run_untraced(f, arg, lent)
     }
 
     fn set_trace(&mut self, trace: Option<TraceSight>) {
         let variant = self.inner.variant().clone();
         self.tracer = trace.map(|sight| Box::new(RefCell::new(Tracer::new(&variant, sight))));
+        self.gate = if self.tracer.is_some() { TRACING } else { self.players };
     }
 
     fn take_trace(&mut self) -> Vec<TraceLine> {
@@ -784,20 +834,15 @@ impl<R: Rules> Rules for Memoized<R> {
     }
 
     fn known(&self, f: &FnRef, open: Open, call: &CallInfo, table: &Table) -> Option<&Reply> {
-        if self.players != table.players() {
-            return None;
-        }
-        if let Some(tracer) = &self.tracer {
-            return self.known_traced(tracer, f, open, call, table);
+        if self.gate != table.players() {
+            return self.known_gated(f, open, call, table);
         }
         self.memo.known_answer(f.id, open, table, call, self.inner.variant())
     }
 
     fn freeze(&mut self, stamp: u64, events: usize) {
         self.memo.freeze(stamp);
-        if let Some(tracer) = &self.tracer {
-            tracer.borrow_mut().frozen(stamp, events);
-        }
+        self.frozen_at = events;
     }
 
     fn thaw(&mut self) {

@@ -8,8 +8,12 @@
 //!
 //! A trace kept to one seat's sight (`TraceSight::Seat`) leaves out the
 //! calls about a card the seat cannot see, and shows what a call read of
-//! hidden cards (another hand's cards, the draw pile) as `(hidden)`, and
-//! then its reply too: it may depend on them.
+//! hidden cards (another hand's cards, the draw pile) or of a value a rule
+//! keeps and does not declare public (`public_state`: the seat's view shows
+//! no other) as `(hidden)`, and then its reply too: it may depend on them.
+//! What a call asks after such an answer is not told either: which
+//! questions it asks, and about what (a selector made of a hidden card's
+//! colour), may follow from the answer.
 
 use unolab_core::card::{CardId, Side};
 use unolab_core::limits::{TRACE_LINES, TRACE_STEPS};
@@ -67,9 +71,8 @@ pub struct Tracer {
     lines: Vec<TraceLine>,
     /// Lines past `TRACE_LINES`, counted.
     left_out: usize,
-    /// How many events the log held when the table was last frozen (the
-    /// memo's known answers are given while it is), and its version.
-    frozen_at: usize,
+    /// The version of the table the known answers told of were given on
+    /// (while it was frozen).
     stamp: u64,
     /// The known answers told of for this version of the table: moves are
     /// worked out again and again (for the prompt, completion...), and an
@@ -84,23 +87,18 @@ impl Tracer {
             names: ScriptNames::new(variant),
             lines: Vec::new(),
             left_out: 0,
-            frozen_at: 0,
             stamp: 0,
             known: Default::default(),
         }
     }
 
-    /// The table, version `stamp`, is frozen, the log holding `events`.
-    pub fn frozen(&mut self, stamp: u64, events: usize) {
+    /// A known answer is given on the table, version `stamp`, frozen: the
+    /// answers told of on another version may be told again.
+    pub fn frozen(&mut self, stamp: u64) {
         if stamp != self.stamp {
             self.known.clear();
         }
-        (self.stamp, self.frozen_at) = (stamp, events);
-    }
-
-    /// How many events the log held when the table was last frozen.
-    pub fn frozen_at(&self) -> usize {
-        self.frozen_at
+        self.stamp = stamp;
     }
 
     /// The lines since they were last taken (and how many were left out).
@@ -130,9 +128,19 @@ impl Tracer {
             return;
         }
         let words = Words { variant, names: &self.names, sight: &sight };
-        let mut hidden = false;
+        let (mut hidden, mut held_back) = (false, false);
         let mut body = Vec::new();
         for step in told.steps.iter().take(TRACE_STEPS) {
+            // Once a call has had a hidden answer, which questions it asks
+            // next, and about what, may follow from it: they are not told
+            // (its changes are: the table shows them anyway).
+            if hidden && self.sight != TraceSight::All && !matches!(step, Step::Op(_)) {
+                held_back = true;
+                continue;
+            }
+            if std::mem::take(&mut held_back) {
+                body.push(AFTER_HIDDEN.to_string());
+            }
             body.push(match step {
                 Step::Read(read, answer) => {
                     let (line, secret) = words.read(read, answer);
@@ -143,8 +151,13 @@ impl Tracer {
                 Step::Opaque => "something the memo cannot replay (it runs every time)".to_string(),
             });
         }
-        if told.steps.len() > TRACE_STEPS {
-            body.push(format!("... {} more reads and changes", told.steps.len() - TRACE_STEPS));
+        if held_back {
+            body.push(AFTER_HIDDEN.to_string());
+        }
+        match told.steps.len().checked_sub(TRACE_STEPS) {
+            Some(1..) if hidden && self.sight != TraceSight::All => body.push("... more reads and changes".into()),
+            Some(more @ 1..) => body.push(format!("... {more} more reads and changes")),
+            _ => {}
         }
         let reply = match told.reply {
             Err(failure) => format!("failed: {failure}"),
@@ -194,6 +207,14 @@ impl Sight<'_> {
         }
     }
 
+    /// May the seat see the value a rule keeps under `name` (the table's or
+    /// a seat's, its own too)? Only where the rules declare it public, as
+    /// the seat's view shows it (`SeatView::state`): a rule may keep a
+    /// secret there (a card, a hand size it noted).
+    fn sees_state(&self, variant: &Variant, name: &str) -> bool {
+        matches!(self.seat, TraceSight::All) || variant.public_state.contains(name)
+    }
+
     /// May the seat see the card the call is about?
     fn sees_arg(&self) -> bool {
         matches!(self.call.hook, HookKind::OnPlay | HookKind::FirstDiscard) || self.sees_hand(self.call.me)
@@ -225,6 +246,9 @@ struct Words<'a> {
 
 const HIDDEN: &str = "(hidden)";
 
+/// In place of the questions a call asked after a hidden answer.
+const AFTER_HIDDEN: &str = "read ... (hidden: what it asked after a hidden answer may tell the answer)";
+
 impl Words<'_> {
     /// A card, if `seen`.
     fn card(&self, id: CardId, side: Side, seen: bool) -> String {
@@ -232,6 +256,10 @@ impl Words<'_> {
             true => self.variant.face_name(id, side),
             false => "a hidden card".to_string(),
         }
+    }
+
+    fn sees_state(&self, name: &str) -> bool {
+        self.sight.sees_state(self.variant, name)
     }
 
     fn arg(&self, arg: &HookArg, call: &CallInfo) -> String {
@@ -320,8 +348,10 @@ impl Words<'_> {
             Read::Points(seat) => (seat_read("points", seat), !self.sight.sees_hand(*seat)),
             Read::Scores => ("scores()".into(), false),
             Read::AllPoints => ("points()".into(), !matches!(self.sight.seat, TraceSight::All)),
-            Read::State { seat: None, name } => (format!("state(\"{name}\")"), false),
-            Read::State { seat: Some(seat), name } => (format!("seat_state({seat}, \"{name}\")"), false),
+            Read::State { seat: None, name } => (format!("state(\"{name}\")"), !self.sees_state(name)),
+            Read::State { seat: Some(seat), name } => {
+                (format!("seat_state({seat}, \"{name}\")"), !self.sees_state(name))
+            }
             Read::Playing(seat) => (seat_read("playing", seat), false),
             Read::SeatsLeft => ("seats_left()".into(), false),
             Read::SeatsHolding { at_least } => (format!("seats_holding({at_least})"), false),
@@ -331,14 +361,18 @@ impl Words<'_> {
                 let card = self.card(*card, self.sight.before.side(), !hidden);
                 (format!("p{seat} holds {card}"), hidden)
             }
-            Read::Matching { seat, .. } => {
-                (format!("cards of hand({seat}) a selector picks"), !self.sight.sees_hand(*seat))
+            Read::Matching { seat, selector } => {
+                (format!("cards of hand({seat}) that {:?} picks", selector.written()), !self.sight.sees_hand(*seat))
             }
-            Read::Count { seat, .. } => (format!("count({seat}, selector)"), !self.sight.sees_hand(*seat)),
-            Read::Holds { seat, .. } => (format!("holds({seat}, selector)"), !self.sight.sees_hand(*seat)),
+            Read::Count { seat, selector } => {
+                (format!("count({seat}, {:?})", selector.written()), !self.sight.sees_hand(*seat))
+            }
+            Read::Holds { seat, selector } => {
+                (format!("holds({seat}, {:?})", selector.written()), !self.sight.sees_hand(*seat))
+            }
             Read::Peek { count } => (format!("peek({count}): cards there"), false),
             Read::Drawable { count } => (format!("cards there to draw, of {count}"), false),
-            Read::StateRoom { name, .. } => (format!("room to keep '{name}'"), false),
+            Read::StateRoom { name, .. } => (format!("room to keep '{name}'"), !self.sees_state(name)),
             Read::Playable(card) => {
                 let (card, hidden) = self.card_ref(*card);
                 (format!("playable({card})"), hidden)
@@ -369,7 +403,9 @@ impl Words<'_> {
             let card = found.map_or("()".to_string(), |(id, side)| self.card(id, side, self.sight.sees_at(source)));
             format!("{what} = {card}")
         };
+        // A list is answered by its size.
         let size = match answer {
+            Answer::Word(size) => *size as usize,
             Answer::Ids(ids) => ids.len(),
             _ => 0,
         };
@@ -403,12 +439,16 @@ impl Words<'_> {
                     Some(seat) => format!("p{seat}'s state '{name}'"),
                 };
                 match value {
+                    // Forgetting is a value too: `()`.
+                    _ if !self.sees_state(name) => format!("{what} = {HIDDEN}"),
                     Some(value) => format!("{what} = {value}"),
                     None => format!("{what} forgotten"),
                 }
             }
-            Op::Discard { seat, card } => {
-                format!("p{seat} discards {}", self.card(*card, self.sight.after.side(), true))
+            Op::Discard { seat, cards } => {
+                let names: Vec<String> =
+                    cards.iter().map(|&card| self.card(card, self.sight.after.side(), true)).collect();
+                format!("p{seat} discards {}", names.join(", "))
             }
             Op::Give { from, to, card } => {
                 let seen = self.sight.sees_hand(*from) || self.sight.sees_hand(*to);

@@ -395,18 +395,20 @@ impl Desk {
     pub fn discard(&mut self, p: i64, card: &CardHandle) -> Result<(), HostError> {
         self.may_change("discard")?;
         let seat = self.holding(p, card)?;
-        self.change("discard", Op::Discard { seat, card: card.id })
+        self.change("discard", Op::Discard { seat, cards: vec![card.id] })
     }
 
-    /// Seat `p` discards every card the selector picks; how many.
+    /// Seat `p` discards every card the selector picks, in one change;
+    /// how many.
     pub fn discard_all(&mut self, p: i64, selector: std::rc::Rc<DeckSelector>) -> Result<usize, HostError> {
         self.may_change("discard_all")?;
         let seat = self.seat(p)?;
         let Answer::Ids(cards) = self.about(Read::Matching { seat, selector }) else { unreachable!("ids") };
-        for &card in &cards {
-            self.perform(Op::Discard { seat, card });
+        let count = cards.len();
+        if count > 0 {
+            self.perform(Op::Discard { seat, cards: cards.into_vec() });
         }
-        Ok(cards.len())
+        Ok(count)
     }
 
     /// `card` moves from seat `from`'s hand to seat `to`'s.

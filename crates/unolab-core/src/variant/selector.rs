@@ -235,6 +235,8 @@ impl Selector {
 #[derive(Debug)]
 pub struct DeckSelector {
     selector: Selector,
+    /// As the script wrote it (a trace shows it).
+    written: crate::text::Text,
     /// The faces picked, a bit per slot (none where the top card decides).
     picked: Option<Box<[u64]>>,
 }
@@ -244,6 +246,11 @@ impl DeckSelector {
     /// card to the top card)?
     pub fn decided(&self) -> bool {
         self.picked.is_some()
+    }
+
+    /// The selector as the script wrote it.
+    pub fn written(&self) -> &str {
+        &self.written
     }
 }
 
@@ -257,7 +264,8 @@ impl PartialEq for DeckSelector {
 impl Eq for DeckSelector {}
 
 impl DeckSelector {
-    pub fn new(selector: Selector, variant: &crate::variant::Variant) -> DeckSelector {
+    /// `selector`, `written` so, decided for `variant`'s deck where it can be.
+    pub fn new(selector: Selector, written: &str, variant: &crate::variant::Variant) -> DeckSelector {
         let picked = (!selector.reads_top()).then(|| {
             let mut picked = vec![0u64; (variant.designs.len() * 2).div_ceil(64)].into_boxed_slice();
             for (slot, face) in crate::variant::faces_by_slot(&variant.designs) {
@@ -267,7 +275,7 @@ impl DeckSelector {
             }
             picked
         });
-        DeckSelector { selector, picked }
+        DeckSelector { selector, written: written.into(), picked }
     }
 
     /// Does the selector pick `card`, shown on `side`, while `top` is the
