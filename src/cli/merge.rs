@@ -20,7 +20,14 @@ type RunKey = Vec<Option<serde_json::Value>>;
 /// One shard file, read and checked; an error names the file. Only the
 /// shard's figures are kept, not its JSON.
 fn read(path: &Path) -> Result<(RunKey, Shard), String> {
-    let read = crate::loader::read_text(path).map_err(|e| e.to_string()).and_then(|text| {
+    // A shard too large to read is told how shards that can be merged are
+    // written.
+    let too_large = || {
+        let bytes = std::fs::metadata(path).ok()?.len();
+        (bytes > crate::limits::FILE_BYTES).then(|| sim::json::shard_too_large(bytes))
+    };
+    let unread = |e: std::io::Error| too_large().unwrap_or_else(|| e.to_string());
+    let read = crate::loader::read_text(path).map_err(unread).and_then(|text| {
         let value: serde_json::Value = serde_json::from_str(&text).map_err(|e| e.to_string())?;
         let run = sim::json::shard_run(&value)?;
         let shard = sim::json::read_shard(run)?;

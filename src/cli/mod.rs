@@ -57,14 +57,16 @@ impl Schema {
     }
 
     /// Prints a `--json` output: schema 2 alone, or with schema 1 kept
-    /// beside it and the warning that says so.
-    fn print_json(self, document: serde_json::Value) {
-        if self.alone() {
-            say!("{document}");
+    /// beside it and the warning that says so. Returns the bytes printed.
+    fn print_json(self, document: serde_json::Value) -> u64 {
+        let text = if self.alone() {
+            document.to_string()
         } else {
             complain!("{}", crate::sim::json::SCHEMA_1_WARNING);
-            say!("{}", crate::sim::json::with_schema_1(document));
-        }
+            crate::sim::json::with_schema_1(document).to_string()
+        };
+        say!("{text}");
+        text.len() as u64 + 1
     }
 }
 

@@ -328,7 +328,7 @@ pub(super) fn simulate(args: SimArgs) -> i32 {
             (Some(other), Some(versus)) => {
                 texts.push(sim::report::compare_text((config, stats), (other, versus)));
                 runs.push(sim::json::run(other, versus, label));
-                let figures = sim::report::paired(stats, versus);
+                let figures = sim::report::paired((config, stats), (other, versus));
                 let games = sim::report::both_finished_count(stats, versus);
                 comparisons.push(sim::json::comparison(a, a + 1, games, &figures));
             }
@@ -342,7 +342,11 @@ pub(super) fn simulate(args: SimArgs) -> i32 {
             (false, true) => "comparison",
             (true, true) => "sweep_comparison",
         };
-        args.schema.print_json(sim::json::document(kind, runs, comparisons));
+        let bytes = args.schema.print_json(sim::json::document(kind, runs, comparisons));
+        // Said now, not when the shards are merged.
+        if args.shard.is_some() && bytes > limits::FILE_BYTES {
+            complain!("warning: this shard's JSON is {}", sim::json::shard_too_large(bytes));
+        }
     } else if sweep && versus.is_none() {
         let runs: Vec<(&str, &SimConfig, &sim::SimStats)> =
             plans.iter().zip(&results).zip(&labels).map(|(((c, _), (s, _)), l)| (l.as_str(), c, s)).collect();
@@ -378,8 +382,8 @@ pub(super) fn simulate(args: SimArgs) -> i32 {
                     Some(other) => format!("A: {}   B: {}", describe(config, label), describe(other, label)),
                     None => describe(config, label),
                 },
-                a: stats,
-                b: versus.as_ref(),
+                a: (config, stats),
+                b: other.as_ref().zip(versus.as_ref()),
             })
             .collect();
         let (config, stats) = (&plans[0].0, &results[0].0);

@@ -146,9 +146,9 @@ impl ReplHelper {
             }
             "color" => v.colors.clone(),
             "catch" => v.seats.clone(),
+            // After the action's name (`Completer::complete` completes it).
             "act" => {
-                let mut words = v.actions.clone();
-                words.extend(v.cards.iter().cloned());
+                let mut words = v.cards.clone();
                 words.push("target".into());
                 words.extend(v.seats.iter().cloned());
                 words
@@ -157,6 +157,14 @@ impl ReplHelper {
             "auto" => crate::bot::BotKind::names().map(str::to_string).collect(),
             _ => Vec::new(),
         }
+    }
+
+    /// The names of the actions in play that start with `typed`, each
+    /// completed with the space after it.
+    fn action_names(&self, typed: &str) -> Vec<Pair> {
+        let v = self.vocabulary.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let names = v.actions.iter().filter(|name| name.starts_with(typed));
+        names.map(|name| Pair { display: name.clone(), replacement: format!("{name} ") }).collect()
     }
 }
 
@@ -185,7 +193,16 @@ impl Completer for ReplHelper {
         // candidates are matched against everything typed since the last
         // finished word that is not part of one.
         let command = &before[..space];
-        let args_start = space + before[space..].len() - before[space..].trim_start().len();
+        let mut args_start = space + before[space..].len() - before[space..].trim_start().len();
+        if command_named(command).is_ok_and(|c| c.name == "act") {
+            let name = &before[args_start..];
+            match name.find(char::is_whitespace) {
+                // The action's name, completed with the space after it.
+                None => return Ok((args_start, self.action_names(&name.to_ascii_lowercase()))),
+                // Its card, target...: matched from after the name.
+                Some(end) => args_start += end + name[end..].len() - name[end..].trim_start().len(),
+            }
+        }
         let typed = before[args_start..].to_ascii_lowercase();
         let candidates = self.arguments(command);
         let phrase: Vec<Pair> = candidates.iter().filter(|c| c.starts_with(&typed)).map(|c| pair(c)).collect();

@@ -132,6 +132,11 @@ impl SeatWords {
                 i += " themselves".len();
                 continue;
             }
+            if clause_you && line[i..].starts_with(" their ") {
+                out += " your";
+                i += " their".len();
+                continue;
+            }
             conjugate = false;
             let c = line[i..].chars().next().expect("within the line");
             out.push(c);
@@ -161,6 +166,14 @@ mod tests {
         assert_eq!(words.line("top p0x"), "top p0x");
         assert_eq!(words.line("  p0 goes out and scores 8"), "  you go out and score 8");
         assert_eq!(words.line("p0 cannot catch themselves"), "you cannot catch yourself");
+        assert_eq!(
+            words.line("p0 may take this action only when it is not their turn"),
+            "you may take this action only when it is not your turn"
+        );
+        assert_eq!(
+            words.line("p1 may take this action only on their turn"),
+            "p1 may take this action only on their turn"
+        );
         assert_eq!(words.line("move 2 ('p0 play red 6'): refused"), "move 2 ('p0 play red 6'): refused");
         assert_eq!(words.line("p0 plays red 5, p1 and p2 are skipped"), "you play red 5, p1 and p2 are skipped");
     }

@@ -77,6 +77,23 @@ pub const SCHEMA_1_WARNING: &str = "warning: --json: the shape of schema 1 (a si
 --vs's 'a', 'b' and 'paired', a sweep's list, option values as strings) is deprecated and kept beside \
 schema 2 for now; add --schema 2 for schema 2 alone (docs/simulation.md#json)";
 
+/// What `merge` says of a shard of `bytes` bytes, more than a file may
+/// hold (`limits::FILE_BYTES`), and `sim --shard` of one it writes: what
+/// to do so that the shards of a run can be merged. A shard's size grows
+/// with its hands (the length of each, `raw.turns`: at most 4 bytes a hand
+/// of fewer than 1,000 turns), twice as fast without `--schema 2`, which
+/// repeats the figures in schema 1's keys.
+pub fn shard_too_large(bytes: u64) -> String {
+    format!(
+        "{:.1} MB, more than the {} MB a shard may hold: write each shard with --json --schema 2 (plain --json \
+         repeats every figure in schema 1's keys, doubling the file), and split the run into more shards (a \
+         larger N in --shard K/N) so that each holds fewer hands (about a million hands of fewer than 100 turns \
+         fit with --schema 2, half as many without; docs/cluster.md)",
+        bytes as f64 / (1024.0 * 1024.0),
+        limits::FILE_BYTES / (1024 * 1024)
+    )
+}
+
 /// A run as schema 1 gave it: its option values as strings (the run's
 /// other keys are a superset of schema 1's).
 fn schema_1_run(run: &Value) -> Value {

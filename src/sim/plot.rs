@@ -9,14 +9,14 @@
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use super::SimStats;
 use super::report::{Paired, paired, quantile, wilson};
+use super::{SimConfig, SimStats};
 
 /// One panel: a configuration, or two compared on the same seeds.
 pub struct Panel<'a> {
     pub title: String,
-    pub a: &'a SimStats,
-    pub b: Option<&'a SimStats>,
+    pub a: (&'a SimConfig, &'a SimStats),
+    pub b: Option<(&'a SimConfig, &'a SimStats)>,
 }
 
 /// Each side's colour: A, then B.
@@ -55,7 +55,7 @@ fn fail(e: impl std::fmt::Display) -> String {
 
 fn draw_panel(panel: &Panel, area: &DrawingArea<SVGBackend, Shift>) -> Result<(), String> {
     let area = area.titled(&panel.title, ("sans-serif", 15)).map_err(fail)?;
-    let sides: Vec<&SimStats> = std::iter::once(panel.a).chain(panel.b).collect();
+    let sides: Vec<&SimStats> = std::iter::once(panel.a).chain(panel.b).map(|(_, stats)| stats).collect();
     match panel.b {
         None => {
             let (left, right) = area.split_horizontally(560);

@@ -243,15 +243,9 @@ pub fn options(config: &SimConfig) -> Vec<String> {
 /// many seats it plays, and their wins. One entry when every seat has the
 /// same bot.
 pub fn wins_by_bot(config: &SimConfig, stats: &SimStats) -> Vec<(BotKind, usize, u64)> {
-    let mut kinds: Vec<(BotKind, usize, u64)> = Vec::new();
-    for (seat, &wins) in stats.wins.iter().enumerate() {
-        let kind = config.bot(seat);
-        match kinds.iter_mut().find(|k| k.0 == kind) {
-            Some(entry) => (entry.1, entry.2) = (entry.1 + 1, entry.2 + wins),
-            None => kinds.push((kind, 1, wins)),
-        }
-    }
-    kinds
+    let seats = |kind: BotKind| (0..config.players).filter(move |&seat| config.bot(seat) == kind);
+    let wins = |seat: usize| stats.wins.get(seat).copied().unwrap_or(0);
+    seated_kinds(&[config]).into_iter().map(|kind| (kind, seats(kind).count(), seats(kind).map(wins).sum())).collect()
 }
 
 fn rate(k: u64, n: u64) -> String {
@@ -638,11 +632,27 @@ impl Paired {
     }
 }
 
+/// The kinds of bot that play the seats of `configs`, in the order of
+/// their first seat (A's seats, then B's), as the report lists them.
+fn seated_kinds(configs: &[&SimConfig]) -> Vec<BotKind> {
+    let mut kinds = Vec::new();
+    for config in configs {
+        for kind in (0..config.players).map(|seat| config.bot(seat)) {
+            if !kinds.contains(&kind) {
+                kinds.push(kind);
+            }
+        }
+    }
+    kinds
+}
+
 /// Pairs the games two runs played on the same seeds and compares each
 /// figure over the games both finished (a game one run cut short compares
-/// nothing): turns and points per hand, wins by position, and every event
-/// kind and counter either run saw.
-pub fn paired(a: &SimStats, b: &SimStats) -> Vec<Paired> {
+/// nothing): turns and points per hand, wins by position and by kind of
+/// bot, and every event kind and counter either run saw.
+pub fn paired(a: (&SimConfig, &SimStats), b: (&SimConfig, &SimStats)) -> Vec<Paired> {
+    let kinds = seated_kinds(&[a.0, b.0]);
+    let (a, b) = (a.1, b.1);
     let pairs: Vec<(&GameRow, &GameRow)> = both_finished(a, b).collect();
     let figure = |key: String, name: String, value: &dyn Fn(&GameRow) -> Option<f64>| {
         let (mut xs, mut ys, mut ds) = (Vec::new(), Vec::new(), Vec::new());
@@ -667,11 +677,9 @@ pub fn paired(a: &SimStats, b: &SimStats) -> Vec<Paired> {
         figures.push(figure(key, name, &|r| finished(r).then(|| percent(r.winner.map(|w| w.1) == Some(position)))));
     }
     // How the seats of each kind of bot fare (a rule that rewards skill
-    // lets the better bot win more), when more than one kind won.
-    let mut bots: Vec<BotKind> = a.rows.iter().chain(&b.rows).filter_map(|r| r.winner_bot).collect();
-    bots.sort_by_key(|k| k.to_string());
-    bots.dedup();
-    for kind in bots.iter().copied().filter(|_| bots.len() > 1) {
+    // lets the better bot win more), when more than one kind plays: every
+    // kind seated, in the report's order, one that won nothing as 0.
+    for kind in kinds.iter().copied().filter(|_| kinds.len() > 1) {
         let (key, name) = (format!("wins.bot_{kind}"), format!("wins, {kind} seats (%)"));
         figures.push(figure(key, name, &|r| finished(r).then(|| percent(r.winner_bot == Some(kind)))));
     }
@@ -733,7 +741,7 @@ pub fn compare_text(a: (&SimConfig, &SimStats), b: (&SimConfig, &SimStats)) -> S
         out += &format!("the figures compare the {} games both finished\n", both_finished(a.1, b.1).count());
     }
     out += &format!("{:<32} {:>9} {:>9} {:>9}  {}\n", "", "A", "B", "B - A", "95% interval");
-    let pairs = paired(a.1, b.1);
+    let pairs = paired(a, b);
     for p in &pairs {
         out += &format!(
             "{:<32} {:>9.2} {:>9.2} {:>+9.2}  ({:+.2} to {:+.2}){}\n",

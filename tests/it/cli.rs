@@ -254,6 +254,19 @@ fn merged_shards_are_the_single_run() {
         "{}",
         text(&output)
     );
+    // A shard over the 4 MB a file may hold (its figures with 4 MB of
+    // spaces after them) is refused, and the error says how to write
+    // shards that merge reads.
+    let mut padded = std::fs::read(&files[2]).unwrap();
+    padded.resize(4 * 1024 * 1024 + 1, b' ');
+    std::fs::write(&files[2], padded).unwrap();
+    let output = unolab(&[&["merge"], &files.iter().map(String::as_str).collect::<Vec<_>>()[..]].concat());
+    assert_eq!(output.status.code(), Some(2));
+    let said = text(&output);
+    let size = format!("{}: 4.0 MB, more than the 4 MB a shard may hold", files[2]);
+    for part in [size.as_str(), "--json --schema 2", "--shard K/N"] {
+        assert!(said.contains(part), "no '{part}' in {said}");
+    }
 }
 
 #[test]
@@ -1094,15 +1107,19 @@ fn completions_and_manual_pages_know_every_command() {
     assert!(text(&unknown).contains("no command 'simulate'"), "{}", text(&unknown));
 }
 
+/// The JSON (schema 2) of `sim` run as `args` say, against Seven-O added.
+fn seven_o_compared(args: &[&str]) -> serde_json::Value {
+    let output = unolab(&[args, &["--vs", "-r seven-o", "--json", "--schema", "2"]].concat());
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output));
+    serde_json::from_slice(&output.stdout).unwrap()
+}
+
 /// The skill a rule rewards: the better bot's seats win more than their
 /// fair share, reported by kind of bot, and compared under A and B on the
 /// same seeds (`wins.bot_KIND`), as docs/simulation.md's recipe says.
 #[test]
 fn wins_by_bot_measure_the_skill_a_rule_rewards() {
-    let args = ["sim", "classic", "-n", "300", "--seed", "2", "--bot", "greedy,random", "-j", "2"];
-    let output = unolab(&[&args[..], &["--vs", "-r seven-o", "--json", "--schema", "2"]].concat());
-    assert_eq!(output.status.code(), Some(0), "{}", text(&output));
-    let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let json = seven_o_compared(&["sim", "classic", "-n", "300", "--seed", "2", "--bot", "greedy,random", "-j", "2"]);
     let bots = json["runs"][0]["wins_by_bot"].as_array().unwrap();
     let names: Vec<&str> = bots.iter().map(|b| b["bot"].as_str().unwrap()).collect();
     assert_eq!(names, ["greedy", "random"]);
@@ -1123,4 +1140,36 @@ fn wins_by_bot_measure_the_skill_a_rule_rewards() {
     let shown = text(&unolab(&["sim", "classic", "-n", "40", "--bot", "greedy,random"]));
     assert!(shown.contains("wins by bot (95% interval") && shown.contains("  greedy "), "{shown}");
     assert!(!text(&unolab(&["sim", "classic", "-n", "10"])).contains("wins by bot"));
+}
+
+/// Every kind of bot seated has its `wins.bot_KIND` figure, in the order
+/// the report lists the kinds (by their first seat), a kind that won no
+/// hand in either run as 0 (0 to 0): one hand a run, three kinds, so one
+/// kind at least won nothing.
+#[test]
+fn every_kind_of_bot_seated_is_compared_in_the_reports_order() {
+    let args = ["sim", "classic", "-p", "3", "-n", "1", "--seed", "4", "--bot", "random,search:1,greedy"];
+    let json = seven_o_compared(&args);
+    let reported: Vec<String> = json["runs"][0]["wins_by_bot"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| format!("wins.bot_{}", b["bot"].as_str().unwrap()))
+        .collect();
+    assert_eq!(reported, ["wins.bot_random", "wins.bot_search:1", "wins.bot_greedy"]);
+    let figures = json["comparisons"][0]["figures"].as_array().unwrap();
+    let compared: Vec<&serde_json::Value> =
+        figures.iter().filter(|f| f["key"].as_str().unwrap().starts_with("wins.bot_")).collect();
+    let keys: Vec<&str> = compared.iter().map(|f| f["key"].as_str().unwrap()).collect();
+    assert_eq!(keys, reported);
+    let never = compared.iter().find(|f| f["a"] == 0.0 && f["b"] == 0.0).expect("a kind that won no hand");
+    assert_eq!(
+        (&never["difference"], &never["low"], &never["high"]),
+        (&0.0.into(), &0.0.into(), &0.0.into()),
+        "{never}"
+    );
+    // The text lists them in that order too.
+    let shown = text(&unolab(&[&args[..], &["--vs", "-r seven-o"]].concat()));
+    let at = |name: &str| shown.find(&format!("wins, {name} seats (%)")).unwrap_or_else(|| panic!("{name}: {shown}"));
+    assert!(at("random") < at("search:1") && at("search:1") < at("greedy"), "{shown}");
 }

@@ -702,7 +702,7 @@ fn a_protocol_2_client_takes_an_action_out_of_turn_with_an_act_message() {
     ann.sent += 1;
     ann.send(&json!({"type": "act", "name": "interrupt", "card": other}));
     let refused = ann.until("output", |_| true)["text"].clone();
-    assert!(refused.as_str().unwrap().contains("only when it is not their turn"), "{refused}");
+    assert!(refused.as_str().unwrap().contains("you may take this action only when it is not your turn"), "{refused}");
     let sent = ann.sent;
     assert_eq!(ann.until("prompt", |m| m["lines"] == sent)["at"], after["at"], "a refused action changes nothing");
     drop(host);
