@@ -169,7 +169,7 @@ enum Command {
     Sim(sim::SimArgs),
     /// Add up the --json outputs of the shards of one run (sim --shard K/N)
     Merge {
-        /// The shards' outputs (each of `sim --shard K/N --json`)
+        /// The shards' outputs (each of `sim --shard K/N --json --schema 2`)
         #[arg(required = true, value_name = "FILE")]
         files: Vec<std::path::PathBuf>,
         /// Print the merged statistics as one JSON object

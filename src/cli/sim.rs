@@ -67,7 +67,8 @@ pub(super) struct SimArgs {
     #[arg(long)]
     matches: bool,
     /// Play only the games whose index is K modulo N (K from 0), so that N
-    /// machines share a run; `unolab merge` adds their --json outputs up
+    /// machines share a run; `unolab merge` adds their outputs up (write
+    /// them with --json --schema 2: a shard may hold 4 MB)
     #[arg(long, value_name = "K/N", value_parser = sim::parse_shard)]
     shard: Option<(u64, u64)>,
     /// Compare with another configuration on the same seeds, e.g.
