@@ -52,15 +52,32 @@ impl std::hash::Hash for Challenge {
 }
 
 /// A play as its `on_play` hooks were told of it: what the game asks them
-/// about again to work a hidden fact out anew.
+/// about again to work a hidden fact out anew. Eight bytes: it rides in
+/// every penalty (`Challenge::made`), and so in the phase and in each hook
+/// call's `answering`, which the turn loop moves about.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Made {
     pub card: CardId,
     pub side: Side,
     pub as_flex: bool,
-    pub target: Option<Seat>,
+    /// The seat aimed at, if any (a seat number fits a byte:
+    /// `limits::PLAYERS`).
+    target: Option<u8>,
     /// The colour in play before the card.
     pub prev_color: Option<Color>,
+}
+
+impl Made {
+    pub fn new(card: CardId, side: Side, as_flex: bool, target: Option<Seat>, prev_color: Option<Color>) -> Made {
+        const { assert!(crate::limits::PLAYERS <= 256) };
+        let target = target.map(|seat| seat as u8);
+        Made { card, side, as_flex, target, prev_color }
+    }
+
+    /// The seat the play aimed at, if any.
+    pub fn target(&self) -> Option<Seat> {
+        self.target.map(Seat::from)
+    }
 }
 
 /// A draw penalty: the victim draws and, if they were to play next, loses

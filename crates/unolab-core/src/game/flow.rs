@@ -204,7 +204,7 @@ impl<R: Rules> Game<R> {
 
     fn play(&mut self, play: Play) -> Result<(), RuleFailure> {
         let seat = play.seat;
-        let drawn = *self.pos.table.phase() == Phase::Drawn(play.card);
+        let drawn = matches!(self.pos.table.phase(), Phase::Drawn(card) if *card == play.card);
         let answering = self.pos.table.begin_play();
         let out_of_turn = seat != self.pos.table.current && answering.as_ref().is_none_or(|p| p.victim != seat);
         self.pos.table.current = seat;
@@ -254,7 +254,7 @@ impl<R: Rules> Game<R> {
                 ..CallInfo::new(HookKind::OnPlay, seat)
             };
             let mut plan = self.run_effects(play.card, call)?;
-            let made = Made { card: play.card, side, as_flex: play.as_flex, target: play.target, prev_color };
+            let made = Made::new(play.card, side, play.as_flex, play.target, prev_color);
             hidden::note_made(&mut plan, made);
             self.resolve_effects(seat, plan, going_out, answering)?;
         }
@@ -293,6 +293,8 @@ impl<R: Rules> Game<R> {
         answering: Option<Penalty>,
     ) -> Result<(), RuleFailure> {
         let players = self.players();
+        // Kept for the `on_penalty_taken` hooks, where a rule binds one.
+        let told = self.variant.has_hook(HookKind::OnPenaltyTaken);
         let mut taken: SmallVec<[Penalty; 1]> = SmallVec::new();
         for request in std::mem::take(&mut plan.requests) {
             let Some(mut penalty) = self.request(request, me, answering.clone())? else { continue };
@@ -304,7 +306,9 @@ impl<R: Rules> Game<R> {
                 if plan.next.is_none() && penalty.victim == self.pos.table.seat_after(me, plan.skips % players + 1) {
                     plan.skips += 1;
                 }
-                taken.push(penalty);
+                if told {
+                    taken.push(penalty);
+                }
             }
         }
         if going_out {

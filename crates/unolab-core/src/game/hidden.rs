@@ -84,7 +84,7 @@ impl<R: Rules> Game<R> {
         self.pos.stamp = next_stamp();
         let call = CallInfo {
             as_flex: made.as_flex,
-            target: made.target,
+            target: made.target(),
             prev_color: made.prev_color,
             ..CallInfo::new(HookKind::OnPlay, by)
         };

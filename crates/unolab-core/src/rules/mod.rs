@@ -100,15 +100,27 @@ pub struct Why {
 /// apart by where they come from reads `place`, not the words); or a rule
 /// stopped by the wall clock (`by_clock`), which is no result of the rules
 /// and must not be counted as one.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct RuleFailure {
+///
+/// One box: a failure is returned through the hot paths (every `?` of the
+/// turn loop), where it is rare, so a result that may hold one stays a
+/// word wide.
+#[derive(Clone, PartialEq, Eq)]
+pub struct RuleFailure(Box<Failure>);
+
+#[derive(Clone, PartialEq, Eq)]
+struct Failure {
     message: String,
-    /// Boxed: a failure is returned through the hot paths, where it is
-    /// rare and the result should stay small.
-    place: Option<Box<RulePlace>>,
+    place: Option<RulePlace>,
     /// Stopped by the clock's safety net, not by a rule or a budget of
     /// the rules (`limits::HOOK_MILLIS`).
     clock: bool,
+}
+
+impl std::fmt::Debug for RuleFailure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let Failure { message, place, clock } = &*self.0;
+        f.debug_struct("RuleFailure").field("message", message).field("place", place).field("clock", clock).finish()
+    }
 }
 
 /// Where in the rules a failure happened: the layer, the hook and the
@@ -125,49 +137,51 @@ pub struct RulePlace {
 impl RuleFailure {
     /// A failure of the rules as a whole (no one function's).
     pub fn new(message: impl Into<String>) -> RuleFailure {
-        RuleFailure { message: message.into(), place: None, clock: false }
+        RuleFailure(Box::new(Failure { message: message.into(), place: None, clock: false }))
     }
 
     /// A failure of the hook function at `place`.
     pub fn at(place: RulePlace, message: impl Into<String>) -> RuleFailure {
-        RuleFailure { message: message.into(), place: Some(Box::new(place)), clock: false }
+        RuleFailure(Box::new(Failure { message: message.into(), place: Some(place), clock: false }))
     }
 
     /// The same failure, stopped by the wall clock rather than by the
     /// rules: whatever it stopped has no result.
-    pub fn stopped_by_clock(self) -> RuleFailure {
-        RuleFailure { clock: true, ..self }
+    pub fn stopped_by_clock(mut self) -> RuleFailure {
+        self.0.clock = true;
+        self
     }
 
     /// Was it the clock (a safety net; the machine was too slow or busy),
     /// not the rules?
     pub fn by_clock(&self) -> bool {
-        self.clock
+        self.0.clock
     }
 
     /// The failure in other words, of the rules as a whole (no place), by
     /// the clock where it was.
     pub fn restated(&self, message: impl Into<String>) -> RuleFailure {
-        RuleFailure { message: message.into(), place: None, clock: self.clock }
+        RuleFailure(Box::new(Failure { message: message.into(), place: None, clock: self.0.clock }))
     }
 
     pub fn message(&self) -> &str {
-        &self.message
+        &self.0.message
     }
 
     /// The same failure, told as part of `context` (`CONTEXT: MESSAGE`).
-    pub fn within(self, context: impl std::fmt::Display) -> RuleFailure {
-        RuleFailure { message: format!("{context}: {}", self.message), ..self }
+    pub fn within(mut self, context: impl std::fmt::Display) -> RuleFailure {
+        self.0.message = format!("{context}: {}", self.0.message);
+        self
     }
 
     pub fn place(&self) -> Option<&RulePlace> {
-        self.place.as_deref()
+        self.0.place.as_ref()
     }
 }
 
 impl std::fmt::Display for RuleFailure {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.message)
+        f.write_str(&self.0.message)
     }
 }
 
