@@ -11,10 +11,11 @@
 //! (`Position::determinize`). It holds only what is true: a card is known
 //! to be in a hand only while it is.
 //!
-//! Everyone also sees each seat's last draw on its turn (`DrawSeen`): what
-//! was on the table, how many cards the seat held then and how many have
-//! left its hand since. What that says of the hand (a player who draws
-//! had nothing to play, as far as it saw) is for a bot to judge.
+//! Everyone also sees each seat's last choice on its turn (`TurnSeen`: a
+//! draw, or the card it played): what was on the table, how many cards the
+//! seat held then and how many have left its hand since. What that says of
+//! the hand (a player who draws had nothing to play, one who plays a wild
+//! had nothing else, as far as it saw) is for a bot to judge.
 
 use crate::card::{CardId, Color, Side};
 use crate::seat::Seat;
@@ -27,14 +28,17 @@ struct Fact {
     card: CardId,
 }
 
-/// A seat's last draw on its turn (a draw it chose, not a penalty), as
-/// every seat saw it.
+/// A seat's last choice on its turn (a draw it chose, not a penalty; or a
+/// play from its hand, not of the card it had just drawn), as every seat
+/// saw it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct DrawSeen {
-    /// The cards it held when it drew.
+pub struct TurnSeen {
+    /// The card it played, or `None` for a draw.
+    pub played: Option<CardId>,
+    /// The cards it held when it chose.
     pub held: u16,
-    /// The cards that have left its hand since (the card it drew, played
-    /// at once, aside).
+    /// The cards that have left its hand since (the card played among
+    /// them; the card it drew, played at once, aside).
     pub gone: u16,
     /// The top card, the side in play and the colour in play then.
     pub top: Option<CardId>,
@@ -42,8 +46,9 @@ pub struct DrawSeen {
     pub color: Option<Color>,
 }
 
-impl DrawSeen {
-    /// How many of the seat's cards, at least, it held when it drew.
+impl TurnSeen {
+    /// How many of the seat's cards, at least, it held when it chose (the
+    /// card it played aside).
     pub fn kept(&self) -> usize {
         usize::from(self.held.saturating_sub(self.gone))
     }
@@ -51,20 +56,20 @@ impl DrawSeen {
 
 /// Every seat's knowledge of the others' hands (a multiset of facts:
 /// two copies of a design known to be in one hand are two facts), and each
-/// seat's last draw on its turn. Empty in most hands, so copying a table
+/// seat's last choice on its turn. Empty in most hands, so copying a table
 /// costs little for it.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Seen {
     facts: Vec<Fact>,
-    /// By seat (as long as the table once it has a draw to keep).
-    draws: Vec<Option<DrawSeen>>,
+    /// By seat (as long as the table once it has a choice to keep).
+    turns: Vec<Option<TurnSeen>>,
 }
 
 impl Seen {
     /// Nobody knows anything (a new hand, a table laid out anew).
     pub fn clear(&mut self) {
         self.facts.clear();
-        self.draws.fill(None);
+        self.turns.fill(None);
     }
 
     /// Nobody knows any card of another hand.
@@ -72,40 +77,43 @@ impl Seen {
         self.facts.is_empty()
     }
 
-    /// `seat`'s last draw on its turn, while it holds cards it held then.
-    pub fn draw_of(&self, seat: Seat) -> Option<&DrawSeen> {
-        self.draws.get(seat)?.as_ref().filter(|d| d.kept() > 0)
+    /// `seat`'s last choice on its turn, while it holds cards it held then.
+    pub fn turn_of(&self, seat: Seat) -> Option<&TurnSeen> {
+        self.turns.get(seat)?.as_ref().filter(|d| d.kept() > 0)
     }
 
-    /// `seat`, holding `held` cards, draws on its turn (not a penalty).
-    pub(crate) fn drew(
+    /// `seat`, holding `held` cards, draws on its turn (not a penalty;
+    /// `played` is `None`) or plays `played` from its hand on its turn.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn chose(
         &mut self,
         seat: Seat,
         players: usize,
+        played: Option<CardId>,
         held: usize,
         top: Option<CardId>,
         side: Side,
         color: Option<Color>,
     ) {
-        if self.draws.len() < players {
-            self.draws.resize(players, None);
+        if self.turns.len() < players {
+            self.turns.resize(players, None);
         }
         let held = u16::try_from(held).unwrap_or(u16::MAX);
-        self.draws[seat] = Some(DrawSeen { held, gone: 0, top, side, color });
+        self.turns[seat] = Some(TurnSeen { played, held, gone: 0, top, side, color });
     }
 
-    /// A card left `seat`'s hand, which may be one it held when it drew.
+    /// A card left `seat`'s hand, which may be one it held when it chose.
     fn left_hand(&mut self, seat: Seat) {
-        if let Some(Some(draw)) = self.draws.get_mut(seat) {
-            draw.gone = draw.gone.saturating_add(1);
+        if let Some(Some(turn)) = self.turns.get_mut(seat) {
+            turn.gone = turn.gone.saturating_add(1);
         }
     }
 
     /// The card that just left `seat`'s hand (`gone`) was the one it had
     /// just drawn, not one it held before.
     pub(crate) fn was_drawn(&mut self, seat: Seat) {
-        if let Some(Some(draw)) = self.draws.get_mut(seat) {
-            draw.gone = draw.gone.saturating_sub(1);
+        if let Some(Some(turn)) = self.turns.get_mut(seat) {
+            turn.gone = turn.gone.saturating_sub(1);
         }
     }
 
@@ -139,8 +147,8 @@ impl Seen {
     /// before): what anyone knew moves with the cards, and each of the two
     /// knows the hand it gave away.
     pub(crate) fn swapped(&mut self, a: Seat, b: Seat, hand_a: &[CardId], hand_b: &[CardId]) {
-        if self.draws.len() > a.max(b) {
-            self.draws.swap(a, b);
+        if self.turns.len() > a.max(b) {
+            self.turns.swap(a, b);
         }
         for f in &mut self.facts {
             if f.holder == a {
@@ -164,10 +172,10 @@ impl Seen {
         next: impl Fn(Seat) -> Seat,
         hand_of: impl Fn(Seat) -> &'h [CardId],
     ) {
-        if !self.draws.is_empty() {
-            let before = self.draws.clone();
+        if !self.turns.is_empty() {
+            let before = self.turns.clone();
             for &seat in seats {
-                self.draws[next(seat)] = before[seat];
+                self.turns[next(seat)] = before[seat];
             }
         }
         for f in &mut self.facts {
@@ -215,8 +223,8 @@ impl Seen {
     /// knew no longer matters.
     pub(crate) fn left(&mut self, seat: Seat) {
         self.facts.retain(|f| f.holder != seat && f.knower != seat);
-        if let Some(draw) = self.draws.get_mut(seat) {
-            *draw = None;
+        if let Some(turn) = self.turns.get_mut(seat) {
+            *turn = None;
         }
     }
 
@@ -231,7 +239,7 @@ impl Seen {
 
     /// The hands were laid out anew (a scenario, a test): what a seat knew
     /// of a hand stays where it is still true, a copy for each copy held.
-    /// What was seen of draws stays (it is of what happened).
+    /// What was seen of turns stays (it is of what happened).
     pub(crate) fn still_held(&mut self, hands: &crate::hands::Hands) {
         let mut kept: Vec<Fact> = Vec::with_capacity(self.facts.len());
         for fact in std::mem::take(&mut self.facts) {

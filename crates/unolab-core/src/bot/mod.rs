@@ -301,10 +301,7 @@ impl Bot {
         let chosen = match self.kind {
             BotKind::Random => *plays.choose(&mut self.rng)?,
             BotKind::Greedy | BotKind::Search { .. } => {
-                let value = |o: &PlayOption| {
-                    let points = names.points(&o.face);
-                    if o.face.is_wild() { -points } else { points * 2 + i64::from(o.as_flex) }
-                };
+                let value = |o: &PlayOption| preference(names, &o.face, o.as_flex);
                 // The best, and how many are as good (one pass).
                 let (mut best, mut first, mut tied) = (i64::MIN, 0, 0);
                 for (at, option) in plays.iter().enumerate() {
@@ -337,6 +334,14 @@ impl Bot {
         }
         Some(chosen)
     }
+}
+
+/// How much greedy wants to play `face` (as its flex side, `as_flex`): its
+/// highest-scoring card first, wilds last. The search bot's beliefs of
+/// what a player passed over (`search::beliefs`) ask it too.
+pub(crate) fn preference(names: &Names, face: &Face, as_flex: bool) -> i64 {
+    let points = names.points(face);
+    if face.is_wild() { -points } else { points * 2 + i64::from(as_flex) }
 }
 
 /// The next bot action at the table: a catch of a player who forgot UNO,

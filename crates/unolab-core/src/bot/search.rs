@@ -30,7 +30,7 @@
 use rand::Rng as _;
 
 use crate::bot::playout::{HandFailure, act, finish};
-use crate::bot::{Bot, BotKind};
+use crate::bot::{Bot, BotKind, preference};
 use crate::card::CardId;
 use crate::game::{Action, ActionError, Belief, Game, Moves, OnFailure, Position};
 use crate::rng::Rng;
@@ -358,25 +358,38 @@ fn score(game: &Game<impl Rules>, seat: Seat) -> f32 {
     f32::from(u8::from(game.table().winner() == Some(seat)))
 }
 
-/// What `seat` believes of the hands it cannot see: a player who drew on
-/// its turn held nothing that matched the table then (as the bots here
-/// play), so at least the cards it still holds from then match none of it
-/// (`DrawSeen`; matching as the host matches: a wild, the colour in play,
-/// the flex colour, the top card's number or symbol).
+/// What `seat` believes of the hands it cannot see, from each player's
+/// last choice on its turn (`TurnSeen`), as greedy (the search's model of
+/// every other seat) would have chosen: a player who drew held nothing
+/// that matched the table then; one who played a card held nothing that
+/// matched and that greedy puts before it (`bot::preference`: a
+/// higher-scoring card, any card but a wild before a wild). At least the
+/// cards it still holds from then are none of those (matching as the host
+/// matches: a wild, the colour in play, the flex colour, the top card's
+/// number or symbol).
 pub fn beliefs(position: &Position, seat: Seat, variant: &crate::variant::Variant, out: &mut Vec<Belief>) {
     out.clear();
     let table = position.table();
     for holder in (0..table.players()).filter(|&s| s != seat && table.playing(s)) {
-        let Some(draw) = table.seen().draw_of(holder) else { continue };
-        let Some(top) = draw.top else { continue };
-        let top = variant.face_key(top, draw.side);
+        let Some(turn) = table.seen().turn_of(holder) else { continue };
+        let Some(top) = turn.top else { continue };
+        let names = &variant.names;
+        let passed_over = |card: CardId| match turn.played {
+            None => true,
+            Some(played) => {
+                let face = |card| variant.face(card, turn.side);
+                preference(names, face(card), false) > preference(names, face(played), false)
+            }
+        };
+        let top = variant.face_key(top, turn.side);
         let unlikely = (0..variant.designs.len())
             .map(|design| {
-                let key = variant.face_key(CardId(design as u16), draw.side);
-                key.matches(draw.color, Some(top)) | key.flex_matches(draw.color)
+                let card = CardId(design as u16);
+                let key = variant.face_key(card, turn.side);
+                (key.matches(turn.color, Some(top)) | key.flex_matches(turn.color)) && passed_over(card)
             })
             .collect();
-        out.push(Belief { holder, cards: draw.kept().min(table.hands()[holder].len()), unlikely });
+        out.push(Belief { holder, cards: turn.kept().min(table.hands()[holder].len()), unlikely });
     }
 }
 

@@ -208,6 +208,11 @@ impl<R: Rules> Game<R> {
         let answering = self.pos.table.begin_play();
         let out_of_turn = seat != self.pos.table.current && answering.as_ref().is_none_or(|p| p.victim != seat);
         self.pos.table.current = seat;
+        if !drawn && !out_of_turn && answering.is_none() {
+            let t = &mut self.pos.table;
+            let (players, held, top) = (t.players(), t.hands[seat].len(), t.top());
+            t.seen.chose(seat, players, Some(play.card), held, top, t.side, t.color);
+        }
         let held = self.pos.table.hands.remove(seat, play.card);
         debug_assert!(held, "a legal play is held");
         self.pos.table.seen.gone(seat, play.card);
@@ -472,7 +477,7 @@ impl<R: Rules> Game<R> {
     fn draw(&mut self, seat: Seat) -> Result<(), RuleFailure> {
         let t = &mut self.pos.table;
         let (players, held, top) = (t.players(), t.hands[seat].len(), t.top());
-        t.seen.drew(seat, players, held, top, t.side, t.color);
+        t.seen.chose(seat, players, None, held, top, t.side, t.color);
         let mut card = self.take_card(seat);
         // Whether `seat` could play `card`, where the `draw_again` hooks
         // were told and nothing has changed since.
