@@ -11,9 +11,9 @@
 //! (`Position::determinize`). It holds only what is true: a card is known
 //! to be in a hand only while it is.
 //!
-//! Everyone also sees each seat's last choice on its turn (`TurnSeen`: a
-//! draw, or the card it played): what was on the table, how many cards the
-//! seat held then and how many have left its hand since. What that says of
+//! Everyone also sees each seat's recent choices on its turn (`TurnSeen`:
+//! a draw, or the card it played): what was on the table, how many cards
+//! the seat held then and how many have left its hand since. What that says of
 //! the hand (a player who draws had nothing to play, one who plays a wild
 //! had nothing else, as far as it saw) is for a bot to judge.
 
@@ -28,11 +28,12 @@ struct Fact {
     card: CardId,
 }
 
-/// A seat's last choice on its turn (a draw it chose, not a penalty; or a
-/// play from its hand, not of the card it had just drawn), as every seat
-/// saw it.
+/// A seat's choice on its turn (a draw it chose, not a penalty; or a play
+/// from its hand, not of the card it had just drawn), as every seat saw it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TurnSeen {
+    /// Who chose.
+    pub seat: Seat,
     /// The card it played, or `None` for a draw.
     pub played: Option<CardId>,
     /// The cards it held when it chose.
@@ -56,20 +57,25 @@ impl TurnSeen {
 
 /// Every seat's knowledge of the others' hands (a multiset of facts:
 /// two copies of a design known to be in one hand are two facts), and each
-/// seat's last choice on its turn. Empty in most hands, so copying a table
-/// costs little for it.
+/// seat's recent choices on its turn (up to `TURNS_KEPT` a seat, while it
+/// holds cards it held then). Small, so copying a table costs little for
+/// it.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Seen {
     facts: Vec<Fact>,
-    /// By seat (as long as the table once it has a choice to keep).
-    turns: Vec<Option<TurnSeen>>,
+    /// Oldest first.
+    turns: Vec<TurnSeen>,
 }
+
+/// The choices on its turn kept for a seat: what a player showed long ago
+/// says little of the few cards it may still hold from then.
+const TURNS_KEPT: usize = 6;
 
 impl Seen {
     /// Nobody knows anything (a new hand, a table laid out anew).
     pub fn clear(&mut self) {
         self.facts.clear();
-        self.turns.fill(None);
+        self.turns.clear();
     }
 
     /// Nobody knows any card of another hand.
@@ -77,34 +83,36 @@ impl Seen {
         self.facts.is_empty()
     }
 
-    /// `seat`'s last choice on its turn, while it holds cards it held then.
-    pub fn turn_of(&self, seat: Seat) -> Option<&TurnSeen> {
-        self.turns.get(seat)?.as_ref().filter(|d| d.kept() > 0)
+    /// `seat`'s recent choices on its turn, oldest first, while it holds
+    /// cards it held then.
+    pub fn turns_of(&self, seat: Seat) -> impl Iterator<Item = &TurnSeen> {
+        self.turns.iter().filter(move |t| t.seat == seat && t.kept() > 0)
     }
 
     /// `seat`, holding `held` cards, draws on its turn (not a penalty;
     /// `played` is `None`) or plays `played` from its hand on its turn.
-    #[allow(clippy::too_many_arguments)]
     pub(crate) fn chose(
         &mut self,
         seat: Seat,
-        players: usize,
         played: Option<CardId>,
         held: usize,
         top: Option<CardId>,
         side: Side,
         color: Option<Color>,
     ) {
-        if self.turns.len() < players {
-            self.turns.resize(players, None);
+        self.turns.retain(|t| t.seat != seat || t.kept() > 0);
+        if self.turns.iter().filter(|t| t.seat == seat).count() >= TURNS_KEPT
+            && let Some(oldest) = self.turns.iter().position(|t| t.seat == seat)
+        {
+            self.turns.remove(oldest);
         }
         let held = u16::try_from(held).unwrap_or(u16::MAX);
-        self.turns[seat] = Some(TurnSeen { played, held, gone: 0, top, side, color });
+        self.turns.push(TurnSeen { seat, played, held, gone: 0, top, side, color });
     }
 
     /// A card left `seat`'s hand, which may be one it held when it chose.
     fn left_hand(&mut self, seat: Seat) {
-        if let Some(Some(turn)) = self.turns.get_mut(seat) {
+        for turn in self.turns.iter_mut().filter(|t| t.seat == seat) {
             turn.gone = turn.gone.saturating_add(1);
         }
     }
@@ -112,7 +120,7 @@ impl Seen {
     /// The card that just left `seat`'s hand (`gone`) was the one it had
     /// just drawn, not one it held before.
     pub(crate) fn was_drawn(&mut self, seat: Seat) {
-        if let Some(Some(turn)) = self.turns.get_mut(seat) {
+        for turn in self.turns.iter_mut().filter(|t| t.seat == seat) {
             turn.gone = turn.gone.saturating_sub(1);
         }
     }
@@ -147,8 +155,12 @@ impl Seen {
     /// before): what anyone knew moves with the cards, and each of the two
     /// knows the hand it gave away.
     pub(crate) fn swapped(&mut self, a: Seat, b: Seat, hand_a: &[CardId], hand_b: &[CardId]) {
-        if self.turns.len() > a.max(b) {
-            self.turns.swap(a, b);
+        for turn in &mut self.turns {
+            if turn.seat == a {
+                turn.seat = b;
+            } else if turn.seat == b {
+                turn.seat = a;
+            }
         }
         for f in &mut self.facts {
             if f.holder == a {
@@ -172,11 +184,8 @@ impl Seen {
         next: impl Fn(Seat) -> Seat,
         hand_of: impl Fn(Seat) -> &'h [CardId],
     ) {
-        if !self.turns.is_empty() {
-            let before = self.turns.clone();
-            for &seat in seats {
-                self.turns[next(seat)] = before[seat];
-            }
+        for turn in self.turns.iter_mut().filter(|t| seats.contains(&t.seat)) {
+            turn.seat = next(turn.seat);
         }
         for f in &mut self.facts {
             if seats.contains(&f.holder) {
@@ -223,9 +232,7 @@ impl Seen {
     /// knew no longer matters.
     pub(crate) fn left(&mut self, seat: Seat) {
         self.facts.retain(|f| f.holder != seat && f.knower != seat);
-        if let Some(turn) = self.turns.get_mut(seat) {
-            *turn = None;
-        }
+        self.turns.retain(|t| t.seat != seat);
     }
 
     /// `holder` shows its whole hand, `cards`, to `to`.

@@ -359,37 +359,49 @@ fn score(game: &Game<impl Rules>, seat: Seat) -> f32 {
 }
 
 /// What `seat` believes of the hands it cannot see, from each player's
-/// last choice on its turn (`TurnSeen`), as greedy (the search's model of
-/// every other seat) would have chosen: a player who drew held nothing
+/// recent choices on its turn (`TurnSeen`), as greedy (the search's model
+/// of every other seat) would have chosen: a player who drew held nothing
 /// that matched the table then; one who played a card held nothing that
 /// matched and that greedy puts before it (`bot::preference`: a
 /// higher-scoring card, any card but a wild before a wild). At least the
 /// cards it still holds from then are none of those (matching as the host
 /// matches: a wild, the colour in play, the flex colour, the top card's
-/// number or symbol).
+/// number or symbol); the cards it held at an earlier choice were held at
+/// every later one too, so they are none of what any of those excludes.
+/// Oldest first, for `Position::believe`: each belief excludes at least
+/// what the next one does, for fewer cards.
 pub fn beliefs(position: &Position, seat: Seat, variant: &crate::variant::Variant, out: &mut Vec<Belief>) {
     out.clear();
     let table = position.table();
+    let names = &variant.names;
     for holder in (0..table.players()).filter(|&s| s != seat && table.playing(s)) {
-        let Some(turn) = table.seen().turn_of(holder) else { continue };
-        let Some(top) = turn.top else { continue };
-        let names = &variant.names;
-        let passed_over = |card: CardId| match turn.played {
-            None => true,
-            Some(played) => {
-                let face = |card| variant.face(card, turn.side);
-                preference(names, face(card), false) > preference(names, face(played), false)
+        let first = out.len();
+        for turn in table.seen().turns_of(holder) {
+            let Some(top) = turn.top else { continue };
+            let passed_over = |card: CardId| match turn.played {
+                None => true,
+                Some(played) => {
+                    let face = |card| variant.face(card, turn.side);
+                    preference(names, face(card), false) > preference(names, face(played), false)
+                }
+            };
+            let top = variant.face_key(top, turn.side);
+            let unlikely = (0..variant.designs.len())
+                .map(|design| {
+                    let card = CardId(design as u16);
+                    let key = variant.face_key(card, turn.side);
+                    (key.matches(turn.color, Some(top)) | key.flex_matches(turn.color)) && passed_over(card)
+                })
+                .collect();
+            out.push(Belief { holder, cards: turn.kept().min(table.hands()[holder].len()), unlikely });
+        }
+        // What a later choice excludes, an earlier one's cards exclude too.
+        for at in (first..out.len().saturating_sub(1)).rev() {
+            let (earlier, later) = out.split_at_mut(at + 1);
+            for (e, &l) in earlier[at].unlikely.iter_mut().zip(&later[0].unlikely) {
+                *e |= l;
             }
-        };
-        let top = variant.face_key(top, turn.side);
-        let unlikely = (0..variant.designs.len())
-            .map(|design| {
-                let card = CardId(design as u16);
-                let key = variant.face_key(card, turn.side);
-                (key.matches(turn.color, Some(top)) | key.flex_matches(turn.color)) && passed_over(card)
-            })
-            .collect();
-        out.push(Belief { holder, cards: turn.kept().min(table.hands()[holder].len()), unlikely });
+        }
     }
 }
 
