@@ -220,6 +220,64 @@ fn a_player_who_drew_is_dealt_nothing_it_could_have_played() {
     assert!(against > 30, "dealt at random, the hand would match more often: {against}");
 }
 
+/// A player who played a card on its turn held nothing that matched the
+/// table and that greedy would have played first (a higher-scoring card;
+/// anything but a wild, before a wild); what an earlier choice's cards
+/// exclude includes what every later choice excludes.
+#[test]
+fn a_player_who_played_held_nothing_greedy_would_have_played_first() {
+    let variant = variant("classic", &[]);
+    let mut g = game(&variant, 3, 8);
+    g.deal().unwrap();
+    arrange(&mut g, &[&["blue 9"], &["red 3", "green 1", "yellow 4", "blue 2"], &["red 1"]], "red 5", 1);
+    // Each draws and keeps the card drawn.
+    for seat in [1, 2, 0] {
+        g.apply(Action::Draw(seat)).unwrap();
+        if g.to_act() == seat {
+            g.apply(Action::Pass(seat)).unwrap();
+        }
+    }
+    g.apply(Action::Play(Play::new(1, card(&variant, "red 3")))).unwrap();
+    let mut beliefs = Vec::new();
+    unolab::bot::search::beliefs(g.position(), 0, &variant, &mut beliefs);
+    let of_p1: Vec<_> = beliefs.iter().filter(|b| b.holder == 1).collect();
+    assert_eq!(
+        of_p1.iter().map(|b| b.cards).collect::<Vec<_>>(),
+        vec![3, 4],
+        "the draw (the card played may be one of its 4), then the play"
+    );
+    let excluded = |b: &unolab::game::Belief, name: &str| b.unlikely[usize::from(card(&variant, name).0)];
+    let (drew, played) = (of_p1[0], of_p1[1]);
+    for name in ["red 4", "red 9", "red skip", "blue 5"] {
+        assert!(excluded(played, name) && excluded(drew, name), "{name}");
+    }
+    // Greedy plays a 3 before these, or they did not match.
+    for name in ["red 1", "red 2", "wild", "blue 3", "green 7"] {
+        assert!(!excluded(played, name), "{name}");
+    }
+    // When it drew, a wild or a red card would have matched.
+    assert!(excluded(drew, "wild") && excluded(drew, "red 1") && !excluded(drew, "green 7"));
+}
+
+/// A Wild Draw Four from a player who, as greedy plays, had nothing else to
+/// play cannot be a bluff: the search does not challenge it, though a hand
+/// dealt at random would nearly always have held the colour.
+#[test]
+fn a_wild_draw_four_played_as_a_last_resort_is_not_challenged() {
+    let variant = variant("classic", &[]);
+    for seed in 0..3 {
+        let mut g = game(&variant, 3, seed);
+        g.deal().unwrap();
+        let p0 = ["wild-draw4", "green 3", "blue 7", "yellow 8", "green 9", "blue 4", "yellow 6", "green 2", "blue 1"];
+        arrange(&mut g, &[&p0, &["blue 3", "yellow 2"], &["green 6"]], "red 5", 0);
+        let wild = card(&variant, "wild-draw4");
+        g.apply(Action::Play(Play { color: Some(3), ..Play::new(0, wild) })).unwrap();
+        assert!(!guilty(&g));
+        let action = Bot::new(SMALL, seed, 1).choose(&mut g, 1).unwrap();
+        assert_eq!(action, Action::Accept(1), "seed {seed}");
+    }
+}
+
 /// A search puts back everything it touched: the position, log and
 /// history, and what the game does when a script fails.
 #[test]

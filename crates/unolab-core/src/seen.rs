@@ -32,8 +32,6 @@ struct Fact {
 /// from its hand, not of the card it had just drawn), as every seat saw it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TurnSeen {
-    /// Who chose.
-    pub seat: Seat,
     /// The card it played, or `None` for a draw.
     pub played: Option<CardId>,
     /// The cards it held when it chose.
@@ -57,25 +55,35 @@ impl TurnSeen {
 
 /// Every seat's knowledge of the others' hands (a multiset of facts:
 /// two copies of a design known to be in one hand are two facts), and each
-/// seat's recent choices on its turn (up to `TURNS_KEPT` a seat, while it
-/// holds cards it held then). Small, so copying a table costs little for
-/// it.
+/// seat's recent choices on its turn. Small, so copying a table costs
+/// little for it.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Seen {
     facts: Vec<Fact>,
-    /// Oldest first.
-    turns: Vec<TurnSeen>,
+    /// By seat (as long as the table once it has a choice to keep).
+    turns: Vec<SeatTurns>,
 }
 
 /// The choices on its turn kept for a seat: what a player showed long ago
 /// says little of the few cards it may still hold from then.
 const TURNS_KEPT: usize = 6;
 
+/// A seat's last `TURNS_KEPT` choices on its turn (a ring: the newest just
+/// before `next`), each with `gone` holding `left` as it was then.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+struct SeatTurns {
+    /// The cards that have left the seat's hand this hand (a card drawn
+    /// and played at once aside).
+    left: u16,
+    ring: [Option<TurnSeen>; TURNS_KEPT],
+    next: u8,
+}
+
 impl Seen {
     /// Nobody knows anything (a new hand, a table laid out anew).
     pub fn clear(&mut self) {
         self.facts.clear();
-        self.turns.clear();
+        self.turns.fill(SeatTurns::default());
     }
 
     /// Nobody knows any card of another hand.
@@ -85,43 +93,53 @@ impl Seen {
 
     /// `seat`'s recent choices on its turn, oldest first, while it holds
     /// cards it held then.
-    pub fn turns_of(&self, seat: Seat) -> impl Iterator<Item = &TurnSeen> {
-        self.turns.iter().filter(move |t| t.seat == seat && t.kept() > 0)
+    pub fn turns_of(&self, seat: Seat) -> impl Iterator<Item = TurnSeen> + '_ {
+        let turns = self.turns.get(seat);
+        let start = turns.map_or(0, |t| usize::from(t.next));
+        (0..TURNS_KEPT)
+            .filter_map(move |i| {
+                let seat = turns?;
+                let mut turn = seat.ring[(start + i) % TURNS_KEPT]?;
+                turn.gone = seat.left.saturating_sub(turn.gone);
+                Some(turn)
+            })
+            .filter(|turn| turn.kept() > 0)
     }
 
     /// `seat`, holding `held` cards, draws on its turn (not a penalty;
     /// `played` is `None`) or plays `played` from its hand on its turn.
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn chose(
         &mut self,
         seat: Seat,
+        players: usize,
         played: Option<CardId>,
         held: usize,
         top: Option<CardId>,
         side: Side,
         color: Option<Color>,
     ) {
-        self.turns.retain(|t| t.seat != seat || t.kept() > 0);
-        if self.turns.iter().filter(|t| t.seat == seat).count() >= TURNS_KEPT
-            && let Some(oldest) = self.turns.iter().position(|t| t.seat == seat)
-        {
-            self.turns.remove(oldest);
+        if self.turns.len() < players {
+            self.turns.resize(players, SeatTurns::default());
         }
+        let turns = &mut self.turns[seat];
         let held = u16::try_from(held).unwrap_or(u16::MAX);
-        self.turns.push(TurnSeen { seat, played, held, gone: 0, top, side, color });
+        turns.ring[usize::from(turns.next)] = Some(TurnSeen { played, held, gone: turns.left, top, side, color });
+        turns.next = (turns.next + 1) % TURNS_KEPT as u8;
     }
 
     /// A card left `seat`'s hand, which may be one it held when it chose.
     fn left_hand(&mut self, seat: Seat) {
-        for turn in self.turns.iter_mut().filter(|t| t.seat == seat) {
-            turn.gone = turn.gone.saturating_add(1);
+        if let Some(turns) = self.turns.get_mut(seat) {
+            turns.left = turns.left.saturating_add(1);
         }
     }
 
     /// The card that just left `seat`'s hand (`gone`) was the one it had
     /// just drawn, not one it held before.
     pub(crate) fn was_drawn(&mut self, seat: Seat) {
-        for turn in self.turns.iter_mut().filter(|t| t.seat == seat) {
-            turn.gone = turn.gone.saturating_sub(1);
+        if let Some(turns) = self.turns.get_mut(seat) {
+            turns.left = turns.left.saturating_sub(1);
         }
     }
 
@@ -155,12 +173,8 @@ impl Seen {
     /// before): what anyone knew moves with the cards, and each of the two
     /// knows the hand it gave away.
     pub(crate) fn swapped(&mut self, a: Seat, b: Seat, hand_a: &[CardId], hand_b: &[CardId]) {
-        for turn in &mut self.turns {
-            if turn.seat == a {
-                turn.seat = b;
-            } else if turn.seat == b {
-                turn.seat = a;
-            }
+        if self.turns.len() > a.max(b) {
+            self.turns.swap(a, b);
         }
         for f in &mut self.facts {
             if f.holder == a {
@@ -184,8 +198,11 @@ impl Seen {
         next: impl Fn(Seat) -> Seat,
         hand_of: impl Fn(Seat) -> &'h [CardId],
     ) {
-        for turn in self.turns.iter_mut().filter(|t| seats.contains(&t.seat)) {
-            turn.seat = next(turn.seat);
+        if !self.turns.is_empty() {
+            let before = self.turns.clone();
+            for &seat in seats {
+                self.turns[next(seat)] = before[seat];
+            }
         }
         for f in &mut self.facts {
             if seats.contains(&f.holder) {
@@ -232,7 +249,9 @@ impl Seen {
     /// knew no longer matters.
     pub(crate) fn left(&mut self, seat: Seat) {
         self.facts.retain(|f| f.holder != seat && f.knower != seat);
-        self.turns.retain(|t| t.seat != seat);
+        if let Some(turns) = self.turns.get_mut(seat) {
+            *turns = SeatTurns::default();
+        }
     }
 
     /// `holder` shows its whole hand, `cards`, to `to`.
@@ -319,6 +338,41 @@ mod tests {
         assert_eq!(known(&seen, 2), vec![]);
         assert_eq!(known(&seen, 1), vec![(0, CardId(1))]);
         assert_eq!(known(&seen, 0), vec![(1, CardId(2))]);
+    }
+
+    /// The choices a seat made on its turn, as `(played, kept)`.
+    fn turns(seen: &Seen, seat: Seat) -> Vec<(Option<CardId>, usize)> {
+        seen.turns_of(seat).map(|t| (t.played, t.kept())).collect()
+    }
+
+    #[test]
+    fn a_choice_is_kept_while_the_seat_holds_cards_it_held_then() {
+        let mut seen = Seen::default();
+        let chose = |seen: &mut Seen, played: Option<CardId>, held: usize| {
+            seen.chose(1, 3, played, held, Some(CardId(0)), Side::Light, None);
+        };
+        // p1 draws holding 3 cards, plays the card it drew at once, then
+        // plays one of its 3 holding 3.
+        chose(&mut seen, None, 3);
+        seen.gone(1, CardId(9));
+        seen.was_drawn(1);
+        assert_eq!(turns(&seen, 1), vec![(None, 3)]);
+        chose(&mut seen, Some(CardId(4)), 3);
+        seen.gone(1, CardId(4));
+        assert_eq!(turns(&seen, 1), vec![(None, 2), (Some(CardId(4)), 2)], "oldest first");
+        seen.gone(1, CardId(5));
+        seen.gone(1, CardId(6));
+        assert_eq!(turns(&seen, 1), vec![], "it may hold none of them now");
+        // The last few are kept; a swap moves them with the hand.
+        for card in 10..20 {
+            chose(&mut seen, Some(CardId(card)), 20);
+        }
+        let kept: Vec<_> = turns(&seen, 1).iter().map(|t| t.0.unwrap().0).collect();
+        assert_eq!(kept, (20 - TURNS_KEPT as u16..20).collect::<Vec<_>>());
+        seen.swapped(1, 2, &[], &[]);
+        assert_eq!((turns(&seen, 1).len(), turns(&seen, 2).len()), (0, TURNS_KEPT));
+        seen.left(2);
+        assert_eq!(turns(&seen, 2), vec![]);
     }
 
     #[test]

@@ -210,8 +210,8 @@ impl<R: Rules> Game<R> {
         self.pos.table.current = seat;
         if !drawn && !out_of_turn && answering.is_none() {
             let t = &mut self.pos.table;
-            let (held, top) = (t.hands[seat].len(), t.top());
-            t.seen.chose(seat, Some(play.card), held, top, t.side, t.color);
+            let (players, held, top) = (t.players(), t.hands[seat].len(), t.top());
+            t.seen.chose(seat, players, Some(play.card), held, top, t.side, t.color);
         }
         let held = self.pos.table.hands.remove(seat, play.card);
         debug_assert!(held, "a legal play is held");
@@ -476,8 +476,8 @@ impl<R: Rules> Game<R> {
 
     fn draw(&mut self, seat: Seat) -> Result<(), RuleFailure> {
         let t = &mut self.pos.table;
-        let (held, top) = (t.hands[seat].len(), t.top());
-        t.seen.chose(seat, None, held, top, t.side, t.color);
+        let (players, held, top) = (t.players(), t.hands[seat].len(), t.top());
+        t.seen.chose(seat, players, None, held, top, t.side, t.color);
         let mut card = self.take_card(seat);
         // Whether `seat` could play `card`, where the `draw_again` hooks
         // were told and nothing has changed since.
