@@ -57,16 +57,30 @@ impl TurnSeen {
 /// two copies of a design known to be in one hand are two facts), and each
 /// seat's recent choices on its turn. Small, so copying a table costs
 /// little for it.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Default, PartialEq, Eq)]
 pub struct Seen {
     facts: Vec<Fact>,
     /// By seat (as long as the table once it has a choice to keep).
     turns: Vec<SeatTurns>,
 }
 
+impl Clone for Seen {
+    fn clone(&self) -> Seen {
+        Seen { facts: self.facts.clone(), turns: self.turns.clone() }
+    }
+
+    /// Reusing this one's allocations (`Table::clone_from`: the game backs
+    /// up its table before an action that runs scripts).
+    fn clone_from(&mut self, source: &Seen) {
+        self.facts.clone_from(&source.facts);
+        self.turns.clone_from(&source.turns);
+    }
+}
+
 /// The choices on its turn kept for a seat: what a player showed long ago
 /// says little of the few cards it may still hold from then.
-const TURNS_KEPT: usize = 6;
+const TURNS_KEPT: usize = 4;
+const _: () = assert!(TURNS_KEPT.is_power_of_two(), "the ring wraps by a mask");
 
 /// A seat's last `TURNS_KEPT` choices on its turn (a ring: the newest just
 /// before `next`), each with `gone` holding `left` as it was then.
@@ -109,6 +123,7 @@ impl Seen {
     /// `seat`, holding `held` cards, draws on its turn (not a penalty;
     /// `played` is `None`) or plays `played` from its hand on its turn.
     #[allow(clippy::too_many_arguments)]
+    #[inline]
     pub(crate) fn chose(
         &mut self,
         seat: Seat,
@@ -124,8 +139,10 @@ impl Seen {
         }
         let turns = &mut self.turns[seat];
         let held = u16::try_from(held).unwrap_or(u16::MAX);
-        turns.ring[usize::from(turns.next)] = Some(TurnSeen { played, held, gone: turns.left, top, side, color });
-        turns.next = (turns.next + 1) % TURNS_KEPT as u8;
+        // A power of two: the ring wraps by a mask.
+        let at = usize::from(turns.next) & (TURNS_KEPT - 1);
+        turns.ring[at] = Some(TurnSeen { played, held, gone: turns.left, top, side, color });
+        turns.next = (at + 1) as u8;
     }
 
     /// A card left `seat`'s hand, which may be one it held when it chose.
