@@ -160,6 +160,11 @@ impl Seen {
         }
     }
 
+    /// How many cards `seat` knows to be in other hands.
+    pub fn known_count(&self, seat: Seat) -> usize {
+        self.facts.iter().filter(|f| f.knower == seat && f.holder != seat).count()
+    }
+
     /// The cards `seat` knows to be in other hands, as `(holder, card)`,
     /// into `out` (emptied first).
     pub fn known_to(&self, seat: Seat, out: &mut Vec<(Seat, CardId)>) {

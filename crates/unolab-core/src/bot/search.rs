@@ -51,6 +51,16 @@ const PRUNE_Z: f64 = 2.0;
 /// more than this many standard errors.
 const GUESS_Z: f64 = 1.0;
 
+/// What it is worth to the seat, as a share of a win, to be shown every
+/// card in the other hands (an option that shows it some, a challenge that
+/// shows a hand, scores this times the share of those cards it shows).
+/// The playouts cannot see what knowing is worth (greedy, which plays
+/// them out, makes no use of it); measured (docs/bots.md, "What a
+/// challenge is worth"): at 2 players, Classic, a challenge of a Wild Draw
+/// Four that fails but shows the hand pays for its 2 cards; at 4 players,
+/// where it shows one hand of three, it does not.
+const SHOWN_WEIGHT: f32 = 0.2;
+
 /// What a search bot has done so far.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Tally {
@@ -255,7 +265,9 @@ impl Search {
     }
 
     /// One playout: `option` taken in the game's position, then greedy bots
-    /// seeded from `seed` play the hand out. 1 if `seat` wins.
+    /// seeded from `seed` play the hand out. 1 if `seat` wins, and
+    /// `SHOWN_WEIGHT` times the share of the others' cards the option
+    /// showed the seat.
     fn playout(
         &mut self,
         game: &mut Game<impl Rules>,
@@ -266,9 +278,17 @@ impl Search {
         for (stream, bot) in self.policy.iter_mut().enumerate() {
             bot.reseed(BotKind::Greedy, seed, stream as u64);
         }
+        let table = game.table();
+        let hidden: usize =
+            (0..table.players()).filter(|&s| s != seat).map(|s| table.hands()[s].len()).sum::<usize>().max(1);
+        let known = table.seen().known_count(seat);
+        let mut shown = 0.0;
         match option {
             Some(action) => match game.apply(action) {
-                Ok(()) => {}
+                Ok(()) => {
+                    let now = game.table().seen().known_count(seat);
+                    shown = now.saturating_sub(known) as f32 / hidden as f32;
+                }
                 // Not open to the seat in this deal (a rule that looks at
                 // cards the seat cannot see): no win by it here.
                 Err(ActionError::Refused { .. }) => return Ok(0.0),
@@ -284,7 +304,7 @@ impl Search {
             }
         }
         match finish(game, &mut self.policy, crate::limits::HAND_ACTIONS)? {
-            Some(_) => Ok(score(game, seat)),
+            Some(_) => Ok(score(game, seat) + SHOWN_WEIGHT * shown),
             None => Err(RuleFailure::new(format!(
                 "a playout did not end within {} actions: the rules may never let a hand end",
                 crate::limits::HAND_ACTIONS
@@ -415,3 +435,4 @@ fn same(a: &Action, b: &Action) -> bool {
         _ => a == b,
     }
 }
+
