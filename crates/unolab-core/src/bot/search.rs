@@ -10,7 +10,8 @@
 //! plays every option still in the running from that same position, each
 //! followed by greedy bots in every seat with the same seed, to the end of
 //! the hand (bounded: `limits::HAND_ACTIONS`). An option scores 1 where the
-//! seat wins. Comparing options on the same deals and the same bots'
+//! seat wins, and a share of a win for what it shows the seat of the
+//! others' hands (`SHOWN_WEIGHT`). Comparing options on the same deals and the same bots'
 //! seeds, the differences between them show through with far fewer
 //! playouts than their own results would; an option clearly behind the
 //! leader (its paired difference more than `PRUNE_Z` standard errors) is
@@ -435,4 +436,3 @@ fn same(a: &Action, b: &Action) -> bool {
         _ => a == b,
     }
 }
-
