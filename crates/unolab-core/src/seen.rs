@@ -13,9 +13,9 @@
 //!
 //! Everyone also sees each seat's recent choices on its turn (`TurnSeen`:
 //! a draw, or the card it played): what was on the table, how many cards
-//! the seat held then and how many have left its hand since. What that says of
-//! the hand (a player who draws had nothing to play, one who plays a wild
-//! had nothing else, as far as it saw) is for a bot to judge.
+//! the seat held then and how many have left its hand since. What that
+//! says of the hand (a player who draws had nothing to play, one who plays
+//! a wild had nothing else, as far as it saw) is for a bot to judge.
 
 use crate::card::{CardId, Color, Side};
 use crate::seat::Seat;
@@ -112,9 +112,9 @@ impl Seen {
         let start = turns.map_or(0, |t| usize::from(t.next));
         (0..TURNS_KEPT)
             .filter_map(move |i| {
-                let seat = turns?;
-                let mut turn = seat.ring[(start + i) % TURNS_KEPT]?;
-                turn.gone = seat.left.saturating_sub(turn.gone);
+                let kept = turns?;
+                let mut turn = kept.ring[(start + i) % TURNS_KEPT]?;
+                turn.gone = kept.left.saturating_sub(turn.gone);
                 Some(turn)
             })
             .filter(|turn| turn.kept() > 0)

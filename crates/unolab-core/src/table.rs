@@ -653,6 +653,15 @@ impl Table {
         self.discard.last().copied()
     }
 
+    /// Everyone sees `seat` choose on its turn, with the table as it is
+    /// now: a draw (`played` is `None`) or a play of `played` from its
+    /// hand (`Seen::chose`).
+    #[inline]
+    pub(crate) fn seen_choose(&mut self, seat: Seat, played: Option<CardId>) {
+        let (players, held, top) = (self.players(), self.hands[seat].len(), self.top());
+        self.seen.chose(seat, players, played, held, top, self.side, self.color);
+    }
+
     /// The face of the top card on the side in play (what `top` words of a
     /// selector compare with).
     pub fn top_face<'v>(&self, variant: &'v Variant) -> Option<&'v Face> {

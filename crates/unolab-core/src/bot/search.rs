@@ -11,8 +11,8 @@
 //! followed by greedy bots in every seat with the same seed, to the end of
 //! the hand (bounded: `limits::HAND_ACTIONS`). An option scores 1 where the
 //! seat wins, and a share of a win for what it shows the seat of the
-//! others' hands (`SHOWN_WEIGHT`). Comparing options on the same deals and the same bots'
-//! seeds, the differences between them show through with far fewer
+//! others' hands (`SHOWN_WEIGHT`). Comparing options on the same deals and
+//! the same bots' seeds, the differences between them show through with far fewer
 //! playouts than their own results would; an option clearly behind the
 //! leader (its paired difference more than `PRUNE_Z` standard errors) is
 //! dropped, and playouts go to those left. The leader is played, unless
@@ -61,6 +61,21 @@ const GUESS_Z: f64 = 1.0;
 /// Four that fails but shows the hand pays for its 2 cards; at 4 players,
 /// where it shows one hand of three, it does not.
 const SHOWN_WEIGHT: f32 = 0.2;
+
+/// How many of the cards in the other hands a seat knows (`cards`), of how
+/// many (`of`, at least 1).
+#[derive(Debug, Clone, Copy)]
+struct Known {
+    cards: usize,
+    of: usize,
+}
+
+impl Known {
+    fn of(table: &crate::table::Table, seat: Seat) -> Known {
+        let of = (0..table.players()).filter(|&s| s != seat).map(|s| table.hands()[s].len()).sum::<usize>();
+        Known { cards: table.seen().known_count(seat), of: of.max(1) }
+    }
+}
 
 /// What a search bot has done so far.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -246,12 +261,13 @@ impl Search {
                 }
                 None => game.position().clone(),
             };
+            let before = Known::of(root.table(), seat);
             for option in 0..count {
                 if !self.alive[option] {
                     continue;
                 }
                 game.set_position(&root);
-                let score = self.playout(game, seat, self.options[option], play_seed)?;
+                let score = self.playout(game, seat, self.options[option], play_seed, before)?;
                 self.scores[option].push(score);
                 spent += 1;
                 self.tally.playouts += 1;
@@ -268,27 +284,24 @@ impl Search {
     /// One playout: `option` taken in the game's position, then greedy bots
     /// seeded from `seed` play the hand out. 1 if `seat` wins, and
     /// `SHOWN_WEIGHT` times the share of the others' cards the option
-    /// showed the seat.
+    /// showed the seat (what it knew `before`, in the game's position).
     fn playout(
         &mut self,
         game: &mut Game<impl Rules>,
         seat: Seat,
         option: Option<Action>,
         seed: u64,
+        before: Known,
     ) -> Result<f32, RuleFailure> {
         for (stream, bot) in self.policy.iter_mut().enumerate() {
             bot.reseed(BotKind::Greedy, seed, stream as u64);
         }
-        let table = game.table();
-        let hidden: usize =
-            (0..table.players()).filter(|&s| s != seat).map(|s| table.hands()[s].len()).sum::<usize>().max(1);
-        let known = table.seen().known_count(seat);
         let mut shown = 0.0;
         match option {
             Some(action) => match game.apply(action) {
                 Ok(()) => {
                     let now = game.table().seen().known_count(seat);
-                    shown = now.saturating_sub(known) as f32 / hidden as f32;
+                    shown = now.saturating_sub(before.cards) as f32 / before.of as f32;
                 }
                 // Not open to the seat in this deal (a rule that looks at
                 // cards the seat cannot see): no win by it here.
@@ -399,13 +412,10 @@ pub fn beliefs(position: &Position, seat: Seat, variant: &crate::variant::Varian
         let first = out.len();
         for turn in table.seen().turns_of(holder) {
             let Some(top) = turn.top else { continue };
-            let passed_over = |card: CardId| match turn.played {
-                None => true,
-                Some(played) => {
-                    let face = |card| variant.face(card, turn.side);
-                    preference(names, face(card), false) > preference(names, face(played), false)
-                }
-            };
+            // Greedy would have played a card it prefers to the one played.
+            let preferred = |card: CardId| preference(names, variant.face(card, turn.side), false);
+            let played = turn.played.map(preferred);
+            let passed_over = |card: CardId| played.is_none_or(|played| preferred(card) > played);
             let top = variant.face_key(top, turn.side);
             let unlikely = (0..variant.designs.len())
                 .map(|design| {

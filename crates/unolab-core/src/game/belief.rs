@@ -1,8 +1,9 @@
 //! What a seat believes of hands it cannot see, beyond what it knows: that
 //! some of a player's cards are none of certain designs (a player who drew
 //! on its turn held nothing it could play, one who played a card nothing
-//! it would have played first, if it plays as the bots here do). A determinization (`Position::determinize`) deals the hidden cards
-//! at random; `Position::believe` then trades cards that go against a
+//! it would have played first, if it plays as the bots here do). A
+//! determinization (`Position::determinize`) deals the hidden cards at
+//! random; `Position::believe` then trades cards that go against a
 //! belief for others from the draw pile (of the same back, where backs
 //! show), at random, as far as the pile allows. Only places the seat
 //! cannot see change, and only by what the beliefs and the generator say:

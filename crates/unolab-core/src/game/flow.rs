@@ -209,9 +209,7 @@ impl<R: Rules> Game<R> {
         let out_of_turn = seat != self.pos.table.current && answering.as_ref().is_none_or(|p| p.victim != seat);
         self.pos.table.current = seat;
         if !drawn && !out_of_turn && answering.is_none() {
-            let t = &mut self.pos.table;
-            let (players, held, top) = (t.players(), t.hands[seat].len(), t.top());
-            t.seen.chose(seat, players, Some(play.card), held, top, t.side, t.color);
+            self.pos.table.seen_choose(seat, Some(play.card));
         }
         let held = self.pos.table.hands.remove(seat, play.card);
         debug_assert!(held, "a legal play is held");
@@ -475,9 +473,7 @@ impl<R: Rules> Game<R> {
     }
 
     fn draw(&mut self, seat: Seat) -> Result<(), RuleFailure> {
-        let t = &mut self.pos.table;
-        let (players, held, top) = (t.players(), t.hands[seat].len(), t.top());
-        t.seen.chose(seat, players, None, held, top, t.side, t.color);
+        self.pos.table.seen_choose(seat, None);
         let mut card = self.take_card(seat);
         // Whether `seat` could play `card`, where the `draw_again` hooks
         // were told and nothing has changed since.
