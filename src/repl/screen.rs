@@ -596,6 +596,11 @@ impl Screen {
             writeln!(out, "the match is over: 'new' starts another, 'undo' goes back")?;
             return Ok(());
         }
+        if game.hand_over() {
+            // Paused after the hand's summary: there is nothing to decide.
+            writeln!(out, "the hand is over: Enter deals the next hand")?;
+            return Ok(());
+        }
         let seat = self.seat;
         if self.in_window(game) {
             let taken = if self.uno_at_stake(game) {
