@@ -9,7 +9,6 @@ use std::sync::Arc;
 use clap::{Parser, Subcommand};
 
 use crate::args::{PlayArgs, Ruleset};
-use crate::bot::BotKind;
 use crate::ruleset::LoadRequest;
 use crate::script::Runtime;
 use crate::variant::Variant;
@@ -94,9 +93,13 @@ mod tests;
     version,
     about = "A sandbox for the UNO family of card games: play, simulate and test variants and house rules."
 )]
+#[command(args_conflicts_with_subcommands = true)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
+    /// With no command, `play`'s: `unolab --seed 3 -p 2` is `unolab play --seed 3 -p 2`.
+    #[command(flatten)]
+    play: PlayArgs,
 }
 
 #[derive(Subcommand)]
@@ -191,8 +194,35 @@ enum Command {
     },
 }
 
+/// The command `word`, given where a command or a variant to play may
+/// stand (`unolab WORD`), is likely a misspelling of: none for a built-in
+/// variant or what reads as a path.
+fn mistyped_command(word: &str) -> Option<String> {
+    let path = word.contains('/') || word.ends_with(".yaml") || word.ends_with(".yml");
+    if word.starts_with('-') || path || crate::builtin::variant_names().contains(&word) {
+        return None;
+    }
+    let cli = <Cli as clap::CommandFactory>::command();
+    let names: Vec<&str> = cli.get_subcommands().map(clap::Command::get_name).chain(["help"]).collect();
+    if names.contains(&word) || std::path::Path::new(word).exists() {
+        return None;
+    }
+    crate::source::closest(word, names).map(str::to_string)
+}
+
 /// Runs the command line; returns the exit code.
 pub fn main() -> i32 {
+    // `unolab WORD` plays the variant WORD; a word that is no variant but
+    // close to a command's name is that command mistyped.
+    let first = std::env::args_os().nth(1);
+    if let Some(name) = first.as_ref().and_then(|w| w.to_str()).and_then(mistyped_command) {
+        let word = first.as_ref().and_then(|w| w.to_str()).unwrap_or_default();
+        complain!(
+            "error: unknown command '{word}'; did you mean '{name}'? (a variant to play is a built-in name or a \
+             path to a YAML file; 'unolab --help' lists the commands)"
+        );
+        return BAD_INPUT;
+    }
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
@@ -201,14 +231,7 @@ pub fn main() -> i32 {
             return code;
         }
     };
-    let command = cli.command.unwrap_or(Command::Play(PlayArgs {
-        ruleset: Ruleset { variant: None, rules: Vec::new(), settings: Vec::new() },
-        players: 4,
-        seed: None,
-        bot: BotKind::Random,
-        glyphs: false,
-        pace: None,
-    }));
+    let command = cli.command.unwrap_or(Command::Play(cli.play));
     match command {
         Command::Play(args) => play::play(args),
         Command::Host(args) => net::run_host(args),

@@ -138,6 +138,27 @@ fn bad_usage_exits_2_without_a_panic() {
     }
 }
 
+/// With no command, `unolab` takes `play`'s arguments; a word that is no
+/// variant but close to a command is that command mistyped.
+#[test]
+fn unolab_alone_takes_the_arguments_of_play() {
+    let output = unolab_with_input(&["--seed", "3", "-p", "2"], "quit\n");
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output));
+    assert!(text(&output).contains("unolab: classic, 2 players, seed 3"), "{}", text(&output));
+    let output = unolab_with_input(&["flex", "--seed", "3", "-p", "3", "--bot", "hard"], "quit\n");
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output));
+    assert!(text(&output).contains("unolab: flex, 3 players, seed 3"), "{}", text(&output));
+    for (args, said) in [
+        (&["sims"][..], "unknown command 'sims'; did you mean 'sim'?"),
+        (&["simm", "classic", "-n", "5"], "unknown command 'simm'; did you mean 'sim'?"),
+        (&["flexx"], "unknown variant 'flexx' (built in: classic, express, flex, flip; or give a path"),
+    ] {
+        let output = unolab(args);
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {}", text(&output));
+        assert!(text(&output).contains(said), "{args:?}: {}", text(&output));
+    }
+}
+
 #[test]
 fn play_finishes_a_match_when_bots_play_every_seat_but_input_ends() {
     let output =
