@@ -194,36 +194,39 @@ enum Command {
     },
 }
 
-/// The command `word`, given where a command or a variant to play may
-/// stand (`unolab WORD`), is likely a misspelling of: none for a built-in
-/// variant or what reads as a path.
-fn mistyped_command(word: &str) -> Option<String> {
+/// The command of `cli` that `word`, given where a command or a variant
+/// to play may stand (`unolab WORD`), is likely a misspelling of: none for
+/// a command, a built-in variant or what reads as a path.
+fn mistyped_command<'c>(cli: &'c clap::Command, word: &str) -> Option<&'c str> {
     let path = word.contains('/') || word.ends_with(".yaml") || word.ends_with(".yml");
     if word.starts_with('-') || path || crate::builtin::variant_names().contains(&word) {
         return None;
     }
-    let cli = <Cli as clap::CommandFactory>::command();
     let names: Vec<&str> = cli.get_subcommands().map(clap::Command::get_name).chain(["help"]).collect();
     if names.contains(&word) || std::path::Path::new(word).exists() {
         return None;
     }
-    crate::source::closest(word, names).map(str::to_string)
+    crate::source::closest(word, names)
 }
 
 /// Runs the command line; returns the exit code.
 pub fn main() -> i32 {
+    let command = <Cli as clap::CommandFactory>::command();
     // `unolab WORD` plays the variant WORD; a word that is no variant but
     // close to a command's name is that command mistyped.
     let first = std::env::args_os().nth(1);
-    if let Some(name) = first.as_ref().and_then(|w| w.to_str()).and_then(mistyped_command) {
-        let word = first.as_ref().and_then(|w| w.to_str()).unwrap_or_default();
+    if let Some(word) = first.as_ref().and_then(|w| w.to_str())
+        && let Some(name) = mistyped_command(&command, word)
+    {
         complain!(
             "error: unknown command '{word}'; did you mean '{name}'? (a variant to play is a built-in name or a \
              path to a YAML file; 'unolab --help' lists the commands)"
         );
         return BAD_INPUT;
     }
-    let cli = match Cli::try_parse() {
+    let parsed =
+        command.try_get_matches().and_then(|matches| <Cli as clap::FromArgMatches>::from_arg_matches(&matches));
+    let cli = match parsed {
         Ok(cli) => cli,
         Err(e) => {
             let code = if e.use_stderr() { BAD_INPUT } else { SUCCESS };
