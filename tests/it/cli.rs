@@ -677,6 +677,40 @@ fn new_scaffolds_files_that_check_and_pass_as_written() {
     assert!(text(&nothing).contains("no scenario file"), "{}", text(&nothing));
 }
 
+/// An action other seats may take at any moment can keep a hand from ever
+/// ending (docs/authoring.md, "Actions"): `check` fails, names the games
+/// that did not end at each table size, and the command it gives shows
+/// one of them stuck.
+#[test]
+fn check_names_the_games_an_endless_out_of_turn_action_keeps_going() {
+    let checked = unolab(&["check", "classic", "-r", "tests/variants/host/poke.yaml"]);
+    let said = text(&checked);
+    assert_eq!(checked.status.code(), Some(1), "{said}");
+    let stuck: Vec<&str> = said.lines().filter(|line| line.contains("did not end within 20000 actions")).collect();
+    assert_eq!(stuck.len(), 2, "the smallest and the largest table: {said}");
+    assert!(stuck[0].starts_with("error: classic + tests/variants/host/poke.yaml: 2 players, game "), "{said}");
+    assert!(stuck[1].contains(": 10 players, game "), "{said}");
+    let (_, see) = stuck[0].split_once("; see it: unolab ").expect("a command to see it");
+    let shown = unolab(&see.split_whitespace().collect::<Vec<_>>());
+    assert_eq!(shown.status.code(), Some(1), "{}", text(&shown));
+    assert!(text(&shown).contains("takes poke (out of turn)"), "{}", text(&shown));
+    assert!(text(&shown).contains("stuck: no end within 20000 actions"), "{}", text(&shown));
+    // Bounded as the guide says (here: one poke a seat, counted in
+    // `seat_state`), it passes.
+    let scratch = tempfile::tempdir().unwrap();
+    let bounded = scratch.path().join("poke.yaml");
+    let yaml = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/variants/host/poke.yaml")).unwrap();
+    std::fs::write(&bounded, yaml.replace("    call: poke\n", "    call: poke_once\n    available: unpoked\n"))
+        .unwrap();
+    let script =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/variants/host/poke.rhai")).unwrap();
+    let once = "fn unpoked(seat) { seat_state(seat, \"poked\") == () }\n\
+                fn poke_once(seat) { set_seat_state(seat, \"poked\", true); poke(seat); }\n";
+    std::fs::write(scratch.path().join("poke.rhai"), format!("{script}\n{once}")).unwrap();
+    let passed = unolab(&["check", "classic", "-r", &bounded.display().to_string()]);
+    assert_eq!(passed.status.code(), Some(0), "{}", text(&passed));
+}
+
 #[test]
 fn a_byte_order_mark_does_not_make_a_file_unreadable() {
     let scratch = tempfile::tempdir().unwrap();
