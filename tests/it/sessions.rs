@@ -240,10 +240,58 @@ fn the_trace_at_the_keyboard_keeps_to_the_seats_sight() {
     }
     assert!(traced.iter().any(|line| line.starts_with("trace:   read ... (hidden: ")), "{seen}");
     assert!(traced.iter().any(|line| line.ends_with("= (hidden)")), "{seen}");
+    // Nor is whether the memo answered a call that read a hidden answer:
+    // it would say the answer was as before.
+    let mut head = "";
+    for line in &traced {
+        if !line.starts_with("trace:   ") {
+            head = line;
+        } else if line.ends_with("= (hidden)") {
+            assert!(head.contains(", script or memo -> "), "{head}\n{seen}");
+        }
+    }
     let mut sim = Command::new(env!("CARGO_BIN_EXE_unolab"));
     sim.args(["sim", "classic", "-n", "1", "--show", "0", "--trace", "--seed", "5"]).args(rules);
     let all = String::from_utf8(sim.output().unwrap().stdout).unwrap();
     assert!(all.lines().any(about_their_cards), "{all}");
+}
+
+/// A call that reads another hand only after the 40 steps the trace
+/// tells of still keeps its reply, and who answered it, from `trace on`;
+/// `sim --trace`, which sees everything, tells both.
+#[test]
+fn the_trace_at_the_keyboard_hides_a_reply_that_read_a_hand_late() {
+    let scratch = tempfile::tempdir().unwrap();
+    std::fs::write(
+        scratch.path().join("late.yaml"),
+        "name: late\ndescription: asks about p1's hand after 42 other questions\n\
+         scripts: [late.rhai]\nhooks:\n  can_play:\n    - {call: peek}\n",
+    )
+    .unwrap();
+    std::fs::write(
+        scratch.path().join("late.rhai"),
+        "fn peek(card) {\n    let n = hand_size(0) + hand_size(1);\n    \
+         for c in [\"red\", \"green\", \"blue\", \"yellow\"] { for k in 0..10 { n += count(0, `${c} + ${k}`); } }\n    \
+         let red = holds(1, \"red\");\n    n > 0\n}\n",
+    )
+    .unwrap();
+    let rule = scratch.path().join("late.yaml");
+    let rules = ["-r", rule.to_str().unwrap()];
+    let mut command = Command::new(env!("CARGO_BIN_EXE_unolab"));
+    command.args(["play", "classic", "--seed", "5", "-p", "2"]).args(rules).env("NO_COLOR", "1");
+    let output = super::cli::with_input(&mut command, "trace on\nauto\nauto\nquit\n");
+    let seen = String::from_utf8(output.stdout).unwrap();
+    let heads: Vec<&str> = seen.lines().filter(|line| line.starts_with("trace: can_play(")).collect();
+    assert!(!heads.is_empty(), "{seen}");
+    for head in &heads {
+        assert!(head.ends_with(": late fn peek, script or memo -> (hidden)"), "{head}\n{seen}");
+    }
+    assert!(seen.contains("trace:   ... more reads and changes\n"), "{seen}");
+    let mut sim = Command::new(env!("CARGO_BIN_EXE_unolab"));
+    sim.args(["sim", "classic", "-p", "2", "-n", "1", "--show", "0", "--trace", "--seed", "5"]).args(rules);
+    let all = String::from_utf8(sim.output().unwrap().stdout).unwrap();
+    assert!(all.lines().any(|line| line.contains(": late fn peek, script -> true")), "{all}");
+    assert!(all.contains("trace:   ... 3 more reads and changes\n"), "{all}");
 }
 
 /// A value a rule keeps is shown by `trace on` only where the rule
@@ -283,7 +331,7 @@ fn the_trace_at_the_keyboard_hides_state_the_rules_keep_private() {
     assert!(traced.iter().any(|line| line.contains("change: state 'turns' = 3")), "{seen}");
     // A hand is told by its size (it read as 0 cards).
     assert!(traced.iter().any(|line| line.contains("read hand(0) = 7 cards")), "{seen}");
-    assert!(traced.iter().any(|line| line.contains("note, script -> done")), "{seen}");
+    assert!(traced.iter().any(|line| line.contains("note, script or memo -> done")), "{seen}");
     let mut sim = Command::new(env!("CARGO_BIN_EXE_unolab"));
     sim.args(["sim", "classic", "-n", "1", "--show", "0", "--trace", "--seed", "5"]).args(rules);
     let all = String::from_utf8(sim.output().unwrap().stdout).unwrap();

@@ -13,7 +13,9 @@
 //! no other) as `(hidden)`, and then its reply too: it may depend on them.
 //! What a call asks after such an answer is not told either: which
 //! questions it asks, and about what (a selector made of a hidden card's
-//! colour), may follow from the answer.
+//! colour), may follow from the answer. Nor is whether the memo answered
+//! it (`script or memo`): a memo's answer says the hidden reads answered
+//! as they did for a call it recorded.
 
 use unolab_core::card::{CardId, Side};
 use unolab_core::limits::{TRACE_LINES, TRACE_STEPS};
@@ -128,6 +130,12 @@ impl Tracer {
             return;
         }
         let words = Words { variant, names: &self.names, sight: &sight };
+        // Whether the call read anything hidden, told or not (past
+        // `TRACE_STEPS` too): then its reply, how many steps it took after
+        // the first shown, and whether the memo answered it (the hidden
+        // reads answered as they did for a call it recorded) are not told.
+        let secret = self.sight != TraceSight::All
+            && told.steps.iter().any(|step| matches!(step, Step::Read(read, answer) if words.read(read, answer).1));
         let (mut hidden, mut held_back) = (false, false);
         let mut body = Vec::new();
         for step in told.steps.iter().take(TRACE_STEPS) {
@@ -143,8 +151,8 @@ impl Tracer {
             }
             body.push(match step {
                 Step::Read(read, answer) => {
-                    let (line, secret) = words.read(read, answer);
-                    hidden |= secret;
+                    let (line, shown_hidden) = words.read(read, answer);
+                    hidden |= shown_hidden;
                     format!("read {line}")
                 }
                 Step::Op(op) => format!("change: {}", words.op(op)),
@@ -155,14 +163,14 @@ impl Tracer {
             body.push(AFTER_HIDDEN.to_string());
         }
         match told.steps.len().checked_sub(TRACE_STEPS) {
-            Some(1..) if hidden && self.sight != TraceSight::All => body.push("... more reads and changes".into()),
+            Some(1..) if secret => body.push("... more reads and changes".into()),
             Some(more @ 1..) => body.push(format!("... {more} more reads and changes")),
             _ => {}
         }
         let reply = match told.reply {
             Err(failure) => format!("failed: {failure}"),
             Ok(Reply::Done) => "done".to_string(),
-            Ok(_) if hidden => "(hidden)".to_string(),
+            Ok(_) if secret => "(hidden)".to_string(),
             Ok(reply) => words.reply(reply),
         };
         let layer = variant.layers.get(told.f.layer).map_or("?", |layer| layer.name.as_str());
@@ -172,7 +180,7 @@ impl Tracer {
             words.arg(told.arg, told.call),
             told.call.me,
             told.f.function,
-            told.answered.words(),
+            if secret { SCRIPT_OR_MEMO } else { told.answered.words() },
         );
         if told.answered == Answered::Known && !self.known.insert(format!("{head}\n{}", body.join("\n"))) {
             return;
@@ -246,6 +254,8 @@ struct Words<'a> {
 
 const HIDDEN: &str = "(hidden)";
 
+/// Who answered a call that read something hidden.
+const SCRIPT_OR_MEMO: &str = "script or memo";
 /// In place of the questions a call asked after a hidden answer.
 const AFTER_HIDDEN: &str = "read ... (hidden: what it asked after a hidden answer may tell the answer)";
 
