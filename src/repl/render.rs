@@ -299,7 +299,8 @@ fn state_words(state: &[(crate::text::Text, crate::turn::ScriptValue)]) -> Strin
 }
 
 /// Event lines made easier to follow: a line repeated at once is shown once
-/// with a count (`p1 draws a card (x4)`), and lines that differ only in
+/// with a count (`p1 is skipped (x2)`; `p1 draws 4 cards` for `p1 draws a
+/// card` four times), and lines that differ only in
 /// whose it is become one: `p0's Power Card turns green`, `p1's ...` as
 /// `p0's, p1's and p2's Power Cards turn green`; `p1 is skipped`, `p2 is
 /// skipped` as `p1 and p2 are skipped`. Lines keep their indentation and
@@ -324,7 +325,10 @@ pub fn condense(lines: Vec<String>) -> Vec<String> {
             j += 1;
         }
         if j - i > 1 {
-            out.push(format!("{line} (x{})", j - i));
+            out.push(match line.strip_suffix(" draws a card") {
+                Some(who) => format!("{who} draws {} cards", j - i),
+                None => format!("{line} (x{})", j - i),
+            });
             i = j;
             continue;
         }

@@ -111,6 +111,8 @@ fn event_lines_are_condensed_where_they_repeat() {
         "p1 draws a card",
         "p1 draws a card",
         "p1 draws a card",
+        "p3 passes",
+        "p3 passes",
         "every Power Card is red: they all turn green",
         "p0's Power Card turns green",
         "p1's Power Card turns green",
@@ -131,7 +133,8 @@ fn event_lines_are_condensed_where_they_repeat() {
     assert_eq!(
         condensed,
         [
-            "p1 draws a card (x3)",
+            "p1 draws 3 cards",
+            "p3 passes (x2)",
             "every Power Card is red: they all turn green",
             "p0's, p1's and p2's Power Cards turn green",
             "p2's Power Card turns red",
