@@ -333,6 +333,12 @@ impl Rules for Scripts {
         self.tracer.as_mut().map_or_else(Vec::new, |tracer| tracer.take())
     }
 
+    fn pause_trace(&mut self, paused: bool) {
+        if let Some(tracer) = &mut self.tracer {
+            tracer.pause(paused);
+        }
+    }
+
     fn begin_action(&mut self) {
         self.actions.push(self.clock.start_action());
     }

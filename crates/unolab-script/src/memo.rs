@@ -829,6 +829,14 @@ impl<R: Rules> Rules for Memoized<R> {
         self.tracer.as_ref().map_or_else(Vec::new, |tracer| tracer.borrow_mut().take())
     }
 
+    fn pause_trace(&mut self, paused: bool) {
+        if let Some(tracer) = &self.tracer {
+            tracer.borrow_mut().pause(paused);
+            // Paused, calls take the way they take untraced.
+            self.gate = if paused { self.players } else { TRACING };
+        }
+    }
+
     fn eval(&mut self, expression: &str, lent: &mut Lent) -> Result<String, RuleFailure> {
         self.inner.eval(expression, lent)
     }

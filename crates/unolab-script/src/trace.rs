@@ -80,6 +80,8 @@ pub struct Tracer {
     /// worked out again and again (for the prompt, completion...), and an
     /// answer is told once.
     known: std::collections::HashSet<String>,
+    /// Telling of no call (`pause`).
+    paused: bool,
 }
 
 impl Tracer {
@@ -91,6 +93,7 @@ impl Tracer {
             left_out: 0,
             stamp: 0,
             known: Default::default(),
+            paused: false,
         }
     }
 
@@ -123,8 +126,16 @@ impl Tracer {
         }
     }
 
+    /// Tells of no call while `paused` (`Rules::pause_trace`).
+    pub fn pause(&mut self, paused: bool) {
+        self.paused = paused;
+    }
+
     /// Tells of one call of `variant`'s rules.
     pub fn tell(&mut self, variant: &Variant, told: Told) {
+        if self.paused {
+            return;
+        }
         let sight = Sight { seat: self.sight, before: told.before, after: told.after, call: told.call };
         if matches!(told.arg, HookArg::Card(..)) && !sight.sees_arg() {
             return;

@@ -215,7 +215,10 @@ impl Search {
         };
         let on_failure = game.on_failure();
         game.set_on_failure(OnFailure::Stop);
+        // The deals are not the game: their hook calls are not told.
+        game.pause_trace(true);
         let result = self.rounds(game, &real, seat, guess, playouts, rng);
+        game.pause_trace(false);
         game.set_position(&real);
         game.set_on_failure(on_failure);
         self.real = Some(real);

@@ -164,6 +164,11 @@ impl<R: Rules> Game<R> {
         self.rules.set_trace(trace);
     }
 
+    /// Tells of no hook call while `paused` (`Rules::pause_trace`).
+    pub fn pause_trace(&mut self, paused: bool) {
+        self.rules.pause_trace(paused);
+    }
+
     /// The trace since it was last taken (`Rules::take_trace`).
     pub fn take_trace(&mut self) -> Vec<crate::rules::TraceLine> {
         self.rules.take_trace()

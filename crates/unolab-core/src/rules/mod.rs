@@ -245,6 +245,11 @@ pub trait Rules {
     fn take_trace(&mut self) -> Vec<TraceLine> {
         Vec::new()
     }
+
+    /// While `paused`, tells of no hook call, keeping what it has told and
+    /// its sight (a bot's search plays positions that are not the game's);
+    /// `false` tells again. Nothing, where the trace is off.
+    fn pause_trace(&mut self, _paused: bool) {}
 }
 
 /// Whose sight a trace keeps to (`Rules::set_trace`).
