@@ -97,7 +97,14 @@ impl SeatWords {
                 let subject = before.is_empty() || before.ends_with([':', ';', ',', '(']);
                 if Some(seat) == self.viewer {
                     if possessive {
-                        out += "your";
+                        // "p0's turn" is "your turn", "p0's, p1's ... cards" "your, ...";
+                        // "not p0's" at the end of a clause is "not yours".
+                        let rest = &line[after + 2..];
+                        out += if rest.is_empty() || rest.starts_with(['.', ';', ':', ')', '?', '!']) {
+                            "yours"
+                        } else {
+                            "your"
+                        };
                         i = after + 2;
                         continue;
                     }
@@ -157,6 +164,9 @@ mod tests {
         assert_eq!(words.line("  p0 is skipped"), "  you are skipped");
         assert_eq!(words.line("p1 catches p0: p0 draws 2"), "p1 catches you: you draw 2");
         assert_eq!(words.line("p0's turn"), "your turn");
+        assert_eq!(words.line("it is p1's turn, not p0's"), "it is p1's turn, not yours");
+        assert_eq!(words.line("not p0's: p1's"), "not yours: p1's");
+        assert_eq!(words.line("p0's, p1's and p2's cards"), "your, p1's and p2's cards");
         assert_eq!(words.line("p0 passes"), "you pass");
         assert_eq!(words.line("p0 holds no blue 9"), "you hold no blue 9");
         assert_eq!(words.line("p2, p0 and p1 are dealt 7"), "p2, you and p1 are dealt 7");
