@@ -264,16 +264,12 @@ fn the_trace_at_the_keyboard_keeps_to_the_seats_sight() {
 /// (thousands a move, of games that never happened).
 #[test]
 fn the_trace_leaves_out_the_search_bots_playouts() {
-    let traced = |bot: &str| {
-        let mut command = Command::new(env!("CARGO_BIN_EXE_unolab"));
-        command.args(["play", "classic", "-p", "3", "--seed", "5", "--bot", bot]).env("NO_COLOR", "1");
-        let output = super::cli::with_input(&mut command, &format!("trace on\n{}quit\n", "auto\n".repeat(6)));
-        let seen = String::from_utf8(output.stdout).unwrap();
-        let lines = seen.lines().filter(|line| line.starts_with("trace:")).count();
-        let plays = seen.lines().filter(|line| line.contains(" plays ") || line.starts_with("you play ")).count();
-        (lines, plays, seen)
-    };
-    let (lines, plays, seen) = traced("hard");
+    let mut command = Command::new(env!("CARGO_BIN_EXE_unolab"));
+    command.args(["play", "classic", "-p", "3", "--seed", "5", "--bot", "hard"]).env("NO_COLOR", "1");
+    let output = super::cli::with_input(&mut command, &format!("trace on\n{}quit\n", "auto\n".repeat(6)));
+    let seen = String::from_utf8(output.stdout).unwrap();
+    let lines = seen.lines().filter(|line| line.starts_with("trace:")).count();
+    let plays = seen.lines().filter(|line| line.contains(" plays ") || line.starts_with("you play ")).count();
     assert!(plays > 3, "{seen}");
     // A play calls a hook or two; the search's playouts called thousands.
     assert!(lines > 0 && lines < 12 * plays, "{lines} trace lines for {plays} plays:\n{seen}");
