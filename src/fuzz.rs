@@ -16,6 +16,8 @@ use crate::game::command::Sight;
 use crate::loader::Loader;
 use crate::repl::command::{self, Input};
 use crate::repl::record::{self, SavedGame, Setup};
+use crate::repl::render::Style;
+use crate::repl::screen::Screen;
 use crate::ruleset::{self, LoadRequest};
 use crate::scenario::Scenario;
 use crate::script::Runtime;
@@ -154,6 +156,7 @@ pub fn repl_lines(data: &[u8]) -> bool {
     }
     let mut moves = 0;
     let mut bots = random_bots(players);
+    let mut screen = Screen::new(0, players, Style::plain());
     for line in text(rest).lines() {
         // The bots play until seat 0 has a say (or the hand ends).
         for _ in 0..crate::limits::HAND_ACTIONS {
@@ -165,7 +168,8 @@ pub fn repl_lines(data: &[u8]) -> bool {
                 _ => break,
             }
         }
-        let Ok(Input::Move(command)) = command::parse_at(&game, 0, line) else { continue };
+        screen.refresh_moves(&mut game);
+        let Ok(Input::Move(command)) = command::parse_at(&game, &screen, line) else { continue };
         let Ok(action) = game.resolve(&command, 0, Sight::Seat) else { continue };
         let before = game.table().clone();
         moves += 1;

@@ -479,12 +479,12 @@ impl Table {
             ToGame::Hello(hello) => self.hello(hello),
             ToGame::Line { conn, text, seat } => {
                 if let Some(own) = self.seat_of(conn) {
-                    self.line(own, seat, |game| command::parse_at(game, own, &text));
+                    self.line(own, seat, |game, screen| command::parse_at(game, screen, &text));
                 }
             }
             ToGame::Act { conn, name, card, target, seat } => {
                 if let Some(own) = self.seat_of(conn) {
-                    self.line(own, seat, |game| {
+                    self.line(own, seat, |game, _| {
                         let card = card.as_deref().map(|card| game.variant.names.parse_pattern(card)).transpose()?;
                         let card = card.map(CardRef::Named);
                         Ok(Input::Move(Command::Act(ActCommand { name, card, target, player: None })))
@@ -615,7 +615,12 @@ impl Table {
     /// Carries out a line the seat sent, or protocol 2's `act` (what
     /// `read` makes of it: the input it is, or why it is none), counted
     /// among its lines. `claimed`: the seat the message says it is for.
-    fn line(&mut self, seat: Seat, claimed: Option<Seat>, read: impl FnOnce(&Game<Runtime>) -> Result<Input, String>) {
+    fn line(
+        &mut self,
+        seat: Seat,
+        claimed: Option<Seat>,
+        read: impl FnOnce(&Game<Runtime>, &Screen) -> Result<Input, String>,
+    ) {
         self.people[seat].lines += 1;
         let at = self.game.history().len();
         let mut out = Vec::new();
@@ -629,7 +634,7 @@ impl Table {
             self.people[seat].output(out, at);
             return;
         }
-        let input = match read(&self.game) {
+        let input = match read(&self.game, &self.people[seat].screen) {
             Ok(input) => input,
             Err(e) => {
                 let _ = self.people[seat].screen.say(&mut out, &e);

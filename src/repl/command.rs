@@ -6,12 +6,12 @@
 
 use std::ops::Range;
 
+use super::screen::Screen;
 use crate::card::{Color, Face, Value};
 use crate::game::Game;
 use crate::game::command::{ActCommand, CardRef, ChoiceRef, Command, PlayCommand};
 use crate::notation::{CardPattern, Names};
 use crate::rules::Rules;
-use crate::seat::Seat;
 
 /// What a line of input asks for.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -91,7 +91,7 @@ pub const COMMANDS: &[CommandInfo] = &[
         short: &["p"],
         usage: "play CARD|N [COLOUR] [flex] [target P] [uno]",
         help: "Play a card, named ('play red 5', 'p r5', 'play +2', 'play wild blue') or by its number in your hand \
-               ('play 3'). Name the colour for a wild; 'flex' plays a Flex card's flex side; 'target 2' aims it at p2; \
+               ('play 3'). Name the colour for a wild, or be asked for it; 'flex' plays a Flex card's flex side; 'target 2' aims it at p2; \
                'uno' calls UNO with your second-to-last card.",
     },
     CommandInfo {
@@ -129,7 +129,7 @@ pub const COMMANDS: &[CommandInfo] = &[
         name: "color",
         short: &["colour"],
         usage: "color COLOUR",
-        help: "Name the colour in play after a wild ('color blue', 'color b').",
+        help: "Name the colour in play after a wild ('color blue', 'color b'), or for the wild you are playing.",
     },
     CommandInfo {
         name: "choose",
@@ -303,23 +303,36 @@ fn first_sentence(text: &str) -> &str {
 }
 
 /// What a line is read against: the colours of the side in play (which
-/// initials stand for) and the faces seat 0 sees in its hand (which a
+/// initials stand for) and the faces the seat sees in its hand (which a
 /// symbol alone, `+2`, may stand for).
 pub struct Context<'a> {
     pub names: &'a Names,
     pub colors: Range<Color>,
     pub hand: &'a [Face],
-    /// The seat is asked to name a colour: a colour alone (`red`, `b`) names it.
+    /// The faces the seat may play now: of two held cards a symbol alone
+    /// could be (`+2` for a green and a blue one), it stands for the one
+    /// that is playable.
+    pub playable: &'a [Face],
+    /// The seat is asked to name a colour (it owes the choice, or a card it
+    /// played waits for one): a colour alone (`red`, `b`) names it.
     pub naming_color: bool,
 }
 
-/// Parses a line `seat` typed at `game`: its cards are named as the seat
-/// sees them, its colours are those of the side in play.
-pub fn parse_at(game: &Game<impl Rules>, seat: Seat, line: &str) -> Result<Input, String> {
-    let (table, variant) = (game.table(), &game.variant);
+/// Parses a line the seat of `screen` typed at `game`: its cards are named
+/// as the seat sees them, its colours are those of the side in play.
+pub fn parse_at(game: &Game<impl Rules>, screen: &Screen, line: &str) -> Result<Input, String> {
+    let (table, variant, seat) = (game.table(), &game.variant, screen.seat);
     let hand: Vec<Face> = table.hands()[seat].iter().map(|&c| *variant.face(c, table.side())).collect();
-    let naming_color = matches!(table.phase(), crate::turn::Phase::NameColor { chooser } if *chooser == seat);
-    let context = Context { names: &variant.names, colors: variant.colors_of(table.side()), hand: &hand, naming_color };
+    let playable: Vec<Face> = screen.moves.plays.iter().map(|option| option.face).collect();
+    let naming_color = matches!(table.phase(), crate::turn::Phase::NameColor { chooser } if *chooser == seat)
+        || screen.color_wanted(game).is_some();
+    let context = Context {
+        names: &variant.names,
+        colors: variant.colors_of(table.side()),
+        hand: &hand,
+        playable: &playable,
+        naming_color,
+    };
     parse(&context, line)
 }
 
@@ -631,7 +644,7 @@ fn parse_play(context: &Context, words: &[&str]) -> Result<PlayCommand, String> 
     }
     let mut expanded = glue_symbol_words(names, expand_card_words(names, colors.clone(), &card_words)?);
     // A coloured symbol alone (`+2`, `skip`) stands for the one such card in
-    // the hand.
+    // the hand, or, of several, for the one playable now.
     if let [word] = expanded.as_slice()
         && let Some(symbol) = names.symbol(word)
         && !names.symbol_info(symbol).wild
@@ -639,21 +652,23 @@ fn parse_play(context: &Context, words: &[&str]) -> Result<PlayCommand, String> 
         let mut held: Vec<Face> = context.hand.iter().copied().filter(|f| f.value == Value::Symbol(symbol)).collect();
         held.sort_by_key(|f| (f.color, f.flex));
         held.dedup();
-        return match held.as_slice() {
-            [face] => Ok(PlayCommand {
-                card: CardRef::Named(CardPattern::Face(*face)),
-                player: None,
-                color,
-                as_flex,
-                target,
-                uno,
-            }),
-            [] => Err(format!("you hold no {}", names.symbol_info(symbol).name)),
-            many => {
+        let playable: Vec<Face> = held.iter().copied().filter(|f| context.playable.contains(f)).collect();
+        let face = match (held.as_slice(), playable.as_slice()) {
+            ([face], _) | (_, [face]) => *face,
+            ([], _) => return Err(format!("you hold no {}", names.symbol_info(symbol).name)),
+            (many, _) => {
                 let faces: Vec<String> = many.iter().map(|f| names.format_face(f)).collect();
-                Err(format!("'{word}' could be {}: name the colour", faces.join(" or ")))
+                return Err(format!("'{word}' could be {}: name the colour", faces.join(" or ")));
             }
         };
+        return Ok(PlayCommand {
+            card: CardRef::Named(CardPattern::Face(face)),
+            player: None,
+            color,
+            as_flex,
+            target,
+            uno,
+        });
     }
     // A last word that is a colour after a whole card names the colour for
     // a wild: `play wild blue`, `play wild b`.

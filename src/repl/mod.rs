@@ -300,7 +300,7 @@ impl<'a> Session<'a> {
             self.go_on = self.game.hand_over();
             return Ok(Flow::Continue);
         }
-        let input = match command::parse_at(&self.game, HUMAN, line) {
+        let input = match command::parse_at(&self.game, &self.screen, line) {
             Ok(input) => input,
             Err(e) => {
                 self.screen.say(out, &e)?;

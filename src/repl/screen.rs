@@ -12,7 +12,7 @@ use super::render::{self, Style};
 use super::words::SeatWords;
 use crate::bot::Bot;
 use crate::event::{Event, describe_for};
-use crate::game::command::{CardRef, Command, Sight};
+use crate::game::command::{CardRef, Command, PlayCommand, Sight};
 use crate::game::{Action, Game, Moves, Play, Record};
 use crate::rules::TraceLine;
 use crate::script::Runtime;
@@ -44,6 +44,10 @@ pub struct Screen {
     /// Lines of the trace of hook calls (`trace on`) not shown yet: shown
     /// among the events, each before those its call led to.
     pub trace: Vec<TraceLine>,
+    /// A playable card played without the colour it names, and the length
+    /// of the history then: the seat is asked for the colour, and a colour
+    /// named before anything happens plays the card naming it.
+    pub waiting_for_color: Option<(PlayCommand, usize)>,
 }
 
 impl Screen {
@@ -61,6 +65,7 @@ impl Screen {
             can_restart: true,
             flex_told: false,
             trace: Vec::new(),
+            waiting_for_color: None,
         }
     }
 
@@ -76,6 +81,13 @@ impl Screen {
         self.table_shown = false;
         self.announced = game.table().match_winner().is_some();
         self.scores_at_deal = game.table().scores().to_vec();
+        self.waiting_for_color = None;
+    }
+
+    /// The play that waits for the seat to name a colour, if nothing has
+    /// happened since it was asked.
+    pub fn color_wanted(&self, game: &Game<impl crate::rules::Rules>) -> Option<&PlayCommand> {
+        self.waiting_for_color.as_ref().filter(|(_, at)| *at == game.history().len()).map(|(play, _)| play)
     }
 
     /// Prints the events not yet shown, one line each, condensed (see
@@ -370,6 +382,9 @@ impl Screen {
             return format!("you may {} (Enter: let play go on)", offers.join(", "));
         }
         let uno = if self.moves.call_uno { " (you hold one card: uno)" } else { "" };
+        if self.color_wanted(game).is_some() {
+            return format!("name its colour: {}", colors_in_play(game));
+        }
         let text = match game.table().phase() {
             Phase::NameColor { .. } => "name a colour (color C)".to_string(),
             Phase::Answer(p) => format!(
@@ -514,7 +529,22 @@ impl Screen {
                 }
             }
         }
-        let result = match game.resolve(&command, self.seat, Sight::Seat) {
+        // A colour named for the card waiting for one plays it.
+        let waiting = self.waiting_for_color.take().filter(|(_, at)| *at == game.history().len());
+        if let (Command::Color(color), Some((play, _))) = (&command, waiting) {
+            command = Command::Play(PlayCommand { color: Some(*color), ..play });
+        }
+        let resolved = game.resolve(&command, self.seat, Sight::Seat);
+        // A playable card that names a colour, played without one: the seat
+        // is asked for it.
+        if let (Command::Play(asked), Ok(Action::Play(play))) = (&command, &resolved)
+            && self.lacks_color(game, play)
+        {
+            self.waiting_for_color = Some((asked.clone(), game.history().len()));
+            let card = game.variant.names.format_face(game.variant.face(play.card, game.table().side()));
+            return self.say(out, &format!("which colour does your {card} name? {}", colors_in_play(game)));
+        }
+        let result = match resolved {
             Ok(action) => self.apply_shown(game, action, out)?,
             Err(e) => Err(e),
         };
@@ -525,6 +555,14 @@ impl Screen {
             }
         }
         Ok(())
+    }
+
+    /// `play` names no colour, and its card is among the seat's plays as
+    /// one that names a colour.
+    fn lacks_color(&self, game: &Game<Runtime>, play: &Play) -> bool {
+        let face = game.variant.face(play.card, game.table().side());
+        play.color.is_none()
+            && self.moves.plays.iter().any(|o| o.names_color && o.face == *face && o.as_flex == play.as_flex)
     }
 
     /// Why a card refused while a penalty waits on the seat could not
@@ -638,6 +676,17 @@ impl Screen {
 
 /// The actions the rules in play declare, a line each: `act NAME [CARD]
 /// [target P]` and what it does.
+/// The colours a wild may name now, for a prompt: "red, yellow, green or
+/// blue".
+fn colors_in_play(game: &Game<Runtime>) -> String {
+    let names: Vec<&str> = game.color_range().map(|c| game.variant.names.color_name(c)).collect();
+    match names.split_last() {
+        Some((last, [])) => last.to_string(),
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+        None => String::new(),
+    }
+}
+
 fn actions_help(game: &Game<Runtime>) -> String {
     let marked = if game.variant.has_out_of_turn_actions() { ", unless marked" } else { "" };
     let mut text = format!("actions of the rules in play ('act NAME ...' on your turn{marked}):");

@@ -87,7 +87,7 @@ fn card_words_expand_against_the_side_and_the_hand() {
     let names = &flip.names;
     let face = |text: &str| names.parse_face(text).unwrap();
     let hand = [face("purple 9"), face("teal skip"), face("pink 2")];
-    let dark = Context { names, colors: flip.colors_of(Side::Dark), hand: &hand, naming_color: false };
+    let dark = Context { names, colors: flip.colors_of(Side::Dark), hand: &hand, playable: &[], naming_color: false };
     let played = |line: &str| match parse(&dark, line) {
         Ok(Input::Move(Command::Play(play))) => match play.card {
             CardRef::Named(CardPattern::Face(f)) => Ok(names.format_face(&f)),
@@ -100,7 +100,7 @@ fn card_words_expand_against_the_side_and_the_hand() {
     assert_eq!(played("play skip"), Ok("teal skip".into()), "the one skip held");
     let ambiguous = parse(&dark, "play p9").unwrap_err();
     assert!(ambiguous.contains("could be pink or purple"), "{ambiguous}");
-    let light = Context { names, colors: flip.colors_of(Side::Light), hand: &[], naming_color: false };
+    let light = Context { names, colors: flip.colors_of(Side::Light), hand: &[], playable: &[], naming_color: false };
     assert!(parse(&light, "play p9").is_err(), "no light colour starts with p");
 }
 
