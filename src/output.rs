@@ -112,7 +112,8 @@ pub fn write_with(
         builder.permissions(std::fs::Permissions::from_mode(0o666));
     }
     let folder = folder_of(&target);
-    let mut temp = builder.tempfile_in(folder).map_err(|e| failed(&format!("in {}: {e}", folder.display())))?;
+    let mut temp =
+        builder.tempfile_in(folder).map_err(|e| failed(&format!("in {}: {}", folder.display(), untold_temp(&e))))?;
     let written = fill(temp.as_file_mut()).and_then(|()| {
         let file = temp.as_file_mut();
         file.flush()?;
@@ -125,6 +126,17 @@ pub fn write_with(
     written.map_err(|e| failed(&e))?;
     temp.persist(&target).map_err(|e| failed(&e.error))?;
     Ok(())
+}
+
+/// An error of `tempfile`'s without the path of the temporary file it adds
+/// (`... at path ".x.sav.XlHS4Z.tmp"`): the user named another file, and
+/// that one never existed.
+fn untold_temp(e: &std::io::Error) -> String {
+    let text = e.to_string();
+    match text.rsplit_once(" at path ") {
+        Some((error, _)) => error.to_string(),
+        None => text,
+    }
 }
 
 /// Makes the folder `at` with `files` (paths inside it, and their text),
@@ -186,6 +198,16 @@ mod tests {
             std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().to_string()).collect();
         found.sort();
         assert_eq!(found, names);
+    }
+
+    #[test]
+    fn a_file_in_a_missing_folder_is_told_by_its_own_name() {
+        let dir = scratch();
+        let path = dir.path().join("none").join("x.sav");
+        let error = write(&path, USER_FILE, b"saved").unwrap_err();
+        assert!(error.starts_with(&format!("{}: not written (in ", path.display())), "{error}");
+        assert!(!error.contains(".x.sav."), "the temporary file is not named: {error}");
+        only(dir.path(), &[]);
     }
 
     #[test]
