@@ -94,6 +94,13 @@ struct Person {
     waiting: Option<(usize, Instant)>,
     /// Someone has taken this seat (they may have lost the connection since).
     joined: bool,
+    /// The events it had been shown when its connection was lost: back, it
+    /// is told what happened since.
+    gone_at: Option<usize>,
+    /// A connection the table stopped sending to (it was closed, or read
+    /// too slowly) before its end was reported: the report still tells
+    /// everyone it was lost.
+    dropped: Option<ConnId>,
 }
 
 struct Table {
@@ -132,15 +139,25 @@ impl Person {
             Err(TrySendError::Full(_)) => {
                 let _ = outbox
                     .try_send(Outgoing::Close("too many messages waiting: the connection reads too slowly".into()));
-                self.conn = None;
+                self.disconnect();
             }
-            Err(TrySendError::Closed(_)) => self.conn = None,
+            Err(TrySendError::Closed(_)) => self.disconnect(),
+        }
+    }
+
+    /// Stops sending to the connection; its end, reported later, tells
+    /// everyone.
+    fn disconnect(&mut self) {
+        if let Some((conn, _)) = self.conn.take() {
+            self.dropped = Some(conn);
+            self.gone_at = Some(self.screen.shown);
         }
     }
 
     fn close(&mut self, reason: &str) {
         if let Some((_, outbox)) = self.conn.take() {
             let _ = outbox.try_send(Outgoing::Close(reason.into()));
+            self.gone_at = Some(self.screen.shown);
         }
     }
 
@@ -211,6 +228,8 @@ pub fn run(
             last_prompt: String::new(),
             waiting: None,
             joined: false,
+            gone_at: None,
+            dropped: None,
         })
         .collect();
     let mut table = Table { setup, game, people, turn_time, allow_undo, started: false, done: false };
@@ -492,8 +511,10 @@ impl Table {
                 }
             }
             ToGame::Gone { conn } => {
-                if let Some(seat) = self.seat_of(conn) {
-                    self.people[seat].conn = None;
+                let dropped = || self.people.iter().position(|p| p.dropped == Some(conn));
+                if let Some(seat) = self.seat_of(conn).or_else(dropped) {
+                    self.people[seat].disconnect();
+                    self.people[seat].dropped = None;
                     log(&format!("p{seat} ({}) is gone", self.name(seat)));
                     if !self.done {
                         self.tell_all(&format!(
@@ -551,6 +572,7 @@ impl Table {
         let names = self.names();
         let person = &mut self.people[seat];
         person.conn = Some((conn, outbox));
+        person.dropped = None;
         person.version = version;
         person.joined = true;
         person.lines = 0;
@@ -561,7 +583,15 @@ impl Table {
             width: style.width.map_or(80, |w| usize::from(w).clamp(20, 400)),
         };
         person.screen.table_shown = false;
-        person.screen.shown = self.game.events().len();
+        let events = self.game.events().len();
+        // Back after a lost connection, the events since (the last of them).
+        let missed = person.gone_at.take().filter(|_| token.is_some()).map(|shown| {
+            // (An undo since may have taken events back.)
+            let shown = shown.min(events);
+            let told = shown.max(events.saturating_sub(crate::limits::MISSED_EVENTS));
+            (told - shown, told)
+        });
+        person.screen.shown = missed.map_or(events, |(_, told)| told);
         person.screen.passed_at = None;
         for person in &mut self.people {
             person.screen.words.names = names.clone();
@@ -589,6 +619,17 @@ impl Table {
         );
         for note in self.game.variant.notes() {
             let _ = writeln!(opening, "note: {note}");
+        }
+        if let Some((left_out, told)) = missed.filter(|&(_, told)| told < events) {
+            let _ = writeln!(opening, "while you were away:");
+            if left_out > 0 {
+                let _ = writeln!(
+                    opening,
+                    "  ({left_out} events before these: 'log {}' shows them all)",
+                    events - told + left_out
+                );
+            }
+            let _ = self.people[seat].screen.show_events(&self.game, &mut opening);
         }
         self.people[seat].output(opening, at);
         let others = format!("p{seat} {}", if back { "is back" } else { "joined the table" });

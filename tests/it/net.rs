@@ -453,6 +453,34 @@ fn a_reconnect_token_takes_a_seat_back_and_is_refused_while_the_seat_is_connecte
     assert!(wrong["reason"].as_str().unwrap().contains("no seat's"), "{wrong}");
 }
 
+/// A player back with its token is told what happened while it was away:
+/// here the moves a bot made for it when its time ran out, and bo's. Ann
+/// leaves at once, while the table sends it the opening: the table stops
+/// sending before the end of the connection is reported, and everyone is
+/// still told (they were not).
+#[test]
+fn a_player_back_is_told_what_happened_while_it_was_away() {
+    let scratch = tempfile::tempdir().unwrap();
+    let host = Host::start(&[&unique(), "-p", "3", "--humans", "2", "--seed", "3", "--turn-time", "1"], scratch.path());
+    let (ann, welcome) = joined(&host, "ann");
+    let token = welcome["token"].as_str().unwrap().to_string();
+    let (mut bo, _) = joined(&host, "bo");
+    drop(ann);
+    bo.until("output", |m| m["text"].as_str().unwrap().contains("ann lost the connection"));
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while bo.text().matches("a bot decides for ann").count() < 2 && Instant::now() < deadline {
+        bo.play(1);
+    }
+    let mut back = Client::connect(&host.addr).unwrap();
+    back.hello(&host.code, None, Some(&token));
+    back.until("welcome", |_| true);
+    back.until("view", |_| true);
+    let text = back.text();
+    let (_, away) = text.split_once("while you were away:\n").unwrap_or_else(|| panic!("{text}"));
+    assert!(away.contains("you play") || away.contains("you draw"), "{away}");
+    assert!(away.contains("bo play") || away.contains("bo draw"), "{away}");
+}
+
 /// A seat that does not act in time is played by a bot for that one
 /// decision, and everyone is told; the bot's choice comes from the seed,
 /// so two hosts of the same seed make the same moves whenever the clock

@@ -178,6 +178,10 @@ pub const TURN_SECONDS_MOST: u64 = 24 * 3600;
 /// Times a client tries to take its seat back after a lost connection.
 pub const RECONNECT_TRIES: u32 = 5;
 
+/// Events a player back at a networked table after a lost connection is
+/// told of, at most (the last ones; `log N` shows more).
+pub const MISSED_EVENTS: usize = 40;
+
 /// Seconds a networked table waits for a person to take or let pass a
 /// chance out of turn (a catch, a jump-in), if their turn time is longer.
 pub const CHANCE_SECONDS: u64 = 10;
