@@ -113,6 +113,9 @@ struct Table {
     started: bool,
     /// The match is over, or the host stops.
     done: bool,
+    /// The host typed `quit` while the match was under way, and is asked
+    /// to say yes.
+    quit_asked: bool,
 }
 
 /// A secret from the operating system's randomness (never the game's
@@ -232,7 +235,8 @@ pub fn run(
             dropped: None,
         })
         .collect();
-    let mut table = Table { setup, game, people, turn_time, allow_undo, started: false, done: false };
+    let mut table =
+        Table { setup, game, people, turn_time, allow_undo, started: false, done: false, quit_asked: false };
     for person in &mut table.people {
         person.screen.reset(&table.game);
     }
@@ -740,10 +744,21 @@ impl Table {
     }
 
     /// A command typed at the host: `save FILE`, `seats`, `quit`. `true`
-    /// when the host is to stop.
+    /// when the host is to stop. `quit` while the match is under way asks
+    /// first: "yes" ends it; anything else lets it go on, and a command is
+    /// carried out.
     fn host_command(&mut self, line: &str) -> bool {
         let line = line.trim();
         let (word, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
+        if std::mem::take(&mut self.quit_asked) {
+            if line.eq_ignore_ascii_case("yes") || line.eq_ignore_ascii_case("y") {
+                return true;
+            }
+            log("the match goes on");
+            if line.is_empty() || line.eq_ignore_ascii_case("no") || line.eq_ignore_ascii_case("n") {
+                return false;
+            }
+        }
         match word {
             "" => {}
             "save" if !rest.trim().is_empty() => {
@@ -760,6 +775,10 @@ impl Table {
                         if info.connected { "" } else { ", not connected" }
                     ));
                 }
+            }
+            "quit" | "stop" | "exit" if self.started && !self.done => {
+                self.quit_asked = true;
+                log("end the match for every player? (yes/no; 'save FILE' first keeps it)");
             }
             "quit" | "stop" | "exit" => return true,
             _ => log("host commands: save FILE, seats, quit"),

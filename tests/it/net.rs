@@ -516,6 +516,7 @@ fn a_seat_out_of_time_is_played_by_a_bot_from_the_seed_and_everyone_is_told() {
         }
         let mut host = host;
         host.command("quit");
+        host.command("yes");
         ann.drain(Duration::from_secs(3));
         bo.drain(Duration::from_secs(3));
         assert_eq!(host.wait(), 0);
@@ -549,7 +550,13 @@ fn the_host_saves_and_resumes_a_match_and_its_players_are_told_when_it_stops() {
     host.command("save saved.yaml");
     host.wait_for("saved to saved.yaml");
     ann.until("output", |m| m["text"].as_str().unwrap().contains("the host saved the match"));
+    // Quitting a match under way asks first; "no" lets it go on.
     host.command("quit");
+    host.wait_for("end the match for every player? (yes/no; 'save FILE' first keeps it)");
+    host.command("no");
+    host.wait_for("the match goes on");
+    host.command("quit");
+    host.command("yes");
     assert_eq!(ann.until("closing", |_| true)["reason"], "the host stopped the match");
     assert_eq!(host.wait(), 0);
     let saved = unolab::repl::record::SavedGame::read(&scratch.path().join("saved.yaml")).unwrap();
@@ -666,6 +673,7 @@ fn a_rules_action_is_among_a_seats_moves_and_a_protocol_2_client_takes_it_with_a
     let sent = ann.sent;
     ann.until("prompt", |m| m["ready"] == true && m["lines"] == sent && m["at"].as_u64() > after);
     host.command("quit");
+    host.command("yes");
     let bo = bo.join().unwrap();
     assert_eq!(host.wait(), 0);
     // Protocol 1: the trade among the moves as lines, never as data.

@@ -210,6 +210,7 @@ fn two_terminals_play_each_other_through_a_host() {
         "{colours}"
     );
     host.command("quit");
+    host.command("yes");
     assert_eq!(host.wait(), 0);
     for (session, screen) in &mut players {
         settle(session, screen);
