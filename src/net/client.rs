@@ -154,25 +154,31 @@ pub fn join(options: JoinOptions) -> i32 {
             Ended::Closed { reason, welcomed } => {
                 break (if welcomed { 0 } else { 1 }, Some(format!("the host closed the connection: {reason}\n")));
             }
-            Ended::Lost { welcomed: false, why } if token.is_none() || tries > 0 => {
-                if tries > 0 {
-                    complain(&format!("error: could not take the seat back: {why}"));
-                } else {
-                    complain(&format!("error: could not join {}: {why}", options.addr));
-                }
+            Ended::Lost { welcomed: false, why } if token.is_none() => {
+                complain(&format!("error: could not join {}: {why}", options.addr));
                 break (1, None);
             }
-            Ended::Lost { why, .. } => {
+            // Lost, or a try to take the seat back failed: tried again, a
+            // second longer each time, up to `RECONNECT_TRIES` in a row.
+            Ended::Lost { welcomed, why } => {
+                if welcomed {
+                    tries = 0;
+                }
                 tries += 1;
                 if tries > crate::limits::RECONNECT_TRIES {
-                    complain(&format!("error: the connection is lost ({why}); join again with your token"));
+                    complain(&format!(
+                        "error: could not take the seat back ({why}); to try again: unolab join {} {} --token {}",
+                        options.addr,
+                        options.code,
+                        token.as_deref().unwrap_or_default()
+                    ));
                     break (1, None);
                 }
                 shown.print(format!(
                     "the connection is lost ({why}); trying again ({tries} of {})\n",
                     crate::limits::RECONNECT_TRIES
                 ));
-                std::thread::sleep(Duration::from_secs(1));
+                std::thread::sleep(Duration::from_secs(u64::from(tries)));
             }
         }
     };

@@ -97,6 +97,9 @@ struct Person {
     /// The events it had been shown when its connection was lost: back, it
     /// is told what happened since.
     gone_at: Option<usize>,
+    /// Decisions a bot made for it, its time up, since its connection was
+    /// lost: back, it is told.
+    decided_away: usize,
     /// A connection the table stopped sending to (it was closed, or read
     /// too slowly) before its end was reported: the report still tells
     /// everyone it was lost.
@@ -232,6 +235,7 @@ pub fn run(
             waiting: None,
             joined: false,
             gone_at: None,
+            decided_away: 0,
             dropped: None,
         })
         .collect();
@@ -483,6 +487,9 @@ impl Table {
                 continue;
             }
             self.people[seat].waiting = None;
+            if self.people[seat].conn.is_none() {
+                self.people[seat].decided_away += 1;
+            }
             let seconds = time.as_secs_f64();
             log(&format!("p{seat} did not act within {seconds} s: a bot decided for them"));
             self.tell_all(&format!("p{seat} did not act within {seconds} s: a bot decides for p{seat} this once"));
@@ -624,8 +631,17 @@ impl Table {
         for note in self.game.variant.notes() {
             let _ = writeln!(opening, "note: {note}");
         }
+        let decided = std::mem::take(&mut self.people[seat].decided_away);
         if let Some((left_out, told)) = missed.filter(|&(_, told)| told < events) {
-            let _ = writeln!(opening, "while you were away:");
+            match decided {
+                0 => {
+                    let _ = writeln!(opening, "while you were away:");
+                }
+                n => {
+                    let times = if n == 1 { "once".to_string() } else { format!("{n} times") };
+                    let _ = writeln!(opening, "while you were away (a bot decided for you {times}, your time up):");
+                }
+            }
             if left_out > 0 {
                 let _ = writeln!(
                     opening,

@@ -656,6 +656,11 @@ fn parse_play(context: &Context, words: &[&str]) -> Result<PlayCommand, String> 
         let face = match (held.as_slice(), playable.as_slice()) {
             ([face], _) | (_, [face]) => *face,
             ([], _) => return Err(format!("you hold no {}", names.symbol_info(symbol).name)),
+            (many, []) => {
+                let faces: Vec<String> = many.iter().map(|f| names.format_face(f)).collect();
+                let symbol = &names.symbol_info(symbol).name;
+                return Err(format!("no {symbol} of yours may be played now ({})", faces.join(", ")));
+            }
             (many, _) => {
                 let faces: Vec<String> = many.iter().map(|f| names.format_face(f)).collect();
                 return Err(format!("'{word}' could be {}: name the colour", faces.join(" or ")));

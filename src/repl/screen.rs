@@ -529,12 +529,14 @@ impl Screen {
                 }
             }
         }
-        // A colour named for the card waiting for one plays it.
-        let waiting = self.waiting_for_color.take().filter(|(_, at)| *at == game.history().len());
-        if let (Command::Color(color), Some((play, _))) = (&command, waiting) {
-            command = Command::Play(PlayCommand { color: Some(*color), ..play });
+        // A colour named for the card waiting for one plays it. (The card
+        // waits until a move is made: a refused command leaves it waiting.)
+        if let Command::Color(color) = command
+            && let Some(play) = self.color_wanted(game)
+        {
+            command = Command::Play(PlayCommand { color: Some(color), ..play.clone() });
         }
-        let resolved = game.resolve(&command, self.seat, Sight::Seat);
+        let mut resolved = game.resolve(&command, self.seat, Sight::Seat);
         // A playable card that names a colour, played without one: the seat
         // is asked for it.
         if let (Command::Play(asked), Ok(Action::Play(play))) = (&command, &resolved)
@@ -543,6 +545,15 @@ impl Screen {
             self.waiting_for_color = Some((asked.clone(), game.history().len()));
             let card = game.variant.names.format_face(game.variant.face(play.card, game.table().side()));
             return self.say(out, &format!("which colour does your {card} name? {}", colors_in_play(game)));
+        }
+        // Such a card that may not be played is refused for why it may not,
+        // not for the colour it lacks: tried naming one (any colour of the
+        // side; the play is refused whichever it names).
+        if let Ok(Action::Play(play)) = &mut resolved
+            && play.color.is_none()
+            && game.variant.names.names_color(game.variant.face(play.card, game.table().side()))
+        {
+            play.color = game.color_range().next();
         }
         let result = match resolved {
             Ok(action) => self.apply_shown(game, action, out)?,

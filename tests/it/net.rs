@@ -476,9 +476,38 @@ fn a_player_back_is_told_what_happened_while_it_was_away() {
     back.until("welcome", |_| true);
     back.until("view", |_| true);
     let text = back.text();
-    let (_, away) = text.split_once("while you were away:\n").unwrap_or_else(|| panic!("{text}"));
+    let (_, away) = text.split_once("while you were away (a bot decided for you ").unwrap_or_else(|| panic!("{text}"));
     assert!(away.contains("you play") || away.contains("you draw"), "{away}");
     assert!(away.contains("bo play") || away.contains("bo draw"), "{away}");
+}
+
+/// `unolab join` whose host is gone tries again, a second longer each
+/// time: a try that fails is not its last (it gave up after the first).
+#[test]
+fn join_tries_again_after_a_try_that_fails() {
+    let scratch = tempfile::tempdir().unwrap();
+    let host = Host::start(&[&unique(), "-p", "2", "--humans", "1", "--seed", "3"], scratch.path());
+    let mut join = host.join("ann");
+    host.wait_for("p0 (ann) joined");
+    let (lines, seen) = channel();
+    let stdout = join.stdout.take().unwrap();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            let _ = lines.send(line);
+        }
+    });
+    drop(host);
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let mut text = String::new();
+    while !text.contains("trying again (2 of 5)") && Instant::now() < deadline {
+        if let Ok(line) = seen.recv_timeout(Duration::from_millis(100)) {
+            text += &format!("{line}\n");
+        }
+    }
+    assert!(text.contains("trying again (2 of 5)"), "{text}");
+    assert!(join.try_wait().unwrap().is_none(), "join went on trying: {text}");
+    let _ = join.kill();
+    let _ = join.wait();
 }
 
 /// A seat that does not act in time is played by a bot for that one
