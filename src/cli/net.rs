@@ -28,6 +28,8 @@ pub struct HostArgs {
     /// Seed for every shuffle and bot choice (default: from the clock)
     #[arg(long)]
     pub seed: Option<u64>,
+    /// The bots at the seats not for people, which also decide for a seat
+    /// whose time is up: random, greedy or search[:N], or easy, normal or hard
     #[arg(long, value_parser = crate::args::bot_kind(), default_value_t = BotKind::Random)]
     pub bot: BotKind,
     /// Seconds a seat has to act before a bot decides for it, that once

@@ -65,3 +65,23 @@ fn print_bytes(bytes: &[u8]) -> i32 {
     let _ = std::io::stdout().lock().write_all(bytes);
     SUCCESS
 }
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory as _;
+
+    /// Every option of every command says what it does in `--help` (and so
+    /// in the manual pages made from it).
+    #[test]
+    fn every_option_has_help() {
+        let mut command = super::Cli::command();
+        command.build();
+        let mut bare = Vec::new();
+        for sub in std::iter::once(&command).chain(command.get_subcommands()) {
+            for arg in sub.get_arguments().filter(|a| !a.is_hide_set() && a.get_help().is_none()) {
+                bare.push(format!("{} --{}", sub.get_name(), arg.get_id()));
+            }
+        }
+        assert!(bare.is_empty(), "options without help: {bare:?}");
+    }
+}
