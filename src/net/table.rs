@@ -749,8 +749,10 @@ impl Table {
                 let mut summary = Vec::new();
                 let _ = self.people[seat].screen.summary(&self.game, None, &mut summary);
                 self.people[seat].output(summary, at);
-                self.people[seat].close("you left the table; your seat waits for you (join again with your token)");
-                log(&format!("p{seat} left"));
+                let token = self.people[seat].token.clone();
+                self.people[seat]
+                    .close(&format!("you left the table; your seat waits for you (join again with --token {token})"));
+                log(&format!("p{seat} ({}) left", self.name(seat)));
                 self.tell_all(&format!("p{seat} left the table; the seat waits for them"));
                 return;
             }

@@ -633,6 +633,9 @@ fn a_long_answer_reaches_join_in_pieces_and_the_connection_stays() {
     assert!(log.len() > 8192, "{log}");
     assert!(log.starts_with("  hand 1: "), "the whole match: {log}");
     assert!(out.contains("left the table"), "{out}");
+    // The way back, with the token it was given on joining.
+    let token = out.split("--token ").nth(1).unwrap().split_whitespace().next().unwrap();
+    assert!(out.contains(&format!("join again with --token {token})")), "{out}");
 }
 
 /// The actions a rule declares reach a networked seat: among its view's
