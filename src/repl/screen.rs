@@ -537,22 +537,21 @@ impl Screen {
             command = Command::Play(PlayCommand { color: Some(color), ..play.clone() });
         }
         let mut resolved = game.resolve(&command, self.seat, Sight::Seat);
-        // A playable card that names a colour, played without one: the seat
-        // is asked for it.
-        if let (Command::Play(asked), Ok(Action::Play(play))) = (&command, &resolved)
-            && self.lacks_color(game, play)
-        {
-            self.waiting_for_color = Some((asked.clone(), game.history().len()));
-            let card = game.variant.names.format_face(game.variant.face(play.card, game.table().side()));
-            return self.say(out, &format!("which colour does your {card} name? {}", colors_in_play(game)));
-        }
-        // Such a card that may not be played is refused for why it may not,
-        // not for the colour it lacks: tried naming one (any colour of the
-        // side; the play is refused whichever it names).
-        if let Ok(Action::Play(play)) = &mut resolved
+        // A card that names a colour, played without one.
+        if let (Command::Play(asked), Ok(Action::Play(play))) = (&command, &mut resolved)
             && play.color.is_none()
-            && game.variant.names.names_color(game.variant.face(play.card, game.table().side()))
+            && let face = *game.variant.face(play.card, game.table().side())
+            && game.variant.names.names_color(&face)
         {
+            // Playable: the seat is asked for the colour.
+            if self.moves.plays.iter().any(|o| o.names_color && o.face == face && o.as_flex == play.as_flex) {
+                self.waiting_for_color = Some((asked.clone(), game.history().len()));
+                let card = game.variant.names.format_face(&face);
+                return self.say(out, &format!("which colour does your {card} name? {}", colors_in_play(game)));
+            }
+            // Not: it is refused for why it may not be played, not for the
+            // colour it lacks (any colour of the side is named; the play is
+            // refused whichever it names).
             play.color = game.color_range().next();
         }
         let result = match resolved {
@@ -566,14 +565,6 @@ impl Screen {
             }
         }
         Ok(())
-    }
-
-    /// `play` names no colour, and its card is among the seat's plays as
-    /// one that names a colour.
-    fn lacks_color(&self, game: &Game<Runtime>, play: &Play) -> bool {
-        let face = game.variant.face(play.card, game.table().side());
-        play.color.is_none()
-            && self.moves.plays.iter().any(|o| o.names_color && o.face == *face && o.as_flex == play.as_flex)
     }
 
     /// Why a card refused while a penalty waits on the seat could not
@@ -685,8 +676,6 @@ impl Screen {
     }
 }
 
-/// The actions the rules in play declare, a line each: `act NAME [CARD]
-/// [target P]` and what it does.
 /// The colours a wild may name now, for a prompt: "red, yellow, green or
 /// blue".
 fn colors_in_play(game: &Game<Runtime>) -> String {
@@ -698,6 +687,8 @@ fn colors_in_play(game: &Game<Runtime>) -> String {
     }
 }
 
+/// The actions the rules in play declare, a line each: `act NAME [CARD]
+/// [target P]` and what it does.
 fn actions_help(game: &Game<Runtime>) -> String {
     let marked = if game.variant.has_out_of_turn_actions() { ", unless marked" } else { "" };
     let mut text = format!("actions of the rules in play ('act NAME ...' on your turn{marked}):");
