@@ -769,11 +769,12 @@ impl Table {
         let line = line.trim();
         let (word, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
         if std::mem::take(&mut self.quit_asked) {
-            if line.eq_ignore_ascii_case("yes") || line.eq_ignore_ascii_case("y") {
+            let answer = command::yes_or_no(line);
+            if answer == Some(true) {
                 return true;
             }
             log("the match goes on");
-            if line.is_empty() || line.eq_ignore_ascii_case("no") || line.eq_ignore_ascii_case("n") {
+            if answer == Some(false) {
                 return false;
             }
         }

@@ -318,6 +318,17 @@ pub struct Context<'a> {
     pub naming_color: bool,
 }
 
+/// A line typed at a yes/no question: `Some(true)` for yes (`y`),
+/// `Some(false)` for no (`n`, or an empty line), `None` for anything else
+/// (a command: the question is answered no, and the command carried out).
+pub fn yes_or_no(line: &str) -> Option<bool> {
+    match line.trim().to_ascii_lowercase().as_str() {
+        "yes" | "y" => Some(true),
+        "" | "no" | "n" => Some(false),
+        _ => None,
+    }
+}
+
 /// Parses a line the seat of `screen` typed at `game`: its cards are named
 /// as the seat sees them, its colours are those of the side in play.
 pub fn parse_at(game: &Game<impl Rules>, screen: &Screen, line: &str) -> Result<Input, String> {

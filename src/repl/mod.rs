@@ -285,13 +285,13 @@ impl<'a> Session<'a> {
     /// Carries out one line of input.
     fn handle(&mut self, line: &str, out: &mut dyn Write) -> std::io::Result<Flow> {
         if let Some(next) = self.confirm.take() {
-            let answer = line.trim().to_ascii_lowercase();
-            if answer == "yes" || answer == "y" {
+            let answer = command::yes_or_no(line);
+            if answer == Some(true) {
                 self.put_in_play(*next, out)?;
                 return Ok(Flow::Continue);
             }
             writeln!(out, "the match goes on")?;
-            if answer.is_empty() || answer == "no" || answer == "n" {
+            if answer == Some(false) {
                 return Ok(Flow::Continue);
             }
         }
