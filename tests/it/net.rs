@@ -488,7 +488,6 @@ fn join_tries_again_after_a_try_that_fails() {
     let scratch = tempfile::tempdir().unwrap();
     let host = Host::start(&[&unique(), "-p", "2", "--humans", "1", "--seed", "3"], scratch.path());
     let mut join = host.join("ann");
-    host.wait_for("p0 (ann) joined");
     let (lines, seen) = channel();
     let stdout = join.stdout.take().unwrap();
     std::thread::spawn(move || {
@@ -496,14 +495,27 @@ fn join_tries_again_after_a_try_that_fails() {
             let _ = lines.send(line);
         }
     });
-    drop(host);
-    let deadline = Instant::now() + Duration::from_secs(30);
     let mut text = String::new();
-    while !text.contains("trying again (2 of 5)") && Instant::now() < deadline {
-        if let Ok(line) = seen.recv_timeout(Duration::from_millis(100)) {
-            text += &format!("{line}\n");
+    let read_until = |wanted: &str, text: &mut String| {
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while !text.contains(wanted) && Instant::now() < deadline {
+            if let Ok(line) = seen.recv_timeout(Duration::from_millis(100)) {
+                *text += &format!("{line}\n");
+            }
         }
+    };
+    // The host is stopped once the client holds its token (the host logs
+    // the seat taken before the welcome is sent: stopped then, the client
+    // has no seat to take back).
+    read_until("--token", &mut text);
+    if !text.contains("--token") {
+        let _ = join.kill();
+        let mut err = String::new();
+        join.stderr.take().unwrap().read_to_string(&mut err).unwrap();
+        panic!("no welcome: {text}{err}");
     }
+    drop(host);
+    read_until("trying again (2 of 5)", &mut text);
     assert!(text.contains("trying again (2 of 5)"), "{text}");
     assert!(join.try_wait().unwrap().is_none(), "join went on trying: {text}");
     let _ = join.kill();
