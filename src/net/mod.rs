@@ -15,7 +15,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::repl::record::{SavedGame, Setup};
-use table::{TableSetup, ToGame};
+use table::{HOST_COMMANDS, TableSetup, ToGame};
 
 /// What `host` is given.
 pub struct HostOptions {
@@ -32,6 +32,35 @@ pub struct HostOptions {
 
 fn complain(text: &str) {
     let _ = writeln!(std::io::stderr().lock(), "{text}");
+}
+
+/// The names of a saved match, by seat, for the seats people play (a
+/// name at a bot's seat now is told and left out); a name that is not one
+/// or stands at no seat is refused where it is written.
+fn kept_names(saved: &SavedGame, players: usize, humans: usize) -> Result<Vec<Option<String>>, String> {
+    let mut names = vec![None; humans];
+    let mut taken: Vec<String> = Vec::new();
+    for (&seat, name) in &saved.names {
+        if seat >= players {
+            return Err(saved.problem(name, format!("p{seat} is no seat of a match of {players} players")));
+        }
+        let checked = protocol::check_name(name).map_err(|e| saved.problem(name, e))?;
+        if taken.iter().any(|t| t.eq_ignore_ascii_case(&checked)) {
+            return Err(saved.problem(name, format!("the name '{checked}' stands at two seats")));
+        }
+        taken.push(checked.clone());
+        match names.get_mut(seat) {
+            Some(kept) => *kept = Some(checked),
+            None => complain(&format!(
+                "warning: {}",
+                saved.problem(
+                    name,
+                    format!("{checked} played p{seat}, a bot's seat with --humans {humans}: a bot plays it")
+                )
+            )),
+        }
+    }
+    Ok(names)
 }
 
 /// Runs a host; returns the exit code.
@@ -88,6 +117,13 @@ pub fn host(options: HostOptions) -> i32 {
             return 2;
         }
     }
+    let names = match saved.as_ref().map_or(Ok(Vec::new()), |saved| kept_names(saved, setup.players, options.humans)) {
+        Ok(names) => names,
+        Err(e) => {
+            complain(&format!("error: {e}"));
+            return 2;
+        }
+    };
     let history = saved.map(|saved| saved.lines()).unwrap_or_default();
     // A port alone is a port on loopback.
     let listen = match options.listen.parse::<u16>() {
@@ -113,12 +149,13 @@ pub fn host(options: HostOptions) -> i32 {
         return 2;
     }
     let code = table::secret(8);
+    let join = format!("unolab join {addr} {code}");
     {
         let mut out = std::io::stdout().lock();
-        let _ = writeln!(out, "listening on {addr}; join with: unolab join {addr} {code}");
+        let _ = writeln!(out, "listening on {addr}; join with: {join}");
         let _ = writeln!(
             out,
-            "{}, {} players ({} for people), seed {}{}; host commands: save FILE, seats, quit",
+            "{}, {} players ({} for people), seed {}{}; host commands: {HOST_COMMANDS}",
             variant.title(),
             setup.players,
             options.humans,
@@ -132,6 +169,8 @@ pub fn host(options: HostOptions) -> i32 {
     let table_setup = TableSetup {
         setup,
         humans: options.humans,
+        names,
+        join,
         turn_time: options.turn_time,
         allow_undo: options.allow_undo,
         save_at_end: options.save_at_end,
@@ -153,9 +192,7 @@ pub fn host(options: HostOptions) -> i32 {
                 Ok(Some(true)) => String::from_utf8_lossy(&line).into_owned(),
                 Ok(Some(false)) => {
                     // Told, and the next line read as ever.
-                    complain(&format!(
-                        "that line is longer than {limit} bytes: host commands are save FILE, seats, quit"
-                    ));
+                    complain(&format!("that line is longer than {limit} bytes: host commands are {HOST_COMMANDS}"));
                     continue;
                 }
             };

@@ -105,7 +105,8 @@ pub struct ActData {
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
 pub struct SeatInfo {
     pub seat: Seat,
-    /// `pN`, or the name a player joined with.
+    /// `pN`, or the name a player joined with (or, in a resumed match,
+    /// that the seat is kept for).
     pub name: String,
     /// `human` or `bot`.
     pub kind: String,

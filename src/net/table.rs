@@ -66,11 +66,19 @@ pub enum ToGame {
     Stop,
 }
 
+/// The host's commands, as its help line names them.
+pub const HOST_COMMANDS: &str = "save FILE, seats, token SEAT, quit";
+
 /// How the host set the table up.
 pub struct TableSetup {
     pub setup: Setup,
     /// Seats people play: the first `humans`.
     pub humans: usize,
+    /// The names of a resumed match, by seat: each seat is kept for its
+    /// name (`None`: the first player without a kept name takes it).
+    pub names: Vec<Option<String>>,
+    /// `unolab join ADDR CODE`, to which a seat's token is added.
+    pub join: String,
     pub turn_time: Duration,
     pub allow_undo: bool,
     /// Where the match is saved when it ends or the host stops.
@@ -109,7 +117,11 @@ struct Person {
 struct Table {
     setup: Setup,
     game: Game<Runtime>,
+    /// The seats people play. One not taken yet with a name is kept for
+    /// that name (a resumed match).
     people: Vec<Person>,
+    /// `unolab join ADDR CODE`.
+    join: String,
     turn_time: Duration,
     allow_undo: bool,
     /// Every person's seat has been taken once: play may go on.
@@ -215,7 +227,7 @@ pub fn run(
     history: Vec<String>,
     inbox: Receiver<ToGame>,
 ) -> Result<(), String> {
-    let TableSetup { setup, humans, turn_time, allow_undo, save_at_end } = table_setup;
+    let TableSetup { setup, humans, names, join, turn_time, allow_undo, save_at_end } = table_setup;
     let load = move |_: &crate::ruleset::LoadRequest| Ok((*variant).clone());
     let lines = history.iter().map(String::as_str);
     let (game, problem) = crate::repl::rebuild(&setup, &load, lines).map_err(|p| p.join("\n"))?;
@@ -225,7 +237,7 @@ pub fn run(
     let players = setup.players;
     let people = (0..humans)
         .map(|seat| Person {
-            name: None,
+            name: names.get(seat).cloned().flatten(),
             token: secret(24),
             conn: None,
             version: protocol::PROTOCOL,
@@ -240,7 +252,7 @@ pub fn run(
         })
         .collect();
     let mut table =
-        Table { setup, game, people, turn_time, allow_undo, started: false, done: false, quit_asked: false };
+        Table { setup, game, people, join, turn_time, allow_undo, started: false, done: false, quit_asked: false };
     for person in &mut table.people {
         person.screen.reset(&table.game);
     }
@@ -296,7 +308,11 @@ impl Table {
     }
 
     fn save(&mut self, path: &str) {
-        match SavedGame::of(&self.setup, &self.game).write(std::path::Path::new(path)) {
+        let mut saved = SavedGame::of(&self.setup, &self.game);
+        saved.names = (self.people.iter().enumerate())
+            .filter_map(|(seat, p)| p.name.clone().map(|name| (seat, crate::yaml::Placed::unplaced(name))))
+            .collect();
+        match saved.write(std::path::Path::new(path)) {
             Ok(()) => log(&format!("saved to {path} (continue it with: unolab host --resume {path})")),
             Err(e) => log(&format!("not saved: {e}")),
         }
@@ -561,21 +577,40 @@ impl Table {
                     Some(Ok(name)) => Some(name),
                     Some(Err(e)) => return refuse(e),
                 };
-                if let Some(name) = &name
-                    && self.people.iter().any(|p| p.name.as_deref().is_some_and(|n| n.eq_ignore_ascii_case(name)))
-                {
-                    return refuse(format!("the name '{name}' is taken at this table"));
-                }
-                match self.people.iter().position(|p| !p.joined) {
+                let named = |p: &Person| {
+                    name.as_deref().is_some_and(|name| p.name.as_deref().is_some_and(|n| n.eq_ignore_ascii_case(name)))
+                };
+                // A seat kept for the name, else the first not kept for one.
+                let seat = match self.people.iter().position(named) {
+                    Some(seat) if self.people[seat].joined => {
+                        let name = name.unwrap_or_default();
+                        log(&format!("refused a player named {name}: the name is taken"));
+                        return refuse(format!("the name '{name}' is taken at this table"));
+                    }
+                    Some(seat) => Some(seat),
+                    None => self.people.iter().position(|p| !p.joined && p.name.is_none()),
+                };
+                match seat {
                     Some(seat) => {
-                        self.people[seat].name = name;
+                        if name.is_some() {
+                            self.people[seat].name = name;
+                        }
                         seat
                     }
                     None => {
-                        return refuse(
-                            "every seat for a player is taken (a player who lost the connection joins with their token)"
-                                .into(),
-                        );
+                        let kept: Vec<String> =
+                            self.people.iter().filter(|p| !p.joined).filter_map(|p| p.name.clone()).collect();
+                        log("refused a player: every seat is taken or kept for a name");
+                        if kept.is_empty() {
+                            return refuse(
+                                "every seat for a player is taken (a player who lost the connection joins with their token)"
+                                    .into(),
+                            );
+                        }
+                        return refuse(format!(
+                            "the seats left are kept for {}, the names of the saved match: join with one of them (--name)",
+                            kept.join(", ")
+                        ));
                     }
                 }
             }
@@ -761,10 +796,25 @@ impl Table {
         self.people[seat].output(out, at);
     }
 
-    /// A command typed at the host: `save FILE`, `seats`, `quit`. `true`
-    /// when the host is to stop. `quit` while the match is under way asks
-    /// first: "yes" ends it; anything else lets it go on, and a command is
-    /// carried out.
+    /// The seat a person plays, by `pN`, its number or its player's name.
+    fn seat_called(&self, called: &str) -> Result<Seat, String> {
+        if called.is_empty() {
+            return Err("token SEAT: name the seat (p1, 1, or its player's name)".into());
+        }
+        let number = called.strip_prefix(['p', 'P']).unwrap_or(called).parse::<Seat>().ok();
+        let seat = number.or_else(|| {
+            self.people.iter().position(|p| p.name.as_deref().is_some_and(|n| n.eq_ignore_ascii_case(called)))
+        });
+        match seat {
+            Some(seat) if seat < self.people.len() => Ok(seat),
+            Some(seat) if seat < self.game.players() => Err(format!("p{seat} is a bot's seat: it has no token")),
+            _ => Err(format!("no seat or player is called '{called}' ('seats' lists them)")),
+        }
+    }
+
+    /// A command typed at the host (`HOST_COMMANDS`). `true` when the host
+    /// is to stop. `quit` while the match is under way asks first: "yes"
+    /// ends it; anything else lets it go on, and a command is carried out.
     fn host_command(&mut self, line: &str) -> bool {
         let line = line.trim();
         let (word, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
@@ -786,21 +836,36 @@ impl Table {
             }
             "seats" => {
                 for info in self.seats() {
-                    log(&format!(
-                        "p{}: {} ({}{})",
-                        info.seat,
-                        info.name,
-                        info.kind,
-                        if info.connected { "" } else { ", not connected" }
-                    ));
+                    let seat = info.seat;
+                    let state = match self.people.get(seat) {
+                        None => "",
+                        Some(p) if !p.joined && p.name.is_some() => ", not joined yet: kept for this name",
+                        Some(p) if !p.joined => ", not joined yet",
+                        Some(p) if p.conn.is_none() => ", not connected: 'token SEAT' shows its token",
+                        Some(_) => "",
+                    };
+                    log(&format!("p{seat}: {} ({}{state})", info.name, info.kind));
                 }
             }
+            "token" => match self.seat_called(rest.trim()) {
+                Ok(seat) => {
+                    let person = &self.people[seat];
+                    let connected = if person.conn.is_some() { " (once its connection is gone)" } else { "" };
+                    log(&format!(
+                        "p{seat} ({}) takes the seat back with{connected}: {} --token {}",
+                        self.name(seat),
+                        self.join,
+                        person.token
+                    ));
+                }
+                Err(e) => log(&e),
+            },
             "quit" | "stop" | "exit" if self.started && !self.done => {
                 self.quit_asked = true;
                 log("end the match for every player? (yes/no; 'save FILE' first keeps it)");
             }
             "quit" | "stop" | "exit" => return true,
-            _ => log("host commands: save FILE, seats, quit"),
+            _ => log(&format!("host commands: {HOST_COMMANDS}")),
         }
         false
     }

@@ -3,6 +3,7 @@
 //! reads like a log, survives a change of deck order, and is replayed on
 //! load or `reload` through the same legality checks as live play.
 
+use std::collections::BTreeMap;
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
@@ -50,6 +51,10 @@ pub struct SavedGame {
     pub bot: Placed<String>,
     /// `deal`, or a seat's move.
     pub history: Vec<Placed<String>>,
+    /// The names people played under at a networked table, by seat:
+    /// `host --resume` keeps each seat for its name.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub names: BTreeMap<usize, Placed<String>>,
     /// The file it was read from (`file:line:column` in messages).
     #[serde(skip)]
     pub file: String,
@@ -211,6 +216,7 @@ impl SavedGame {
             seed: setup.seed,
             bot: Placed::unplaced(setup.bot.to_string()),
             history: history_text(game, game.history()).into_iter().map(Placed::unplaced).collect(),
+            names: BTreeMap::new(),
             file: String::new(),
         }
     }

@@ -625,6 +625,56 @@ fn the_host_saves_and_resumes_a_match_and_its_players_are_told_when_it_stops() {
     assert!(out.contains("the host closed the connection: the host stopped the match"), "{out}");
 }
 
+/// The host's `token SEAT` shows a seat's token, for a player who lost
+/// it. A saved match keeps its players' names: resumed, each seat waits
+/// for its name, whoever comes first, and a player of another name is
+/// refused while the seats left are kept.
+#[test]
+fn the_host_shows_a_lost_token_and_a_resumed_match_keeps_each_seat_for_its_name() {
+    let scratch = tempfile::tempdir().unwrap();
+    let mut host = Host::start(&[&unique(), "-p", "3", "--humans", "2", "--seed", "3"], scratch.path());
+    let (mut ann, _) = joined(&host, "ann");
+    let (bo, welcome) = joined(&host, "bo");
+    let token = welcome["token"].as_str().unwrap().to_string();
+    host.command("token BO");
+    let shown = host.wait_for("takes the seat back");
+    let join = format!("unolab join {} {} --token {token}", host.addr, host.code);
+    assert_eq!(shown, format!("p1 (bo) takes the seat back with (once its connection is gone): {join}"));
+    host.command("token p2");
+    host.wait_for("p2 is a bot's seat: it has no token");
+    host.command("token zed");
+    host.wait_for("no seat or player is called 'zed'");
+    drop(bo);
+    host.wait_for("p1 (bo) is gone");
+    host.command("seats");
+    host.wait_for("p0: ann (human)");
+    assert_eq!(host.wait_for("p1:"), "p1: bo (human, not connected: 'token SEAT' shows its token)");
+    host.command("token 1");
+    assert_eq!(host.wait_for("takes the seat back"), format!("p1 (bo) takes the seat back with: {join}"));
+    host.command("save saved.yaml");
+    host.wait_for("saved to saved.yaml");
+    host.command("quit");
+    host.command("yes");
+    ann.until("closing", |_| true);
+    assert_eq!(host.wait(), 0);
+    let saved = std::fs::read_to_string(scratch.path().join("saved.yaml")).unwrap();
+    assert!(saved.contains("names:\n  0: ann\n  1: bo\n"), "{saved}");
+
+    let mut host = Host::start(&["--resume", "saved.yaml", "--humans", "2"], scratch.path());
+    let (_bo, welcome) = joined(&host, "BO");
+    assert_eq!(welcome["seat"], 1, "{welcome}");
+    let mut stranger = Client::connect(&host.addr).unwrap();
+    stranger.hello(&host.code, Some("cy"), None);
+    let refused = stranger.until("closing", |_| true);
+    assert!(refused["reason"].as_str().unwrap().contains("the seats left are kept for ann"), "{refused}");
+    host.wait_for("refused a player: every seat is taken or kept for a name");
+    let (_ann, welcome) = joined(&host, "ann");
+    assert_eq!(welcome["seat"], 0, "{welcome}");
+    host.command("seats");
+    host.wait_for("p0: ann (human)");
+    assert_eq!(host.wait_for("p1:"), "p1: BO (human)");
+}
+
 /// A long answer (`log` of a whole match, `help all`) reaches `unolab
 /// join` in pieces that each fit the protocol's bound on a message, and
 /// the connection stays.
