@@ -291,14 +291,12 @@ impl Table {
             };
             match message {
                 Some(ToGame::Stop) => {
-                    table.close_all("the host stopped the match");
-                    log("stopped");
+                    table.stop();
                     return Ok(());
                 }
                 Some(message) => {
                     if table.handle(message) {
-                        table.close_all("the host stopped the match");
-                        log("stopped");
+                        table.stop();
                         return Ok(());
                     }
                 }
@@ -355,6 +353,30 @@ impl Table {
             let _ = person.screen.say(&mut out, text);
             person.output(out, at);
         }
+    }
+
+    /// The host stops the match: once it is under way, everyone is told
+    /// the scores so far (and the host's log has them); then why the
+    /// connections close.
+    fn stop(&mut self) {
+        if self.started {
+            let at = self.game.history().len();
+            for person in &mut self.people {
+                let mut out = Vec::new();
+                let _ = person.screen.summary(&self.game, None, &mut out);
+                person.output(out, at);
+            }
+            let scores: Vec<String> = (self.game.table().scores().iter().enumerate())
+                .map(|(seat, points)| match self.people.get(seat).and_then(|p| p.name.as_ref()) {
+                    Some(name) => format!("p{seat} ({name}) {points}"),
+                    None => format!("p{seat} {points}"),
+                })
+                .collect();
+            log(&format!("stopped; scores: {}", scores.join(", ")));
+        } else {
+            log("stopped");
+        }
+        self.close_all("the host stopped the match");
     }
 
     fn close_all(&mut self, reason: &str) {

@@ -626,11 +626,11 @@ fn the_host_saves_and_resumes_a_match_and_its_players_are_told_when_it_stops() {
 }
 
 /// The host's `token SEAT` shows a seat's token, for a player who lost
-/// it. A saved match keeps its players' names: resumed, each seat waits
+/// it; stopped, it tells everyone the scores so far. A saved match keeps its players' names: resumed, each seat waits
 /// for its name, whoever comes first, and a player of another name is
 /// refused while the seats left are kept.
 #[test]
-fn the_host_shows_a_lost_token_and_a_resumed_match_keeps_each_seat_for_its_name() {
+fn the_host_shows_a_lost_token_tells_the_scores_when_stopped_and_a_resumed_match_keeps_seats_by_name() {
     let scratch = tempfile::tempdir().unwrap();
     let mut host = Host::start(&[&unique(), "-p", "3", "--humans", "2", "--seed", "3"], scratch.path());
     let (mut ann, _) = joined(&host, "ann");
@@ -653,9 +653,14 @@ fn the_host_shows_a_lost_token_and_a_resumed_match_keeps_each_seat_for_its_name(
     assert_eq!(host.wait_for("takes the seat back"), format!("p1 (bo) takes the seat back with: {join}"));
     host.command("save saved.yaml");
     host.wait_for("saved to saved.yaml");
+    // Stopped, the host and its players are told the scores so far.
     host.command("quit");
     host.command("yes");
+    let stopped = host.wait_for("stopped");
+    assert!(stopped.starts_with("stopped; scores: p0 (ann) 0, p1 (bo) 0, p2 0"), "{stopped}");
     ann.until("closing", |_| true);
+    let told = ann.text();
+    assert!(told.contains("no hand finished; scores: ann 0, bo 0, p2 0."), "{told}");
     assert_eq!(host.wait(), 0);
     let saved = std::fs::read_to_string(scratch.path().join("saved.yaml")).unwrap();
     assert!(saved.contains("names:\n  0: ann\n  1: bo\n"), "{saved}");
