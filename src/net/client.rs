@@ -18,7 +18,7 @@ use tokio::sync::{Notify, mpsc};
 use tokio_tungstenite::tungstenite::Message;
 
 use super::protocol::{self, ClientMessage, HostMessage, StyleWish};
-use crate::repl::input::{Line, LineSource, Piped, Printer, Terminal, Vocabulary, Words};
+use crate::repl::input::{Line, LineSource, Piped, Printer, ShownPrompt, Terminal, Vocabulary, Words};
 
 /// What `join` is given.
 pub struct JoinOptions {
@@ -62,6 +62,9 @@ struct Reader {
     asks: Option<std::sync::mpsc::Sender<Ask>>,
     typed: mpsc::Receiver<Typed>,
     words: Option<Words>,
+    /// What the prompt of the line being typed shows, where the host has
+    /// moved on from what it was asked with.
+    shown_prompt: Option<ShownPrompt>,
     /// A line is being read (asked for, not yet typed).
     asking: bool,
     /// The prompt it was asked with.
@@ -94,6 +97,9 @@ impl Shown {
     }
 
     fn print(&self, text: String) {
+        if text.is_empty() {
+            return;
+        }
         if let Some(lines) = &self.lines {
             let _ = lines.send(text);
         }
@@ -202,16 +208,17 @@ impl Reader {
     fn start(terminal: bool, color: bool) -> (Reader, Option<Printer>) {
         let (asks, ask_rx) = std::sync::mpsc::channel::<Ask>();
         let (typed_tx, typed) = mpsc::channel::<Typed>(4);
-        let (given_tx, given) = std::sync::mpsc::channel::<(Option<Printer>, Option<Words>)>();
+        let (given_tx, given) = std::sync::mpsc::channel::<Given>();
         let stopping = Arc::new(AtomicBool::new(false));
         let stop = stopping.clone();
         let thread = std::thread::spawn(move || read_lines(terminal, color, &ask_rx, &typed_tx, &given_tx, &stop));
-        let (printer, words) = given.recv().unwrap_or((None, None));
+        let (printer, words, shown_prompt) = given.recv().unwrap_or((None, None, None));
         let reader = Reader {
             terminal,
             asks: Some(asks),
             typed,
             words,
+            shown_prompt,
             asking: false,
             asked: String::new(),
             stopping,
@@ -222,9 +229,18 @@ impl Reader {
 
     /// Asks for a line after `prompt`.
     fn ask(&mut self, prompt: String) -> bool {
+        self.show_prompt(None);
         self.asked = prompt.clone();
         self.asking = true;
         self.asks.as_ref().is_some_and(|asks| asks.send(Ask { prompt }).is_ok())
+    }
+
+    /// What the prompt of the line being typed shows from its next redraw:
+    /// `None`, what it was asked with.
+    fn show_prompt(&self, prompt: Option<String>) {
+        if let Some(shared) = &self.shown_prompt {
+            *shared.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = prompt;
+        }
     }
 
     /// The words completion offers from now on.
@@ -262,30 +278,34 @@ impl Reader {
     }
 }
 
+/// What the line reader's thread gives the client: at a terminal, where to
+/// show text above the line, the words it completes, and its prompt.
+type Given = (Option<Printer>, Option<Words>, Option<ShownPrompt>);
+
 /// Reads a line each time it is asked, until input ends or it is stopped.
 fn read_lines(
     terminal: bool,
     color: bool,
     asks: &std::sync::mpsc::Receiver<Ask>,
     typed: &mpsc::Sender<Typed>,
-    given: &std::sync::mpsc::Sender<(Option<Printer>, Option<Words>)>,
+    given: &std::sync::mpsc::Sender<Given>,
     stopping: &AtomicBool,
 ) {
     let mut source: Box<dyn LineSource> = if terminal {
         match Terminal::new(color) {
             Ok(mut terminal) => {
-                let _ = given.send((terminal.printer(), terminal.words()));
+                let _ = given.send((terminal.printer(), terminal.words(), terminal.shown_prompt()));
                 Box::new(terminal)
             }
             Err(e) => {
                 complain(&format!("error: {e}"));
-                let _ = given.send((None, None));
+                let _ = given.send((None, None, None));
                 let _ = typed.blocking_send(Typed::End);
                 return;
             }
         }
     } else {
-        let _ = given.send((None, None));
+        let _ = given.send((None, None, None));
         Box::new(Piped::new(std::io::stdin().lock()))
     };
     let mut told_how_to_quit = false;
@@ -319,6 +339,9 @@ fn read_lines(
         }
     }
 }
+
+/// How long what the host says is held for the message after it.
+const HELD_AT_MOST: Duration = Duration::from_millis(150);
 
 /// One connection to the host, until it ends.
 async fn session(
@@ -357,10 +380,17 @@ async fn session(
     let mut welcomed = false;
     // Lines sent on this connection, and whether the seat is leaving.
     let (mut sent, mut leaving) = (0u64, false);
+    // At a terminal, what the host says is held until its next message (a
+    // moment at most): showing it redraws the line being typed below it,
+    // and the prompt that comes with it is then the one drawn.
+    let (mut held, mut held_since) = (String::new(), tokio::time::Instant::now());
     loop {
         let asking = reader.asking;
         let line = tokio::select! {
             incoming = socket.next() => {
+                if !matches!(incoming, Some(Ok(_))) {
+                    shown.print(std::mem::take(&mut held));
+                }
                 let text = match incoming {
                     None => return if leaving { Ended::Left } else { Ended::Lost { welcomed, why: "the host closed the connection".into() } },
                     Some(Err(e)) => return if leaving { Ended::Left } else { Ended::Lost { welcomed, why: e.to_string() } },
@@ -368,6 +398,23 @@ async fn session(
                     Some(Ok(_)) => continue,
                 };
                 let Ok(message) = serde_json::from_str::<HostMessage>(text.as_str()) else { continue };
+                match &message {
+                    HostMessage::Output { .. } => {}
+                    HostMessage::Prompt { text, ready, lines, .. } => {
+                        if reader.asking && !leaving && *lines == sent {
+                            // The prompt follows: bare while play waits
+                            // for others (a question that is gone is not
+                            // asked).
+                            reader.show_prompt(match ready {
+                                false => Some("> ".into()),
+                                true if *text == reader.asked => None,
+                                true => Some(format!("{text}> ")),
+                            });
+                        }
+                        shown.print(std::mem::take(&mut held));
+                    }
+                    _ => shown.print(std::mem::take(&mut held)),
+                }
                 match message {
                     HostMessage::Welcome { seat, name, token: given, .. } => {
                         welcomed = true;
@@ -377,6 +424,12 @@ async fn session(
                             "joined {} as {you}; to take the seat back after a lost connection: unolab join {} {} --token {given}\n",
                             options.addr, options.addr, options.code
                         ));
+                    }
+                    HostMessage::Output { text, .. } if reader.terminal => {
+                        if held.is_empty() {
+                            held_since = tokio::time::Instant::now();
+                        }
+                        held += &text;
                     }
                     HostMessage::Output { text, .. } => shown.print(text),
                     HostMessage::Refused { reason } => shown.print(format!("refused: {reason}\n")),
@@ -410,6 +463,10 @@ async fn session(
                         }
                     }
                 }
+                continue;
+            }
+            () = tokio::time::sleep_until(held_since + HELD_AT_MOST), if !held.is_empty() => {
+                shown.print(std::mem::take(&mut held));
                 continue;
             }
             // Ctrl-C between two lines, SIGTERM, SIGHUP: as Ctrl-D.

@@ -130,6 +130,25 @@ pub struct ReplHelper {
     pub color: bool,
     /// File names, for `save` and `load`.
     files: rustyline::completion::FilenameCompleter,
+    /// What the prompt shows now, where it is no longer what the line was
+    /// asked with.
+    shown_prompt: ShownPrompt,
+}
+
+/// The prompt a line being typed shows now, if not the one it was asked
+/// with (`None`): a networked seat's question may be gone, its time up,
+/// before the line is typed. Shown on the next redraw of the line (text
+/// printed above it redraws it).
+pub type ShownPrompt = std::sync::Arc<std::sync::Mutex<Option<String>>>;
+
+/// `shown` in the room the prompt `asked` takes on the screen, aligned
+/// right (the line editor places the cursor by the prompt it was asked
+/// with); a bare `> ` where it does not fit.
+fn fitted(shown: &str, asked: &str) -> String {
+    use unicode_width::UnicodeWidthStr as _;
+    let room = asked.width();
+    let shown = if shown.width() <= room { shown } else { "> " };
+    format!("{}{shown}", " ".repeat(room.saturating_sub(shown.width())))
 }
 
 impl ReplHelper {
@@ -235,6 +254,13 @@ impl Hinter for ReplHelper {
 }
 
 impl Highlighter for ReplHelper {
+    fn highlight_prompt<'b, 's: 'b, 'p: 'b>(&'s self, prompt: &'p str, _default: bool) -> Cow<'b, str> {
+        match &*self.shown_prompt.lock().unwrap_or_else(std::sync::PoisonError::into_inner) {
+            Some(shown) => Cow::Owned(fitted(shown, prompt)),
+            None => Cow::Borrowed(prompt),
+        }
+    }
+
     fn highlight_hint<'h>(&self, hint: &'h str) -> Cow<'h, str> {
         if self.color { Cow::Owned(format!("\x1b[2m{hint}\x1b[0m")) } else { Cow::Borrowed(hint) }
     }
@@ -337,10 +363,19 @@ impl Terminal {
             .max_history_size(crate::limits::HISTORY_LINES)
             .map_err(|e| e.to_string())?
             .completion_type(rustyline::CompletionType::List)
+            // The helper draws the prompt (which may change while a line
+            // is typed) and colours hints only where colour is wanted: the
+            // line editor must not leave it out under NO_COLOR.
+            .color_mode(rustyline::ColorMode::Forced)
             .build();
         let mut editor = Editor::with_config(config).map_err(|e| format!("the terminal: {e}"))?;
         let files = rustyline::completion::FilenameCompleter::new();
-        editor.set_helper(Some(ReplHelper { vocabulary: Words::default(), color, files }));
+        editor.set_helper(Some(ReplHelper {
+            vocabulary: Words::default(),
+            color,
+            files,
+            shown_prompt: ShownPrompt::default(),
+        }));
         let mut history = history_path();
         if let Some(path) = &history {
             // A missing history is a first session; one that cannot be read
@@ -374,6 +409,11 @@ impl Terminal {
     /// The words completion offers, to change them while a line is typed.
     pub fn words(&self) -> Option<Words> {
         self.editor.helper().map(|helper| helper.vocabulary.clone())
+    }
+
+    /// What the prompt of the line being typed shows, to change it.
+    pub fn shown_prompt(&self) -> Option<ShownPrompt> {
+        self.editor.helper().map(|helper| helper.shown_prompt.clone())
     }
 
     /// Adds the lines typed since to the history file as it is now (another
