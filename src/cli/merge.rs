@@ -129,9 +129,14 @@ pub(super) fn merge(files: &[PathBuf], as_json: bool, schema: Schema) -> i32 {
     // The run's time is the wall clock of its shards run at once: the
     // slowest one's (hands a second over it are the run's throughput).
     total.elapsed_s = times.slowest;
-    let ruleset =
-        Ruleset { variant: Some(first.variant.clone()), rules: first.rules.clone(), settings: first.settings };
-    let in_run = || complain!("  (the run of {})", files[0].display());
+    let (variant, rules) = first.ruleset();
+    let ruleset = Ruleset { variant: Some(variant), rules, settings: first.settings };
+    let in_run = || {
+        complain!(
+            "  (the run of {}: merge loads its variant and rules again, from the files it read)",
+            files[0].display()
+        )
+    };
     let Ok(request) = request_for(&ruleset) else { return BAD_INPUT };
     let Ok(variant) = load_request(&request) else {
         in_run();

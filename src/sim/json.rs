@@ -16,6 +16,7 @@ use super::{SimConfig, SimStats};
 use crate::bot::BotKind;
 use crate::event::EVENT_KINDS;
 use crate::limits;
+use crate::source::Origin;
 use crate::variant::OptionValue;
 
 /// The version of the shape: raised when a key changes meaning or goes
@@ -271,9 +272,23 @@ pub fn run(config: &SimConfig, stats: &SimStats, label: &str) -> Value {
 /// games and the shard.
 fn configuration(config: &SimConfig) -> Map<String, Value> {
     let options = config.variant.options.iter().map(|(k, v)| (k.clone(), option_value(v)));
+    // The file each of the variant and its rules was read from, where not
+    // built in: `merge` loads them from there.
+    let files: Vec<Option<String>> = (config.variant.layers.iter())
+        .map(|layer| match &layer.source.origin {
+            Origin::Disk(path) => {
+                Some(std::path::absolute(path).unwrap_or_else(|_| path.clone()).display().to_string())
+            }
+            Origin::Builtin(_) => None,
+        })
+        .collect();
     Map::from_iter([
         ("variant".to_string(), json!(config.variant.name)),
         ("rules".to_string(), json!(config.variant.rule_names())),
+        (
+            "files".to_string(),
+            json!({"variant": files.first().cloned().flatten(), "rules": files.get(1..).unwrap_or_default()}),
+        ),
         ("options".to_string(), Value::Object(options.collect())),
         ("players".to_string(), json!(config.players)),
         ("bot".to_string(), json!(config.bot_names())),
@@ -385,6 +400,9 @@ pub fn shard_run(value: &Value) -> Result<&Value, String> {
 pub struct Shard {
     pub variant: String,
     pub rules: Vec<String>,
+    /// The files the variant and each rule were read from (`None`: built
+    /// in, or a shard that does not say).
+    pub files: Files,
     /// The options in force, as `--set` takes them.
     pub settings: Vec<(String, String)>,
     pub players: usize,
@@ -396,6 +414,26 @@ pub struct Shard {
     pub shard: (u64, u64),
     pub elapsed_s: f64,
     pub stats: SimStats,
+}
+
+/// Where a run's variant and rules were read from: a path, or `None` for
+/// one built in.
+#[derive(Debug, Clone, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Files {
+    pub variant: Option<String>,
+    pub rules: Vec<Option<String>>,
+}
+
+impl Shard {
+    /// The variant and rules to load the run again: each from its file
+    /// where it was read from one, else by name.
+    pub fn ruleset(&self) -> (String, Vec<String>) {
+        let variant = self.files.variant.clone().unwrap_or_else(|| self.variant.clone());
+        let rules =
+            self.rules.iter().zip(&self.files.rules).map(|(name, file)| file.clone().unwrap_or_else(|| name.clone()));
+        (variant, rules.collect())
+    }
 }
 
 /// The value at `path` (`raw.wins`) of a JSON object.
@@ -465,9 +503,22 @@ pub fn read_shard(value: &Value) -> Result<Shard, String> {
     }
     let stats = raw_figures(value, players)?;
     check_figures(&stats, seed, run_games, shard)?;
+    let rules: Vec<String> = typed(value, "rules")?;
+    let files = match value.get("files") {
+        None => Files { variant: None, rules: vec![None; rules.len()] },
+        Some(_) => typed::<Files>(value, "files")?,
+    };
+    if files.rules.len() != rules.len() {
+        return Err(format!(
+            "'files.rules' has {} entries, not one for each of the {} rules",
+            files.rules.len(),
+            rules.len()
+        ));
+    }
     Ok(Shard {
         variant: typed(value, "variant")?,
-        rules: typed(value, "rules")?,
+        rules,
+        files,
         settings,
         players,
         seed,

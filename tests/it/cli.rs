@@ -290,6 +290,55 @@ fn merged_shards_are_the_single_run() {
     }
 }
 
+/// Shards of a run whose rule is a file of the user's merge wherever
+/// `merge` runs: each shard says which file it read (`files`), and merge
+/// loads it from there (it loaded the rule's name, a built-in rule or a
+/// path from where merge ran). A file gone by then is named.
+#[test]
+fn shards_of_a_rule_of_ones_own_merge_from_another_folder() {
+    let scratch = tempfile::tempdir().unwrap();
+    let in_dir = |dir: &std::path::Path, args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_unolab")).args(args).current_dir(dir).output().unwrap()
+    };
+    let made = in_dir(scratch.path(), &["new", "rule", "mine"]);
+    assert_eq!(made.status.code(), Some(0), "{}", text(&made));
+    let run = |extra: &[&str]| {
+        let mut args =
+            vec!["sim", "classic", "-r", "mine/mine.yaml", "-n", "30", "--seed", "3", "--json", "--schema", "2"];
+        args.extend(extra);
+        let output = in_dir(scratch.path(), &args);
+        assert_eq!(output.status.code(), Some(0), "{}", text(&output));
+        serde_json::from_slice::<serde_json::Value>(&output.stdout).unwrap()
+    };
+    let mut files = Vec::new();
+    for k in 0..2 {
+        let shard = run(&["--shard", &format!("{k}/2")]);
+        let file = scratch.path().join(format!("shard{k}.json"));
+        std::fs::write(&file, shard.to_string()).unwrap();
+        files.push(file.display().to_string());
+    }
+    let rule = scratch.path().join("mine/mine.yaml");
+    let written = serde_json::from_str::<serde_json::Value>(&std::fs::read_to_string(&files[0]).unwrap()).unwrap();
+    assert_eq!(written["runs"][0]["files"]["rules"][0].as_str(), Some(rule.display().to_string().as_str()));
+    assert_eq!(written["runs"][0]["files"]["variant"], serde_json::Value::Null);
+    // Merged from the project's folder, where 'mine' means nothing.
+    let output = unolab(&["merge", "--json", "--schema", "2", &files[0], &files[1]]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output));
+    let mut merged: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let mut single = run(&[]);
+    for value in [&mut merged, &mut single] {
+        for timing in ["elapsed_s", "games_per_s"] {
+            value.as_object_mut().unwrap().remove(timing);
+            value["runs"][0].as_object_mut().unwrap().remove(timing);
+        }
+    }
+    assert_eq!(merged, single);
+    std::fs::rename(scratch.path().join("mine"), scratch.path().join("moved")).unwrap();
+    let output = unolab(&["merge", &files[0], &files[1]]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(text(&output).contains(&rule.display().to_string()), "{}", text(&output));
+}
+
 #[test]
 fn sim_draws_its_pictures_to_an_svg_file() {
     let scratch = tempfile::tempdir().unwrap();
