@@ -264,7 +264,8 @@ impl<R: Rules> Game<R> {
     pub fn eval(&mut self, expression: &str) -> Result<String, RuleFailure> {
         let seat = self.to_act();
         self.asking(|game| {
-            let mut call = CallInfo::new(HookKind::CanDraw, seat);
+            // Run as a hook that only answers would be; refusals name eval.
+            let mut call = CallInfo { eval: true, ..CallInfo::new(HookKind::CanDraw, seat) };
             let mut plan = crate::turn::TurnPlan::default();
             let Game { variant, rules, pos: Position { table, log, .. }, trace, .. } = game;
             rules.eval(expression, &mut Lent::new(variant, &mut call, table, log, &mut plan, trace))

@@ -31,6 +31,8 @@ pub struct CallInfo {
     /// The cards the player could play now, where the host worked them out
     /// (for `can_draw`, `can_pass` and `draw_again`).
     pub playable: Option<Vec<CardId>>,
+    /// An expression asked of the game (`eval`), not a hook: it only asks.
+    pub eval: bool,
 }
 
 impl CallInfo {
@@ -46,6 +48,7 @@ impl CallInfo {
             prev_color: None,
             answering: None,
             playable: None,
+            eval: false,
         }
     }
 }

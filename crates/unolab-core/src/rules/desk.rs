@@ -235,6 +235,9 @@ impl Desk {
     /// Refuses a change outside an effect hook, naming the hook.
     pub fn may_change(&self, what: &str) -> Result<(), HostError> {
         let hook = self.call.hook;
+        if self.call.eval {
+            return Err(format!("{what}() changes the game; eval only asks a question of it"));
+        }
         match hook.mode() {
             HookMode::Effect if self.trace.len() >= limits::HOOK_STEPS => {
                 Err(format!("{what}(): one call of a hook may ask and change at most {} things", limits::HOOK_STEPS))
