@@ -174,6 +174,12 @@ pub(super) fn simulate(args: SimArgs) -> i32 {
         complain!("error: --games-out and --show take one player count, not a list");
         return BAD_INPUT;
     }
+    if let Some(path) = &args.plot
+        && path.extension().is_some_and(|e| !e.eq_ignore_ascii_case("svg"))
+    {
+        complain!("error: --plot {}: the plot is drawn as SVG: name the file .svg", path.display());
+        return BAD_INPUT;
+    }
     for (option, path) in [("--games-out", &args.games_out), ("--plot", &args.plot)] {
         if let Some(Err(e)) = path.as_deref().map(|path| check_output(option, path)) {
             complain!("error: {e}");

@@ -358,6 +358,12 @@ fn sim_draws_its_pictures_to_an_svg_file() {
     let rects = svg.matches("<rect").count();
     assert!(rects > 3 + 1 && rects <= 20 + 3 + 1 + 3, "{rects} rectangles");
     assert!(!svg.contains("B - A"), "a single run has no differences");
+    // A file named as another format is refused, not written as SVG.
+    let png = scratch.path().join("plot.png");
+    let output = unolab(&["sim", "classic", "-n", "5", "--plot", &png.display().to_string()]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(text(&output).contains("the plot is drawn as SVG: name the file .svg"), "{}", text(&output));
+    assert!(!png.exists());
 }
 
 /// With --vs the plot draws A and B together and their paired
