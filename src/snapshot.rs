@@ -445,8 +445,12 @@ pub fn run_files(files: &[PathBuf], mode: Mode) -> Report {
     let total = report.same + report.new + report.changed + report.failed;
     let _ = write!(
         report.text,
-        "{total} snapshots: {} same, {} new, {} changed, {} failed",
-        report.same, report.new, report.changed, report.failed
+        "{total} snapshot{}: {} same, {} new, {} changed, {} failed",
+        if total == 1 { "" } else { "s" },
+        report.same,
+        report.new,
+        report.changed,
+        report.failed
     );
     if mode == Mode::Review && report.new + report.changed > 0 {
         report.text += "\nthe new transcripts are in the .snap.new files beside them; when they are right, accept \

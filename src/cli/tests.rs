@@ -19,8 +19,11 @@ pub(super) fn scenarios(paths: &[PathBuf], verbose: bool, trace: bool) -> i32 {
         complain!("{line}");
     }
     if files.is_empty() {
-        let skipped =
-            if skipped.is_empty() { String::new() } else { format!(" ({} other YAML files skipped)", skipped.len()) };
+        let skipped = if skipped.is_empty() {
+            String::new()
+        } else {
+            format!(" ({} other YAML file{} skipped)", skipped.len(), if skipped.len() == 1 { "" } else { "s" })
+        };
         complain!("error: no scenario file (*.yaml, *.yml) in the paths given{skipped}");
         return BAD_INPUT;
     }

@@ -346,3 +346,27 @@ fn a_variant_given_as_a_rule_is_one_problem() {
     let told = format!("flex.yaml:{deck}:1: this is a variant (it has a deck), not a house rule");
     assert!(problems[0].contains(&told), "{problems:?}");
 }
+
+/// The other way round: a house rule given as the variant is one problem
+/// (it was one per field a variant needs), and a folder `unolab new` made,
+/// given for the rule in it, is told the file.
+#[test]
+fn a_rule_given_as_the_variant_is_one_problem_and_a_rules_folder_names_its_file() {
+    let stacking = concat!(env!("CARGO_MANIFEST_DIR"), "/variants/rules/stacking.yaml");
+    let request = LoadRequest { variant: stacking.into(), ..LoadRequest::default() };
+    let problems = load(&request).unwrap_err();
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert!(
+        problems[0].contains("stacking.yaml: this is a house rule (it has no deck), not a variant"),
+        "{problems:?}"
+    );
+    let scratch = tempfile::tempdir().unwrap();
+    let folder = scratch.path().join("mine");
+    std::fs::create_dir(&folder).unwrap();
+    std::fs::copy(stacking, folder.join("mine.yaml")).unwrap();
+    let request =
+        LoadRequest { variant: "classic".into(), rules: vec![folder.display().to_string()], ..LoadRequest::default() };
+    let problems = load(&request).unwrap_err();
+    let told = format!("a folder; the house rule in it is {}", folder.join("mine.yaml").display());
+    assert!(problems.iter().any(|p| p.contains(&told)), "{problems:?}");
+}

@@ -109,6 +109,15 @@ pub fn build(
         problems.extend(variants_as_rules);
         return None;
     }
+    // A house rule given as the variant: one problem, not one per field
+    // a variant needs.
+    if table.spec.deck.is_empty() && table.spec.colors.is_empty() && table.spec.key("deck").is_none() {
+        problems.push(table.file.problem(
+            None,
+            "this is a house rule (it has no deck), not a variant: give it with -r, after a variant (VARIANT -r FILE)",
+        ));
+        return None;
+    }
     let variant = build_table(&table.file, &table.spec, problems);
     check_variant_has_no_rule_fields(&table.file, &table.spec, problems);
     let mut layers = vec![build_layer(table, false, problems)];

@@ -47,7 +47,12 @@ fn open(loader: &dyn Loader, reference: &str, dir: &str, what: &str, known: Vec<
     }
     let path = Path::new(reference);
     if loader.exists(path) || reference.contains('/') || reference.ends_with(".yaml") || reference.ends_with(".yml") {
-        return SourceFile::read(loader, path);
+        // A folder `new` made holds the file of its name.
+        let inside = path.file_name().map(|name| path.join(name).with_extension("yaml")).filter(|f| loader.exists(f));
+        return SourceFile::read(loader, path).map_err(|e| match inside {
+            Some(inside) => format!("{e}: a folder; the {what} in it is {}", inside.display()),
+            None => e,
+        });
     }
     Err(format!(
         "unknown {what} '{reference}' (built in: {}; or give a path to a YAML file){}",
