@@ -423,8 +423,16 @@ pub fn run_files(files: &[PathBuf], mode: Mode) -> Report {
                 Verdict::Changed(diff) => {
                     report.changed += 1;
                     let _ = writeln!(report.text, "  changed  {name}{accepted}");
-                    for line in diff.lines() {
+                    for line in diff.lines().take(crate::limits::DIFF_LINES) {
                         let _ = writeln!(report.text, "    {line}");
+                    }
+                    let more = diff.lines().count().saturating_sub(crate::limits::DIFF_LINES);
+                    if more > 0 {
+                        let whole = match mode {
+                            Mode::Accept => format!("the whole transcript is in {name}"),
+                            Mode::Review => format!("the whole new transcript is in {name}.new"),
+                        };
+                        let _ = writeln!(report.text, "    ({more} more lines of diff; {whole})");
                     }
                 }
                 Verdict::Failed(why) => {

@@ -709,6 +709,17 @@ fn new_scaffolds_files_that_check_and_pass_as_written() {
     assert_eq!(run(&["snapshot", "five/snapshots", "--accept"]).status.code(), Some(0));
     assert_eq!(std::fs::read_to_string(&snap).unwrap(), kept);
     assert!(!snap.with_extension("snap.new").exists());
+    // A transcript changed throughout shows the start of its diff, and how
+    // much more there is.
+    let rewritten: String = kept.lines().map(|line| format!("x{line}\n")).collect();
+    std::fs::write(&snap, rewritten).unwrap();
+    let long = text(&run(&["snapshot", "five/snapshots/five.snapshots.yaml"]));
+    let more = "more lines of diff; the whole new transcript is in five@3p-seed1.snap.new)";
+    assert!(long.contains(more), "{long}");
+    let shown = long.lines().filter(|l| l.starts_with("    -") || l.starts_with("    +")).count();
+    assert!(shown > 10 && shown <= 60, "{shown} lines of diff shown:\n{long}");
+    assert_eq!(run(&["snapshot", "five/snapshots", "--accept"]).status.code(), Some(0));
+    assert_eq!(std::fs::read_to_string(&snap).unwrap(), kept);
     // Games that play the same without a rule of the spec do not test it,
     // and are noted (the bots never draw while they could play, so
     // force-play never changes their games); a rule they play is not.

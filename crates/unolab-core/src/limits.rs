@@ -185,3 +185,7 @@ pub const MISSED_EVENTS: usize = 40;
 /// Seconds a networked table waits for a person to take or let pass a
 /// chance out of turn (a catch, a jump-in), if their turn time is longer.
 pub const CHANCE_SECONDS: u64 = 10;
+
+/// Lines of a changed snapshot's diff shown in the report; the rest are
+/// counted (the whole new transcript is in its `.snap.new`).
+pub const DIFF_LINES: usize = 60;
