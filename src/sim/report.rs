@@ -285,9 +285,29 @@ pub fn text(config: &SimConfig, stats: &SimStats, arguments: &str) -> String {
         out += &format!("  note: {note}\n");
     }
     let finished = stats.finished();
-    if unfinished(stats).is_some() {
+    if unfinished(stats).is_some() && finished > 0 {
         out += &format!("  WARNING: the figures are of the {finished} hands that finished (the others: below)\n");
     }
+    if finished > 0 || stats.games == 0 {
+        out += &figures_text(config, stats);
+    } else {
+        out += "no hand finished, so there are no figures (why: below)\n";
+    }
+    if let Some(unfinished) = unfinished(stats) {
+        out += &format!("{unfinished}; first ones:\n");
+        for f in stats.failures.iter().chain(&stats.stuck).take(5) {
+            out += &format!("  game {} (seed {:#x}): {}\n", f.index, f.seed, f.message);
+            out += &format!("    see it: {}\n", show_command(config, arguments, f.index));
+        }
+    }
+    out += &format!("{:.2}s, {:.0} hands/s\n", stats.elapsed_s, stats.games_per_s());
+    out
+}
+
+/// Every figure of the hands that finished.
+fn figures_text(config: &SimConfig, stats: &SimStats) -> String {
+    let mut out = String::new();
+    let finished = stats.finished();
     let t = turns(stats);
     out += &format!(
         "turns per hand: mean {:.1} (95% CI {:.1}-{:.1}), median {}, p90 {}, max {}\n",
@@ -365,14 +385,6 @@ pub fn text(config: &SimConfig, stats: &SimStats, arguments: &str) -> String {
             out += &format!("  {name:<20} {:>8.2}\n", *n as f64 / games);
         }
     }
-    if let Some(unfinished) = unfinished(stats) {
-        out += &format!("{unfinished}; first ones:\n");
-        for f in stats.failures.iter().chain(&stats.stuck).take(5) {
-            out += &format!("  game {} (seed {:#x}): {}\n", f.index, f.seed, f.message);
-            out += &format!("    see it: {}\n", show_command(config, arguments, f.index));
-        }
-    }
-    out += &format!("{:.2}s, {:.0} hands/s\n", stats.elapsed_s, stats.games_per_s());
     out
 }
 

@@ -271,6 +271,16 @@ fn hands_a_script_cut_short_count_in_no_figure_and_are_reported() {
     let text = report::text(&b_config, &b, "classic -r oops.yaml");
     assert!(text.contains(&format!("the figures are of the {finished} hands that finished")), "{text}");
     assert!(text.contains(&format!("{unfinished}; first ones:")), "{text}");
+    // A rule that fails on every card: no hand finishes, and the report
+    // says so instead of tables of nothing.
+    std::fs::write(&rule, "name: oops\ndescription: Fails always.\nscripts: [oops.rhai]\nhooks:\n  on_play:\n    - {match: any, call: oops}\n").unwrap();
+    let none_config = config("classic", &[&rule.display().to_string()], 5, 1);
+    let none = run(&none_config, &Progress::default()).unwrap();
+    assert_eq!(none.finished(), 0);
+    let text = report::text(&none_config, &none, "classic -r oops.yaml");
+    assert!(text.contains("no hand finished, so there are no figures (why: below)"), "{text}");
+    assert!(!text.contains("wins by seat") && !text.contains("WARNING"), "{text}");
+    assert!(text.contains("5 of 5 games did not finish (0 stuck, 5 script failures)"), "{text}");
 }
 
 /// The turns of a Classic hand (with stacking or a waiting penalty too),
