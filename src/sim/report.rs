@@ -664,6 +664,8 @@ fn seated_kinds(configs: &[&SimConfig]) -> Vec<BotKind> {
 /// bot, and every event kind and counter either run saw.
 pub fn paired(a: (&SimConfig, &SimStats), b: (&SimConfig, &SimStats)) -> Vec<Paired> {
     let kinds = seated_kinds(&[a.0, b.0]);
+    // Positions of tables of different sizes have different fair shares.
+    let positions = if a.0.players == b.0.players { a.0.players } else { 0 };
     let (a, b) = (a.1, b.1);
     let pairs: Vec<(&GameRow, &GameRow)> = both_finished(a, b).collect();
     let figure = |key: String, name: String, value: &dyn Fn(&GameRow) -> Option<f64>| {
@@ -683,7 +685,7 @@ pub fn paired(a: (&SimConfig, &SimStats), b: (&SimConfig, &SimStats)) -> Vec<Pai
         figure("turns".into(), "turns per hand".into(), &|r| finished(r).then_some(r.turns as f64)),
         figure("points".into(), "points per hand".into(), &|r| finished(r).then_some(r.points as f64)),
     ];
-    for position in 0..a.wins_by_position.len().min(b.wins_by_position.len()) {
+    for position in 0..positions {
         let (key, name) =
             (format!("wins.position_{}", position + 1), format!("wins, {} position (%)", ordinal(position + 1)));
         figures.push(figure(key, name, &|r| finished(r).then(|| percent(r.winner.map(|w| w.1) == Some(position)))));
@@ -770,6 +772,12 @@ pub fn compare_text(a: (&SimConfig, &SimStats), b: (&SimConfig, &SimStats)) -> S
         // The plain report averages the largest over the hands that had
         // one; pairing needs a figure for every game.
         out += "largest X: the biggest X of a hand, as 0 in a hand without one (every game is paired)\n";
+    }
+    if a.0.players != b.0.players {
+        out += &format!(
+            "wins by position are not compared: A seats {} players, B {} (each position's fair share differs)\n",
+            a.0.players, b.0.players
+        );
     }
     out
 }

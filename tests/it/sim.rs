@@ -513,3 +513,20 @@ fn a_question_with_one_answer_changes_no_figure_in_20000_hands() {
         assert!(figure.difference.mean.abs() <= 3.29 * standard_error, "{figure:?}");
     }
 }
+
+/// Tables of different sizes are compared on everything but wins by
+/// position, whose fair shares differ (a 2-player seat wins half its
+/// hands, a 4-player one a quarter); the report says why they are left out.
+#[test]
+fn a_comparison_of_two_table_sizes_leaves_out_wins_by_position() {
+    let a_config = SimConfig { players: 2, ..config("classic", &[], 30, 1) };
+    let b_config = config("classic", &[], 30, 1);
+    let (a, b) = (run(&a_config, &Progress::default()).unwrap(), run(&b_config, &Progress::default()).unwrap());
+    let figures = report::paired((&a_config, &a), (&b_config, &b));
+    assert!(figures.iter().any(|f| f.key == "turns"), "{figures:?}");
+    assert!(!figures.iter().any(|f| f.key.starts_with("wins.position")), "{figures:?}");
+    let text = report::compare_text((&a_config, &a), (&b_config, &b));
+    assert!(text.contains("wins by position are not compared: A seats 2 players, B 4"), "{text}");
+    let same = report::paired((&b_config, &b), (&b_config, &b));
+    assert_eq!(same.iter().filter(|f| f.key.starts_with("wins.position")).count(), 4);
+}
