@@ -176,11 +176,8 @@ fn parse_color(variant: &Variant, value: &Yaml) -> Result<Color, String> {
 }
 
 fn parse_pattern(variant: &Variant, value: &Yaml) -> Result<CardPattern, String> {
-    let text = match &value.value {
-        YamlValue::Str(s) => s.clone(),
-        YamlValue::Int(n) => n.to_string(),
-        _ => return Err(format!("'{value}' is not a card")),
-    };
+    // As written: `+4` is a card, though YAML reads it as a number.
+    let text = value.scalar_text().ok_or_else(|| format!("'{value}' is not a card"))?;
     let pattern = variant.names.parse_pattern(&text)?;
     let exists = variant.designs.iter().any(|d| pattern.matches(d, Side::Light) || pattern.matches(d, Side::Dark));
     if !exists {
