@@ -136,7 +136,9 @@ impl Scenario {
         for value in &raw.steps {
             match parse_step(&variant, value) {
                 Ok(step) => steps.push((value.to_string(), step)),
-                Err(e) => problems.push(source.problem(value.position(), e)),
+                Err(found) => {
+                    problems.extend(found.0.into_iter().map(|(at, e)| source.problem(at.or(value.position()), e)))
+                }
             }
         }
         let scenario = Scenario {

@@ -10,6 +10,7 @@ use crate::card::{Color, Direction, Side};
 use crate::game::command::{ActCommand, CardRef, ChoiceRef, Command, PlayCommand};
 use crate::notation::CardPattern;
 use crate::seat::Seat;
+use crate::source::Position;
 use crate::turn::ScriptValue;
 use crate::variant::Variant;
 use crate::yaml::{Placed, Yaml, YamlValue};
@@ -107,6 +108,23 @@ pub enum Expect {
     Eval(Vec<(String, String)>),
 }
 
+/// What is wrong with a step: each problem, and where it stands where
+/// that is closer than the step (a value inside it).
+#[derive(Debug, Default)]
+pub struct StepProblems(pub Vec<(Option<Position>, String)>);
+
+impl From<String> for StepProblems {
+    fn from(message: String) -> StepProblems {
+        StepProblems(vec![(None, message)])
+    }
+}
+
+impl From<&str> for StepProblems {
+    fn from(message: &str) -> StepProblems {
+        StepProblems::from(message.to_string())
+    }
+}
+
 /// A value for the rules' state, written in YAML: a number, text or
 /// true/false; `~` (in expectations) means "not set".
 pub fn script_value(value: &Yaml) -> Result<Option<ScriptValue>, String> {
@@ -134,19 +152,27 @@ fn state_map(value: &Yaml) -> Result<Vec<(String, Option<ScriptValue>)>, String>
 
 /// `eval: {EXPRESSION: VALUE}`: each value in words, as `eval` says it (a
 /// number, true or false, text, `~` for `()`).
-fn eval_map(value: &Yaml) -> Result<Vec<(String, String)>, String> {
+/// An expression that does not parse is a problem of the file, placed at
+/// the expression.
+fn eval_map(value: &Yaml) -> Result<Vec<(String, String)>, StepProblems> {
     let map = value.as_mapping().ok_or("eval: a map of script expression -> the value it has")?;
     map.iter()
         .map(|(k, v)| {
-            let expression = k.as_str().ok_or_else(|| format!("eval: '{k}' is not a script expression"))?;
+            let expression = k.scalar_text().ok_or_else(|| format!("eval: '{k}' is not a script expression"))?;
+            if let Some(problem) = unolab_script::check::expression_problem(&expression) {
+                return Err(StepProblems(vec![(
+                    k.position(),
+                    format!("eval: '{expression}' does not parse: {problem}"),
+                )]));
+            }
             let words = match &v.value {
                 YamlValue::Null => "()".to_string(),
                 YamlValue::Bool(b) => b.to_string(),
                 YamlValue::Int(n) => n.to_string(),
                 YamlValue::Str(s) => s.clone(),
-                _ => return Err(format!("eval: '{v}' is not a value (a number, true or false, text or ~)")),
+                _ => return Err(format!("eval: '{v}' is not a value (a number, true or false, text or ~)").into()),
             };
-            Ok((expression.to_string(), words))
+            Ok((expression.into_owned(), words))
         })
         .collect()
 }
@@ -335,7 +361,7 @@ fn parse_play(variant: &Variant, arg: &Yaml) -> Result<Command, String> {
     Ok(Command::Play(play))
 }
 
-pub fn parse_step(variant: &Variant, value: &Yaml) -> Result<Step, String> {
+pub fn parse_step(variant: &Variant, value: &Yaml) -> Result<Step, StepProblems> {
     if let Some(word) = value.as_str() {
         return match word.trim() {
             "draw" => Ok(Step::Act(Command::Draw)),
@@ -343,22 +369,22 @@ pub fn parse_step(variant: &Variant, value: &Yaml) -> Result<Step, String> {
             "challenge" => Ok(Step::Act(Command::Challenge)),
             "accept" => Ok(Step::Act(Command::Accept)),
             "uno" => Ok(Step::Act(Command::Uno(None))),
-            other => Err(unknown_word_step(other)),
+            other => Err(unknown_word_step(other).into()),
         };
     }
     let map = value.as_mapping().ok_or_else(|| format!("a step is a word or a one-key map, not '{}'", value))?;
     if map.len() != 1 {
-        return Err(format!("a step has exactly one key: '{}'", value));
+        return Err(format!("a step has exactly one key: '{}'", value).into());
     }
     let (key, arg) = map.iter().next().expect("one entry");
     let key = key.as_str().unwrap_or_default();
     match key {
-        "play" => parse_play(variant, arg).map(Step::Act),
+        "play" => Ok(parse_play(variant, arg).map(Step::Act)?),
         "uno" => Ok(Step::Act(Command::Uno(if arg.is_null() { None } else { Some(as_seat(arg)?) }))),
         "catch" => Ok(Step::Act(Command::Catch(as_seat(arg)?))),
         "color" => Ok(Step::Act(Command::Color(parse_color(variant, arg)?))),
         "choose" => Ok(Step::Act(Command::Choose(parse_choice(arg)?))),
-        "act" => parse_act(variant, arg).map(|act| Step::Act(Command::Act(act))),
+        "act" => Ok(parse_act(variant, arg).map(|act| Step::Act(Command::Act(act)))?),
         "expect" => parse_expect(variant, arg).map(Step::Expect),
         "expect_error" => match parse_step(variant, arg)? {
             action @ Step::Act(_) => Ok(Step::ExpectError(Box::new(action))),
@@ -367,11 +393,11 @@ pub fn parse_step(variant: &Variant, value: &Yaml) -> Result<Step, String> {
         "draw" | "pass" | "challenge" | "accept" if arg.is_null() => {
             parse_step(variant, &Yaml::unplaced(YamlValue::Str(key.into())))
         }
-        other => Err(unknown("step", other, STEPS)),
+        other => Err(unknown("step", other, STEPS).into()),
     }
 }
 
-fn parse_expect(variant: &Variant, value: &Yaml) -> Result<Vec<Expect>, String> {
+fn parse_expect(variant: &Variant, value: &Yaml) -> Result<Vec<Expect>, StepProblems> {
     let map = value.as_mapping().ok_or("expect: takes a map of checks")?;
     let mut checks = Vec::new();
     for (k, v) in map {
@@ -423,7 +449,7 @@ fn parse_expect(variant: &Variant, value: &Yaml) -> Result<Vec<Expect>, String> 
             "log" => Expect::Log(log_lines(v, "log")?),
             "eval" => Expect::Eval(eval_map(v)?),
             "seen_log" => Expect::SeenLog(seat_map(v, |lines| log_lines(lines, "seen_log"))?),
-            other => return Err(unknown("expectation", other, EXPECTATIONS)),
+            other => return Err(unknown("expectation", other, EXPECTATIONS).into()),
         });
     }
     Ok(checks)

@@ -44,6 +44,10 @@ fn bad_scenario_files_name_file_line_and_problem() {
             "step-as-words.yaml:7:5: unknown step 'play blue 2': a step with an argument is a map, written {play: blue 2}",
         ),
         ("turn-starts-without-discard.yaml", "turn-starts-without-discard.yaml:5:16: turn_starts: needs a discard"),
+        (
+            "eval-syntax-error.yaml",
+            "eval-syntax-error.yaml:7:38: eval: 'hand_size(1' does not parse: Expecting ')' to close the arguments list",
+        ),
         ("unquoted-unknown-card.yaml", "unquoted-unknown-card.yaml:7:5: '+5': unknown card"),
     ];
     for (file, expected) in cases {
