@@ -399,58 +399,67 @@ pub fn parse_step(variant: &Variant, value: &Yaml) -> Result<Step, StepProblems>
 
 fn parse_expect(variant: &Variant, value: &Yaml) -> Result<Vec<Expect>, StepProblems> {
     let map = value.as_mapping().ok_or("expect: takes a map of checks")?;
-    let mut checks = Vec::new();
+    let (mut checks, mut problems) = (Vec::new(), StepProblems::default());
     for (k, v) in map {
-        let key = k.as_str().unwrap_or_default();
-        let count = |v: &Yaml| v.as_u64().map(|n| n as usize).ok_or_else(|| format!("{key}: '{}' is not a number", v));
-        checks.push(match key {
-            "current" => Expect::Current(as_seat(v)?),
-            "direction" => Expect::Direction(
-                v.as_str().and_then(Direction::parse).ok_or("direction: clockwise or counterclockwise")?,
-            ),
-            "color" if v.as_str().is_some_and(|c| c.eq_ignore_ascii_case("none")) => Expect::Color(None),
-            "color" => Expect::Color(Some(parse_color(variant, v)?)),
-            "top" => Expect::Top(parse_pattern(variant, v)?),
-            "side" => Expect::Side(v.as_str().and_then(Side::parse).ok_or("side: light or dark")?),
-            "hand_sizes" => Expect::HandSizes(seat_map(v, count)?),
-            "hand" => Expect::Hand(seat_map(v, |cards| {
-                cards
-                    .as_sequence()
-                    .ok_or("hand: a list of cards per player")?
-                    .iter()
-                    .map(|c| parse_pattern(variant, c))
-                    .collect()
-            })?),
-            "draw_size" => Expect::DrawSize(count(v)?),
-            "discard_size" => Expect::DiscardSize(count(v)?),
-            "power" => Expect::Power(seat_map(v, |x| match x.as_str().map(str::to_ascii_lowercase).as_deref() {
-                Some("green") => Ok(true),
-                Some("red") => Ok(false),
-                _ => Err(format!("power: '{}' must be green or red", x)),
-            })?),
-            "winner" => Expect::Winner(as_seat(v)?),
-            "match_winner" => match v.as_sequence() {
-                Some(seats) => Expect::MatchWinners(seats.iter().map(as_seat).collect::<Result<_, _>>()?),
-                None => Expect::MatchWinner(as_seat(v)?),
-            },
-            "scores" => {
-                Expect::Scores(seat_map(v, |x| x.as_i64().ok_or_else(|| format!("scores: '{}' is not a number", x)))?)
-            }
-            "state" => Expect::State(state_map(v)?),
-            "seat_state" => Expect::SeatState(seat_map(v, state_map)?),
-            "playing" => Expect::Playing(
-                v.as_sequence()
-                    .ok_or("playing: a list of the seats still in the hand")?
-                    .iter()
-                    .map(as_seat)
-                    .collect::<Result<_, _>>()?,
-            ),
-            "aside_size" => Expect::AsideSize(count(v)?),
-            "log" => Expect::Log(log_lines(v, "log")?),
-            "eval" => Expect::Eval(eval_map(v)?),
-            "seen_log" => Expect::SeenLog(seat_map(v, |lines| log_lines(lines, "seen_log"))?),
-            other => return Err(unknown("expectation", other, EXPECTATIONS).into()),
-        });
+        match parse_check(variant, k, v) {
+            Ok(check) => checks.push(check),
+            Err(found) => problems.0.extend(found.0),
+        }
     }
-    Ok(checks)
+    if problems.0.is_empty() { Ok(checks) } else { Err(problems) }
+}
+
+/// One check of an `expect:`, `key: v`; an unknown key is placed at itself.
+fn parse_check(variant: &Variant, k: &Yaml, v: &Yaml) -> Result<Expect, StepProblems> {
+    let key = k.scalar_text().unwrap_or_default();
+    let key = key.as_ref();
+    let count = |v: &Yaml| v.as_u64().map(|n| n as usize).ok_or_else(|| format!("{key}: '{}' is not a number", v));
+    Ok(match key {
+        "current" => Expect::Current(as_seat(v)?),
+        "direction" => {
+            Expect::Direction(v.as_str().and_then(Direction::parse).ok_or("direction: clockwise or counterclockwise")?)
+        }
+        "color" if v.as_str().is_some_and(|c| c.eq_ignore_ascii_case("none")) => Expect::Color(None),
+        "color" => Expect::Color(Some(parse_color(variant, v)?)),
+        "top" => Expect::Top(parse_pattern(variant, v)?),
+        "side" => Expect::Side(v.as_str().and_then(Side::parse).ok_or("side: light or dark")?),
+        "hand_sizes" => Expect::HandSizes(seat_map(v, count)?),
+        "hand" => Expect::Hand(seat_map(v, |cards| {
+            cards
+                .as_sequence()
+                .ok_or("hand: a list of cards per player")?
+                .iter()
+                .map(|c| parse_pattern(variant, c))
+                .collect()
+        })?),
+        "draw_size" => Expect::DrawSize(count(v)?),
+        "discard_size" => Expect::DiscardSize(count(v)?),
+        "power" => Expect::Power(seat_map(v, |x| match x.as_str().map(str::to_ascii_lowercase).as_deref() {
+            Some("green") => Ok(true),
+            Some("red") => Ok(false),
+            _ => Err(format!("power: '{}' must be green or red", x)),
+        })?),
+        "winner" => Expect::Winner(as_seat(v)?),
+        "match_winner" => match v.as_sequence() {
+            Some(seats) => Expect::MatchWinners(seats.iter().map(as_seat).collect::<Result<_, _>>()?),
+            None => Expect::MatchWinner(as_seat(v)?),
+        },
+        "scores" => {
+            Expect::Scores(seat_map(v, |x| x.as_i64().ok_or_else(|| format!("scores: '{}' is not a number", x)))?)
+        }
+        "state" => Expect::State(state_map(v)?),
+        "seat_state" => Expect::SeatState(seat_map(v, state_map)?),
+        "playing" => Expect::Playing(
+            v.as_sequence()
+                .ok_or("playing: a list of the seats still in the hand")?
+                .iter()
+                .map(as_seat)
+                .collect::<Result<_, _>>()?,
+        ),
+        "aside_size" => Expect::AsideSize(count(v)?),
+        "log" => Expect::Log(log_lines(v, "log")?),
+        "eval" => Expect::Eval(eval_map(v)?),
+        "seen_log" => Expect::SeenLog(seat_map(v, |lines| log_lines(lines, "seen_log"))?),
+        other => return Err(StepProblems(vec![(k.position(), unknown("expectation", other, EXPECTATIONS))])),
+    })
 }

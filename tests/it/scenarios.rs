@@ -48,6 +48,10 @@ fn bad_scenario_files_name_file_line_and_problem() {
             "eval-syntax-error.yaml",
             "eval-syntax-error.yaml:7:38: eval: 'hand_size(1' does not parse: Expecting ')' to close the arguments list",
         ),
+        ("unknown-expectations.yaml", "unknown-expectations.yaml:7:14: unknown expectation 'curent' ("),
+        ("unknown-expectations.yaml", "; did you mean 'current'?"),
+        ("unknown-expectations.yaml", "unknown-expectations.yaml:7:37: unknown expectation 'hnd_sizes' ("),
+        ("unknown-expectations.yaml", "; did you mean 'hand_sizes'?"),
         ("unquoted-unknown-card.yaml", "unquoted-unknown-card.yaml:7:5: '+5': unknown card"),
     ];
     for (file, expected) in cases {
