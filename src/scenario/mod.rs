@@ -152,6 +152,7 @@ impl Scenario {
             source,
         };
         problems.extend(scenario.check_setup());
+        scenario.source.sort_problems(&mut problems);
         if problems.is_empty() { Ok(scenario) } else { Err(problems.join("\n")) }
     }
 }

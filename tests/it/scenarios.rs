@@ -60,6 +60,16 @@ fn bad_scenario_files_name_file_line_and_problem() {
     }
 }
 
+/// A file's problems are told in the order of their places, whichever
+/// part of the file (setup, steps) they were found in.
+#[test]
+fn problems_are_told_in_the_order_of_their_lines() {
+    let message = rejection("problems-in-order.yaml");
+    let places: Vec<&str> =
+        message.lines().filter_map(|line| line.split("problems-in-order.yaml:").nth(1)?.split(": ").next()).collect();
+    assert_eq!(places, ["5:13", "7:5", "9:5"], "{message}");
+}
+
 #[test]
 fn a_failing_step_is_reported_with_expected_and_found() {
     let scratch = tempfile::tempdir().unwrap();
