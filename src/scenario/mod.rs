@@ -9,6 +9,7 @@ mod run;
 mod schema;
 mod setup;
 
+use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -17,7 +18,7 @@ use crate::loader::{Loader, Open};
 use crate::ruleset::{self, LoadRequest};
 use crate::source::{Position, SourceFile};
 use crate::variant::Variant;
-use crate::yaml::Placed;
+use crate::yaml::{Placed, Yaml};
 
 pub use report::{Report, collect, collect_where, run_files};
 use schema::{RawScenario, RawSetup, Step, parse_step};
@@ -58,31 +59,37 @@ pub fn reference(name: &str, builtin_names: &[&str], scenario: &Path) -> String 
 }
 
 /// Loads the ruleset a file names (`variant:`, `rules:` relative to the
-/// file, `options:`); a problem points at the reference it is about.
+/// file, `options:`); a problem points at what it is about: a setting, a
+/// rule at its entry in `rules:` (the first whose adding makes the load
+/// fail), else the variant.
 pub fn load_named(
     loader: &dyn Loader,
     source: &SourceFile,
     path: &Path,
     variant: &Placed<String>,
     rules: &[Placed<String>],
-    options: &std::collections::BTreeMap<String, crate::yaml::Yaml>,
+    options: &BTreeMap<String, Yaml>,
 ) -> Result<Arc<Variant>, String> {
-    let request = LoadRequest {
+    let request = |rules: &[Placed<String>], options: &BTreeMap<String, Yaml>| LoadRequest {
         variant: reference(variant, &crate::builtin::variant_names(), path),
         rules: rules.iter().map(|r| reference(r, &crate::builtin::rule_names(), path)).collect(),
         settings: options.iter().map(|(k, v)| (k.clone(), v.to_string())).collect(),
     };
-    let loaded = ruleset::load(&request, loader).map_err(|problems| {
-        // A problem with a setting is placed at it; any other at the first
-        // reference a problem names, else at the variant's.
+    let loaded = ruleset::load(&request(rules, options), loader).map_err(|problems| {
+        let told = problems.join("\n  ");
         let setting = options.iter().find(|(key, _)| problems.iter().any(|p| p.contains(&format!("option '{key}'"))));
-        let mut references = std::iter::once(variant).chain(rules);
-        let named = references.find(|r| problems.iter().any(|p| p.contains(r.as_str())));
-        let at = match setting {
-            Some((_, value)) => value.position(),
-            None => named.unwrap_or(variant).position(),
-        };
-        source.problem(at, format!("cannot load the variant:\n  {}", problems.join("\n  ")))
+        if let Some((_, value)) = setting {
+            return source.problem(value.position(), format!("cannot load the variant:\n  {told}"));
+        }
+        // The rule whose adding makes the variant fail to load (a problem
+        // names the file it is in, a script perhaps, not the entry).
+        let none = BTreeMap::new();
+        let fails = |upto: usize| ruleset::load(&request(&rules[..upto], &none), loader).is_err();
+        let failing = if fails(0) { None } else { (1..=rules.len()).find(|&upto| fails(upto)) };
+        match failing {
+            Some(upto) => source.problem(rules[upto - 1].position(), format!("cannot load the rule:\n  {told}")),
+            None => source.problem(variant.position(), format!("cannot load the variant:\n  {told}")),
+        }
     })?;
     Ok(Arc::new(loaded))
 }

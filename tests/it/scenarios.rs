@@ -70,6 +70,30 @@ fn problems_are_told_in_the_order_of_their_lines() {
     assert_eq!(places, ["5:13", "7:5", "9:5"], "{message}");
 }
 
+/// A rule of `rules:` that cannot be loaded (its script does not parse,
+/// or it is not there) is told at its entry, not at `variant:`.
+#[test]
+fn a_rule_that_cannot_be_loaded_is_told_at_its_entry() {
+    let (scratch, _) = super::scratch_files(&[
+        ("broken.rhai", "fn f(card) { true\n"),
+        (
+            "broken.yaml",
+            "name: broken\ndescription: Does not parse.\nscripts: [broken.rhai]\nhooks:\n  can_play:\n    - {match: 7, call: f}\n",
+        ),
+    ]);
+    let file = scratch.path().join("s.yaml");
+    for (rules, told) in [
+        ("[stacking, broken.yaml]", "s.yaml:3:19: cannot load the rule:\n  "),
+        ("[stacking, broken.yaml]", "broken.rhai:2:1: Expecting ';'"),
+        ("[nothere.yaml, stacking]", "s.yaml:3:9: cannot load the rule:\n  "),
+        ("[stacking, seven-o, sevn-o]", "s.yaml:3:28: cannot load the rule:\n  unknown house rule 'sevn-o'"),
+    ] {
+        std::fs::write(&file, format!("name: r\nvariant: classic\nrules: {rules}\nsteps:\n  - draw\n")).unwrap();
+        let message = Scenario::load(&file).err().unwrap_or_else(|| panic!("{rules} was accepted"));
+        assert!(message.contains(told), "{rules}: {message}");
+    }
+}
+
 #[test]
 fn a_failing_step_is_reported_with_expected_and_found() {
     let scratch = tempfile::tempdir().unwrap();
