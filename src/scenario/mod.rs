@@ -18,7 +18,7 @@ use crate::loader::{Loader, Open};
 use crate::ruleset::{self, LoadRequest};
 use crate::source::{Position, SourceFile};
 use crate::variant::Variant;
-use crate::yaml::{Placed, Yaml};
+use crate::yaml::{Placed, Yaml, YamlValue};
 
 pub use report::{Report, collect, collect_where, run_files};
 use schema::{RawScenario, RawSetup, Step, parse_step};
@@ -59,30 +59,31 @@ pub fn reference(name: &str, builtin_names: &[&str], scenario: &Path) -> String 
 }
 
 /// Loads the ruleset a file names (`variant:`, `rules:` relative to the
-/// file, `options:`); a problem points at what it is about: a setting, a
-/// rule at its entry in `rules:` (the first whose adding makes the load
-/// fail), else the variant.
+/// file, `options:`); a problem points at what it is about: a setting at
+/// its key, a rule at its entry in `rules:` (the first whose adding makes
+/// the load fail), else the variant.
 pub fn load_named(
     loader: &dyn Loader,
     source: &SourceFile,
     path: &Path,
     variant: &Placed<String>,
     rules: &[Placed<String>],
-    options: &BTreeMap<String, Yaml>,
+    options: &BTreeMap<Placed<String>, Yaml>,
 ) -> Result<Arc<Variant>, String> {
-    let request = |rules: &[Placed<String>], options: &BTreeMap<String, Yaml>| LoadRequest {
+    let request = |rules: &[Placed<String>], options: &BTreeMap<Placed<String>, Yaml>| LoadRequest {
         variant: reference(variant, &crate::builtin::variant_names(), path),
         rules: rules.iter().map(|r| reference(r, &crate::builtin::rule_names(), path)).collect(),
-        settings: options.iter().map(|(k, v)| (k.clone(), v.to_string())).collect(),
+        settings: options.iter().map(|(k, v)| (k.value.clone(), setting(v))).collect(),
     };
     let loaded = ruleset::load(&request(rules, options), loader).map_err(|problems| {
         let told = problems.join("\n  ");
-        let setting = options.iter().find(|(key, _)| problems.iter().any(|p| p.contains(&format!("option '{key}'"))));
-        if let Some((_, value)) = setting {
-            return source.problem(value.position(), format!("cannot load the variant:\n  {told}"));
+        // An unknown option at its key, a value refused at the value.
+        let about = |key: &str| problems.iter().find(|p| p.contains(&format!("option '{key}'")));
+        if let Some((key, value, problem)) = options.iter().find_map(|(k, v)| Some((k, v, about(k)?))) {
+            let at =
+                if problem.contains(&format!("unknown option '{key}'")) { key.position() } else { value.position() };
+            return source.problem(at, format!("cannot load the variant:\n  {told}"));
         }
-        // The rule whose adding makes the variant fail to load (a problem
-        // names the file it is in, a script perhaps, not the entry).
         let none = BTreeMap::new();
         let fails = |upto: usize| ruleset::load(&request(&rules[..upto], &none), loader).is_err();
         let failing = if fails(0) { None } else { (1..=rules.len()).find(|&upto| fails(upto)) };
@@ -92,6 +93,15 @@ pub fn load_named(
         }
     })?;
     Ok(Arc::new(loaded))
+}
+
+/// A setting's value as `--set K=V` gives it: a number as its value (`0x10`
+/// is 16), anything else as written.
+pub(crate) fn setting(value: &Yaml) -> String {
+    match value.value {
+        YamlValue::Int(n) => n.to_string(),
+        _ => value.to_string(),
+    }
 }
 
 /// The players at a scenario's table: `players:`, else one more than the

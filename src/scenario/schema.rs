@@ -26,7 +26,7 @@ pub struct RawScenario {
     pub rules: Vec<Placed<String>>,
     /// Settings of the variant's and rules' options (an extension).
     #[serde(default)]
-    pub options: BTreeMap<String, Yaml>,
+    pub options: BTreeMap<Placed<String>, Yaml>,
     pub players: Option<Placed<usize>>,
     pub seed: Option<u64>,
     #[serde(default)]

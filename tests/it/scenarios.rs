@@ -36,7 +36,14 @@ fn bad_scenario_files_name_file_line_and_problem() {
         ("empty-discard.yaml", "empty-discard.yaml:5:12: discard: [] names no card"),
         ("missing-seats.yaml", "missing-seats.yaml:7:5: there is no player 5 at a table of 3"),
         ("missing-seats.yaml", "missing-seats.yaml:8:12: there is no player 7 at a table of 3"),
-        ("unknown-option.yaml", "unknown-option.yaml:3:23: cannot load the variant"),
+        ("unknown-option.yaml", "unknown-option.yaml:3:11: cannot load the variant"),
+        ("misspelt-option.yaml", "misspelt-option.yaml:4:11: cannot load the variant"),
+        (
+            "misspelt-option.yaml",
+            "unknown option 'catchPenalti' (options here: catchPenalty, wildCountsAsColourMatch); did you mean 'catchPenalty'?",
+        ),
+        ("refused-option-value.yaml", "refused-option-value.yaml:4:25: cannot load the variant"),
+        ("refused-option-value.yaml", "option 'catchPenalty' takes a value like '4', not 'six'"),
         ("unmarked-card.yaml", "unmarked-card.yaml:5:15: the flex deck has no card 'blue 1'; did you mean 'blue 1*'?"),
         ("marked-card.yaml", "marked-card.yaml:5:15: the flex deck has no card 'green 3*'; did you mean 'green 3'?"),
         (
