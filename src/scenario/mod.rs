@@ -17,7 +17,7 @@ use crate::loader::Disk;
 use crate::loader::{Loader, Open};
 use crate::ruleset::{self, LoadRequest};
 use crate::source::{Position, SourceFile};
-use crate::variant::Variant;
+use crate::variant::{OptionValue, Variant};
 use crate::yaml::{Placed, Yaml, YamlValue};
 
 pub use report::{Report, collect, collect_where, run_files};
@@ -61,7 +61,9 @@ pub fn reference(name: &str, builtin_names: &[&str], scenario: &Path) -> String 
 /// Loads the ruleset a file names (`variant:`, `rules:` relative to the
 /// file, `options:`); a problem points at what it is about: a setting at
 /// its key, a rule at its entry in `rules:` (the first whose adding makes
-/// the load fail), else the variant.
+/// the load fail), else the variant. A setting is of its option's type
+/// (`limit: "2"`, text, is refused for a whole-number option), as
+/// `--set K=V`, all text, cannot say.
 pub fn load_named(
     loader: &dyn Loader,
     source: &SourceFile,
@@ -92,6 +94,21 @@ pub fn load_named(
             None => source.problem(variant.position(), format!("cannot load the variant:\n  {told}")),
         }
     })?;
+    let problems: Vec<String> = options
+        .iter()
+        .filter_map(|(key, value)| {
+            let kind = match (loaded.options.get(key.as_str())?, &value.value) {
+                (OptionValue::Int(_), YamlValue::Str(_)) => "a whole number",
+                (OptionValue::Bool(_), YamlValue::Str(_)) => "true or false",
+                _ => return None,
+            };
+            let told = format!("option '{key}' takes {kind}, not the text '{value}' (write it without quotes)");
+            Some(source.problem(value.position(), told))
+        })
+        .collect();
+    if !problems.is_empty() {
+        return Err(problems.join("\n"));
+    }
     Ok(Arc::new(loaded))
 }
 

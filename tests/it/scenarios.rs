@@ -42,6 +42,14 @@ fn bad_scenario_files_name_file_line_and_problem() {
             "misspelt-option.yaml",
             "unknown option 'catchPenalti' (options here: catchPenalty, wildCountsAsColourMatch); did you mean 'catchPenalty'?",
         ),
+        (
+            "option-as-text.yaml",
+            "option-as-text.yaml:4:25: option 'catchPenalty' takes a whole number, not the text '6' (write it without quotes)",
+        ),
+        (
+            "option-as-text.yaml",
+            "option-as-text.yaml:4:50: option 'sevenSwapMandatory' takes true or false, not the text 'true'",
+        ),
         ("refused-option-value.yaml", "refused-option-value.yaml:4:25: cannot load the variant"),
         ("refused-option-value.yaml", "option 'catchPenalty' takes a value like '4', not 'six'"),
         ("unmarked-card.yaml", "unmarked-card.yaml:5:15: the flex deck has no card 'blue 1'; did you mean 'blue 1*'?"),
