@@ -35,7 +35,7 @@ struct RawSpec {
     #[serde(default)]
     rules: Vec<Placed<String>>,
     #[serde(default)]
-    options: BTreeMap<String, Yaml>,
+    options: BTreeMap<Placed<String>, Yaml>,
     /// One player count or several: every seed is played at each.
     players: Option<Yaml>,
     seeds: Placed<Vec<Placed<u64>>>,
@@ -108,7 +108,7 @@ pub fn run_spec_with(path: &Path, mode: Mode, engine: Engine) -> Result<SpecResu
     let request = LoadRequest {
         variant: raw.variant.value.clone(),
         rules: raw.rules.iter().map(|r| r.value.clone()).collect(),
-        settings: raw.options.iter().map(|(k, v)| (k.clone(), v.to_string())).collect(),
+        settings: raw.options.iter().map(|(k, v)| (k.value.clone(), crate::scenario::setting(v))).collect(),
     };
     let stem = spec_stem(path);
     let dir = path.parent().unwrap_or(Path::new("."));
@@ -215,14 +215,14 @@ fn plays_the_same_without(
     played: &[(usize, u64, String)],
     bot: BotKind,
 ) -> bool {
-    let load = |options: &BTreeMap<String, Yaml>| {
+    let load = |options: &BTreeMap<Placed<String>, Yaml>| {
         crate::scenario::load_named(&Disk, source, path, &raw.variant, others, options)
     };
     let Ok(without) = load(&BTreeMap::new()) else { return false };
-    let kept: BTreeMap<String, Yaml> = raw
+    let kept: BTreeMap<Placed<String>, Yaml> = raw
         .options
         .iter()
-        .filter(|(name, _)| without.options.contains_key(*name))
+        .filter(|(name, _)| without.options.contains_key(name.as_str()))
         .map(|(k, v)| (k.clone(), v.clone()))
         .collect();
     let Ok(without) = (if kept.is_empty() { Ok(without) } else { load(&kept) }) else { return false };

@@ -9,6 +9,7 @@ mod run;
 mod schema;
 mod setup;
 
+use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -16,8 +17,8 @@ use crate::loader::Disk;
 use crate::loader::{Loader, Open};
 use crate::ruleset::{self, LoadRequest};
 use crate::source::{Position, SourceFile};
-use crate::variant::Variant;
-use crate::yaml::Placed;
+use crate::variant::{OptionValue, Variant};
+use crate::yaml::{Placed, Yaml, YamlValue};
 
 pub use report::{Report, collect, collect_where, run_files};
 use schema::{RawScenario, RawSetup, Step, parse_step};
@@ -58,33 +59,66 @@ pub fn reference(name: &str, builtin_names: &[&str], scenario: &Path) -> String 
 }
 
 /// Loads the ruleset a file names (`variant:`, `rules:` relative to the
-/// file, `options:`); a problem points at the reference it is about.
+/// file, `options:`); a problem points at what it is about: a setting at
+/// its key, a rule at its entry in `rules:` (the first whose adding makes
+/// the load fail), else the variant. A setting is of its option's type
+/// (`limit: "2"`, text, is refused for a whole-number option), as
+/// `--set K=V`, all text, cannot say.
 pub fn load_named(
     loader: &dyn Loader,
     source: &SourceFile,
     path: &Path,
     variant: &Placed<String>,
     rules: &[Placed<String>],
-    options: &std::collections::BTreeMap<String, crate::yaml::Yaml>,
+    options: &BTreeMap<Placed<String>, Yaml>,
 ) -> Result<Arc<Variant>, String> {
-    let request = LoadRequest {
+    let request = |rules: &[Placed<String>], options: &BTreeMap<Placed<String>, Yaml>| LoadRequest {
         variant: reference(variant, &crate::builtin::variant_names(), path),
         rules: rules.iter().map(|r| reference(r, &crate::builtin::rule_names(), path)).collect(),
-        settings: options.iter().map(|(k, v)| (k.clone(), v.to_string())).collect(),
+        settings: options.iter().map(|(k, v)| (k.value.clone(), setting(v))).collect(),
     };
-    let loaded = ruleset::load(&request, loader).map_err(|problems| {
-        // A problem with a setting is placed at it; any other at the first
-        // reference a problem names, else at the variant's.
-        let setting = options.iter().find(|(key, _)| problems.iter().any(|p| p.contains(&format!("option '{key}'"))));
-        let mut references = std::iter::once(variant).chain(rules);
-        let named = references.find(|r| problems.iter().any(|p| p.contains(r.as_str())));
-        let at = match setting {
-            Some((_, value)) => value.position(),
-            None => named.unwrap_or(variant).position(),
-        };
-        source.problem(at, format!("cannot load the variant:\n  {}", problems.join("\n  ")))
+    let loaded = ruleset::load(&request(rules, options), loader).map_err(|problems| {
+        let told = problems.join("\n  ");
+        // An unknown option at its key, a value refused at the value.
+        let about = |key: &str| problems.iter().find(|p| p.contains(&format!("option '{key}'")));
+        if let Some((key, value, problem)) = options.iter().find_map(|(k, v)| Some((k, v, about(k)?))) {
+            let at =
+                if problem.contains(&format!("unknown option '{key}'")) { key.position() } else { value.position() };
+            return source.problem(at, format!("cannot load the variant:\n  {told}"));
+        }
+        let none = BTreeMap::new();
+        let fails = |upto: usize| ruleset::load(&request(&rules[..upto], &none), loader).is_err();
+        let failing = if fails(0) { None } else { (1..=rules.len()).find(|&upto| fails(upto)) };
+        match failing {
+            Some(upto) => source.problem(rules[upto - 1].position(), format!("cannot load the rule:\n  {told}")),
+            None => source.problem(variant.position(), format!("cannot load the variant:\n  {told}")),
+        }
     })?;
+    let problems: Vec<String> = options
+        .iter()
+        .filter_map(|(key, value)| {
+            let kind = match (loaded.options.get(key.as_str())?, &value.value) {
+                (OptionValue::Int(_), YamlValue::Str(_)) => "a whole number",
+                (OptionValue::Bool(_), YamlValue::Str(_)) => "true or false",
+                _ => return None,
+            };
+            let told = format!("option '{key}' takes {kind}, not the text '{value}' (write it without quotes)");
+            Some(source.problem(value.position(), told))
+        })
+        .collect();
+    if !problems.is_empty() {
+        return Err(problems.join("\n"));
+    }
     Ok(Arc::new(loaded))
+}
+
+/// A setting's value as `--set K=V` gives it: a number as its value (`0x10`
+/// is 16), anything else as written.
+pub(crate) fn setting(value: &Yaml) -> String {
+    match value.value {
+        YamlValue::Int(n) => n.to_string(),
+        _ => value.to_string(),
+    }
 }
 
 /// The players at a scenario's table: `players:`, else one more than the
@@ -136,7 +170,9 @@ impl Scenario {
         for value in &raw.steps {
             match parse_step(&variant, value) {
                 Ok(step) => steps.push((value.to_string(), step)),
-                Err(e) => problems.push(source.problem(value.position(), e)),
+                Err(found) => {
+                    problems.extend(found.0.into_iter().map(|(at, e)| source.problem(at.or(value.position()), e)))
+                }
             }
         }
         let scenario = Scenario {
@@ -150,6 +186,7 @@ impl Scenario {
             source,
         };
         problems.extend(scenario.check_setup());
+        scenario.source.sort_problems(&mut problems);
         if problems.is_empty() { Ok(scenario) } else { Err(problems.join("\n")) }
     }
 }

@@ -10,6 +10,7 @@ use crate::card::{Color, Direction, Side};
 use crate::game::command::{ActCommand, CardRef, ChoiceRef, Command, PlayCommand};
 use crate::notation::CardPattern;
 use crate::seat::Seat;
+use crate::source::Position;
 use crate::turn::ScriptValue;
 use crate::variant::Variant;
 use crate::yaml::{Placed, Yaml, YamlValue};
@@ -25,7 +26,7 @@ pub struct RawScenario {
     pub rules: Vec<Placed<String>>,
     /// Settings of the variant's and rules' options (an extension).
     #[serde(default)]
-    pub options: BTreeMap<String, Yaml>,
+    pub options: BTreeMap<Placed<String>, Yaml>,
     pub players: Option<Placed<usize>>,
     pub seed: Option<u64>,
     #[serde(default)]
@@ -107,6 +108,23 @@ pub enum Expect {
     Eval(Vec<(String, String)>),
 }
 
+/// What is wrong with a step: each problem, and where it stands where
+/// that is closer than the step (a value inside it).
+#[derive(Debug, Default)]
+pub struct StepProblems(pub Vec<(Option<Position>, String)>);
+
+impl From<String> for StepProblems {
+    fn from(message: String) -> StepProblems {
+        StepProblems(vec![(None, message)])
+    }
+}
+
+impl From<&str> for StepProblems {
+    fn from(message: &str) -> StepProblems {
+        StepProblems::from(message.to_string())
+    }
+}
+
 /// A value for the rules' state, written in YAML: a number, text or
 /// true/false; `~` (in expectations) means "not set".
 pub fn script_value(value: &Yaml) -> Result<Option<ScriptValue>, String> {
@@ -134,19 +152,27 @@ fn state_map(value: &Yaml) -> Result<Vec<(String, Option<ScriptValue>)>, String>
 
 /// `eval: {EXPRESSION: VALUE}`: each value in words, as `eval` says it (a
 /// number, true or false, text, `~` for `()`).
-fn eval_map(value: &Yaml) -> Result<Vec<(String, String)>, String> {
+/// An expression that does not parse is a problem of the file, placed at
+/// the expression.
+fn eval_map(value: &Yaml) -> Result<Vec<(String, String)>, StepProblems> {
     let map = value.as_mapping().ok_or("eval: a map of script expression -> the value it has")?;
     map.iter()
         .map(|(k, v)| {
-            let expression = k.as_str().ok_or_else(|| format!("eval: '{k}' is not a script expression"))?;
+            let expression = k.scalar_text().ok_or_else(|| format!("eval: '{k}' is not a script expression"))?;
+            if let Some(problem) = unolab_script::check::expression_problem(&expression) {
+                return Err(StepProblems(vec![(
+                    k.position(),
+                    format!("eval: '{expression}' does not parse: {problem}"),
+                )]));
+            }
             let words = match &v.value {
                 YamlValue::Null => "()".to_string(),
                 YamlValue::Bool(b) => b.to_string(),
                 YamlValue::Int(n) => n.to_string(),
                 YamlValue::Str(s) => s.clone(),
-                _ => return Err(format!("eval: '{v}' is not a value (a number, true or false, text or ~)")),
+                _ => return Err(format!("eval: '{v}' is not a value (a number, true or false, text or ~)").into()),
             };
-            Ok((expression.to_string(), words))
+            Ok((expression.into_owned(), words))
         })
         .collect()
 }
@@ -176,11 +202,8 @@ fn parse_color(variant: &Variant, value: &Yaml) -> Result<Color, String> {
 }
 
 fn parse_pattern(variant: &Variant, value: &Yaml) -> Result<CardPattern, String> {
-    let text = match &value.value {
-        YamlValue::Str(s) => s.clone(),
-        YamlValue::Int(n) => n.to_string(),
-        _ => return Err(format!("'{value}' is not a card")),
-    };
+    // As written: `+4` is a card, though YAML reads it as a number.
+    let text = value.scalar_text().ok_or_else(|| format!("'{value}' is not a card"))?;
     let pattern = variant.names.parse_pattern(&text)?;
     let exists = variant.designs.iter().any(|d| pattern.matches(d, Side::Light) || pattern.matches(d, Side::Dark));
     if !exists {
@@ -338,7 +361,7 @@ fn parse_play(variant: &Variant, arg: &Yaml) -> Result<Command, String> {
     Ok(Command::Play(play))
 }
 
-pub fn parse_step(variant: &Variant, value: &Yaml) -> Result<Step, String> {
+pub fn parse_step(variant: &Variant, value: &Yaml) -> Result<Step, StepProblems> {
     if let Some(word) = value.as_str() {
         return match word.trim() {
             "draw" => Ok(Step::Act(Command::Draw)),
@@ -346,22 +369,22 @@ pub fn parse_step(variant: &Variant, value: &Yaml) -> Result<Step, String> {
             "challenge" => Ok(Step::Act(Command::Challenge)),
             "accept" => Ok(Step::Act(Command::Accept)),
             "uno" => Ok(Step::Act(Command::Uno(None))),
-            other => Err(unknown_word_step(other)),
+            other => Err(unknown_word_step(other).into()),
         };
     }
     let map = value.as_mapping().ok_or_else(|| format!("a step is a word or a one-key map, not '{}'", value))?;
     if map.len() != 1 {
-        return Err(format!("a step has exactly one key: '{}'", value));
+        return Err(format!("a step has exactly one key: '{}'", value).into());
     }
     let (key, arg) = map.iter().next().expect("one entry");
     let key = key.as_str().unwrap_or_default();
     match key {
-        "play" => parse_play(variant, arg).map(Step::Act),
+        "play" => Ok(parse_play(variant, arg).map(Step::Act)?),
         "uno" => Ok(Step::Act(Command::Uno(if arg.is_null() { None } else { Some(as_seat(arg)?) }))),
         "catch" => Ok(Step::Act(Command::Catch(as_seat(arg)?))),
         "color" => Ok(Step::Act(Command::Color(parse_color(variant, arg)?))),
         "choose" => Ok(Step::Act(Command::Choose(parse_choice(arg)?))),
-        "act" => parse_act(variant, arg).map(|act| Step::Act(Command::Act(act))),
+        "act" => Ok(parse_act(variant, arg).map(|act| Step::Act(Command::Act(act)))?),
         "expect" => parse_expect(variant, arg).map(Step::Expect),
         "expect_error" => match parse_step(variant, arg)? {
             action @ Step::Act(_) => Ok(Step::ExpectError(Box::new(action))),
@@ -370,64 +393,73 @@ pub fn parse_step(variant: &Variant, value: &Yaml) -> Result<Step, String> {
         "draw" | "pass" | "challenge" | "accept" if arg.is_null() => {
             parse_step(variant, &Yaml::unplaced(YamlValue::Str(key.into())))
         }
-        other => Err(unknown("step", other, STEPS)),
+        other => Err(unknown("step", other, STEPS).into()),
     }
 }
 
-fn parse_expect(variant: &Variant, value: &Yaml) -> Result<Vec<Expect>, String> {
+fn parse_expect(variant: &Variant, value: &Yaml) -> Result<Vec<Expect>, StepProblems> {
     let map = value.as_mapping().ok_or("expect: takes a map of checks")?;
-    let mut checks = Vec::new();
+    let (mut checks, mut problems) = (Vec::new(), StepProblems::default());
     for (k, v) in map {
-        let key = k.as_str().unwrap_or_default();
-        let count = |v: &Yaml| v.as_u64().map(|n| n as usize).ok_or_else(|| format!("{key}: '{}' is not a number", v));
-        checks.push(match key {
-            "current" => Expect::Current(as_seat(v)?),
-            "direction" => Expect::Direction(
-                v.as_str().and_then(Direction::parse).ok_or("direction: clockwise or counterclockwise")?,
-            ),
-            "color" if v.as_str().is_some_and(|c| c.eq_ignore_ascii_case("none")) => Expect::Color(None),
-            "color" => Expect::Color(Some(parse_color(variant, v)?)),
-            "top" => Expect::Top(parse_pattern(variant, v)?),
-            "side" => Expect::Side(v.as_str().and_then(Side::parse).ok_or("side: light or dark")?),
-            "hand_sizes" => Expect::HandSizes(seat_map(v, count)?),
-            "hand" => Expect::Hand(seat_map(v, |cards| {
-                cards
-                    .as_sequence()
-                    .ok_or("hand: a list of cards per player")?
-                    .iter()
-                    .map(|c| parse_pattern(variant, c))
-                    .collect()
-            })?),
-            "draw_size" => Expect::DrawSize(count(v)?),
-            "discard_size" => Expect::DiscardSize(count(v)?),
-            "power" => Expect::Power(seat_map(v, |x| match x.as_str().map(str::to_ascii_lowercase).as_deref() {
-                Some("green") => Ok(true),
-                Some("red") => Ok(false),
-                _ => Err(format!("power: '{}' must be green or red", x)),
-            })?),
-            "winner" => Expect::Winner(as_seat(v)?),
-            "match_winner" => match v.as_sequence() {
-                Some(seats) => Expect::MatchWinners(seats.iter().map(as_seat).collect::<Result<_, _>>()?),
-                None => Expect::MatchWinner(as_seat(v)?),
-            },
-            "scores" => {
-                Expect::Scores(seat_map(v, |x| x.as_i64().ok_or_else(|| format!("scores: '{}' is not a number", x)))?)
-            }
-            "state" => Expect::State(state_map(v)?),
-            "seat_state" => Expect::SeatState(seat_map(v, state_map)?),
-            "playing" => Expect::Playing(
-                v.as_sequence()
-                    .ok_or("playing: a list of the seats still in the hand")?
-                    .iter()
-                    .map(as_seat)
-                    .collect::<Result<_, _>>()?,
-            ),
-            "aside_size" => Expect::AsideSize(count(v)?),
-            "log" => Expect::Log(log_lines(v, "log")?),
-            "eval" => Expect::Eval(eval_map(v)?),
-            "seen_log" => Expect::SeenLog(seat_map(v, |lines| log_lines(lines, "seen_log"))?),
-            other => return Err(unknown("expectation", other, EXPECTATIONS)),
-        });
+        match parse_check(variant, k, v) {
+            Ok(check) => checks.push(check),
+            Err(found) => problems.0.extend(found.0),
+        }
     }
-    Ok(checks)
+    if problems.0.is_empty() { Ok(checks) } else { Err(problems) }
+}
+
+/// One check of an `expect:`, `key: v`; an unknown key is placed at itself.
+fn parse_check(variant: &Variant, k: &Yaml, v: &Yaml) -> Result<Expect, StepProblems> {
+    let key = k.scalar_text().unwrap_or_default();
+    let key = key.as_ref();
+    let count = |v: &Yaml| v.as_u64().map(|n| n as usize).ok_or_else(|| format!("{key}: '{}' is not a number", v));
+    Ok(match key {
+        "current" => Expect::Current(as_seat(v)?),
+        "direction" => {
+            Expect::Direction(v.as_str().and_then(Direction::parse).ok_or("direction: clockwise or counterclockwise")?)
+        }
+        "color" if v.as_str().is_some_and(|c| c.eq_ignore_ascii_case("none")) => Expect::Color(None),
+        "color" => Expect::Color(Some(parse_color(variant, v)?)),
+        "top" => Expect::Top(parse_pattern(variant, v)?),
+        "side" => Expect::Side(v.as_str().and_then(Side::parse).ok_or("side: light or dark")?),
+        "hand_sizes" => Expect::HandSizes(seat_map(v, count)?),
+        "hand" => Expect::Hand(seat_map(v, |cards| {
+            cards
+                .as_sequence()
+                .ok_or("hand: a list of cards per player")?
+                .iter()
+                .map(|c| parse_pattern(variant, c))
+                .collect()
+        })?),
+        "draw_size" => Expect::DrawSize(count(v)?),
+        "discard_size" => Expect::DiscardSize(count(v)?),
+        "power" => Expect::Power(seat_map(v, |x| match x.as_str().map(str::to_ascii_lowercase).as_deref() {
+            Some("green") => Ok(true),
+            Some("red") => Ok(false),
+            _ => Err(format!("power: '{}' must be green or red", x)),
+        })?),
+        "winner" => Expect::Winner(as_seat(v)?),
+        "match_winner" => match v.as_sequence() {
+            Some(seats) => Expect::MatchWinners(seats.iter().map(as_seat).collect::<Result<_, _>>()?),
+            None => Expect::MatchWinner(as_seat(v)?),
+        },
+        "scores" => {
+            Expect::Scores(seat_map(v, |x| x.as_i64().ok_or_else(|| format!("scores: '{}' is not a number", x)))?)
+        }
+        "state" => Expect::State(state_map(v)?),
+        "seat_state" => Expect::SeatState(seat_map(v, state_map)?),
+        "playing" => Expect::Playing(
+            v.as_sequence()
+                .ok_or("playing: a list of the seats still in the hand")?
+                .iter()
+                .map(as_seat)
+                .collect::<Result<_, _>>()?,
+        ),
+        "aside_size" => Expect::AsideSize(count(v)?),
+        "log" => Expect::Log(log_lines(v, "log")?),
+        "eval" => Expect::Eval(eval_map(v)?),
+        "seen_log" => Expect::SeenLog(seat_map(v, |lines| log_lines(lines, "seen_log"))?),
+        other => return Err(StepProblems(vec![(k.position(), unknown("expectation", other, EXPECTATIONS))])),
+    })
 }

@@ -45,6 +45,11 @@ fn scenario_command_reports_and_exits_by_outcome() {
         "{}",
         text(&bad)
     );
+    // A script expression that does not parse is bad input too, not a
+    // failed check.
+    let eval = unolab(&["scenario", "tests/bad-input/eval-syntax-error.yaml"]);
+    assert_eq!(eval.status.code(), Some(2), "{}", text(&eval));
+    assert!(text(&eval).contains("ERROR tests/bad-input/eval-syntax-error.yaml:7:38: eval:"), "{}", text(&eval));
     let missing = unolab(&["scenario", "tests/no-such-folder"]);
     assert_eq!(missing.status.code(), Some(2));
 }

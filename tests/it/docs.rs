@@ -3,7 +3,9 @@
 //! follows is what it prints, `...` stands for lines left out and `[..]`
 //! for part of a line) run in an empty folder of their own, one per page,
 //! and what they print must be what the page shows. A changed output fails
-//! here, so the pages cannot drift from the program.
+//! here, so the pages cannot drift from the program. An example that names
+//! a file of the repository on its first line is that file, which other
+//! tests run.
 
 use std::path::Path;
 
@@ -43,4 +45,32 @@ fn the_readme_and_the_guides_show_what_unolab_prints() {
     }
     assert!(examples >= 1, "no page shows a console example");
     cases.run();
+}
+
+/// A fenced block of a guide whose first line names a file of the
+/// repository (`# tests/scenarios/host/knockout-guide.yaml`) shows that
+/// file as it is, which the tests run: the example cannot go stale.
+#[test]
+fn a_guides_example_that_names_a_file_of_the_repository_is_that_file() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut shown = 0;
+    for entry in std::fs::read_dir(root.join("docs")).unwrap() {
+        let page = entry.unwrap().path();
+        if page.extension().is_none_or(|e| e != "md") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&page).unwrap();
+        for block in text.split("```").skip(1).step_by(2) {
+            let body = block.split_once('\n').map_or("", |(_, body)| body);
+            let first = body.lines().next().unwrap_or_default();
+            let Some(named) = first.strip_prefix("# ").or_else(|| first.strip_prefix("// ")) else { continue };
+            let file = root.join(named.trim());
+            if !named.starts_with(['.', '/']) && file.is_file() {
+                let written = std::fs::read_to_string(&file).unwrap();
+                assert_eq!(body, written, "{} shows {named} otherwise than it is", page.display());
+                shown += 1;
+            }
+        }
+    }
+    assert!(shown >= 1, "no guide shows a file of the repository");
 }

@@ -334,6 +334,35 @@ fn a_selector_that_selects_nothing_is_told_unless_declared_inert() {
     assert!(declared.warnings.is_empty(), "{:?}", declared.warnings);
 }
 
+/// A selector YAML reads as a number (`match: 55`, unquoted) is read as
+/// written, alone or in a list; a map is no selector, told where it stands.
+#[test]
+fn a_selector_written_as_a_number_is_read_as_written() {
+    let scratch = tempfile::tempdir().unwrap();
+    std::fs::write(scratch.path().join("s.rhai"), "fn f(card) { true }\n").unwrap();
+    let load_rule = |selector: &str| {
+        let rule = scratch.path().join("r.yaml");
+        let text = format!(
+            "name: r\ndescription: Numbers.\nscripts: [s.rhai]\nhooks:\n  can_play:\n    - {{match: {selector}, call: f}}\n"
+        );
+        std::fs::write(&rule, text).unwrap();
+        let rules = vec![rule.display().to_string()];
+        load(&LoadRequest { variant: "classic".into(), rules, ..LoadRequest::default() })
+    };
+    for (selector, told) in
+        [("55", "r.yaml:6:15: match: 55 selects no card"), ("[55, 56]", "r.yaml:6:16: match: 55, 56 selects no card")]
+    {
+        let loaded = load_rule(selector).unwrap_or_else(|e| panic!("{selector}: {e:?}"));
+        assert!(loaded.warnings.iter().any(|w| w.contains(told)), "{selector}: {:?}", loaded.warnings);
+    }
+    assert!(load_rule("7").unwrap().warnings.is_empty());
+    let problems = load_rule("{a: 1}").unwrap_err();
+    assert!(
+        problems.iter().any(|p| p.contains("r.yaml:6:") && p.contains("'{a: 1}' is not a selector")),
+        "{problems:?}"
+    );
+}
+
 /// A variant's file given as a house rule is told so, once.
 #[test]
 fn a_variant_given_as_a_rule_is_one_problem() {

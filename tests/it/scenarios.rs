@@ -36,7 +36,22 @@ fn bad_scenario_files_name_file_line_and_problem() {
         ("empty-discard.yaml", "empty-discard.yaml:5:12: discard: [] names no card"),
         ("missing-seats.yaml", "missing-seats.yaml:7:5: there is no player 5 at a table of 3"),
         ("missing-seats.yaml", "missing-seats.yaml:8:12: there is no player 7 at a table of 3"),
-        ("unknown-option.yaml", "unknown-option.yaml:3:23: cannot load the variant"),
+        ("unknown-option.yaml", "unknown-option.yaml:3:11: cannot load the variant"),
+        ("misspelt-option.yaml", "misspelt-option.yaml:4:11: cannot load the variant"),
+        (
+            "misspelt-option.yaml",
+            "unknown option 'catchPenalti' (options here: catchPenalty, wildCountsAsColourMatch); did you mean 'catchPenalty'?",
+        ),
+        (
+            "option-as-text.yaml",
+            "option-as-text.yaml:4:25: option 'catchPenalty' takes a whole number, not the text '6' (write it without quotes)",
+        ),
+        (
+            "option-as-text.yaml",
+            "option-as-text.yaml:4:50: option 'sevenSwapMandatory' takes true or false, not the text 'true'",
+        ),
+        ("refused-option-value.yaml", "refused-option-value.yaml:4:25: cannot load the variant"),
+        ("refused-option-value.yaml", "option 'catchPenalty' takes a value like '4', not 'six'"),
         ("unmarked-card.yaml", "unmarked-card.yaml:5:15: the flex deck has no card 'blue 1'; did you mean 'blue 1*'?"),
         ("marked-card.yaml", "marked-card.yaml:5:15: the flex deck has no card 'green 3*'; did you mean 'green 3'?"),
         (
@@ -44,10 +59,53 @@ fn bad_scenario_files_name_file_line_and_problem() {
             "step-as-words.yaml:7:5: unknown step 'play blue 2': a step with an argument is a map, written {play: blue 2}",
         ),
         ("turn-starts-without-discard.yaml", "turn-starts-without-discard.yaml:5:16: turn_starts: needs a discard"),
+        (
+            "eval-syntax-error.yaml",
+            "eval-syntax-error.yaml:7:38: eval: 'hand_size(1' does not parse: Expecting ')' to close the arguments list",
+        ),
+        ("unknown-expectations.yaml", "unknown-expectations.yaml:7:14: unknown expectation 'curent' ("),
+        ("unknown-expectations.yaml", "; did you mean 'current'?"),
+        ("unknown-expectations.yaml", "unknown-expectations.yaml:7:37: unknown expectation 'hnd_sizes' ("),
+        ("unknown-expectations.yaml", "; did you mean 'hand_sizes'?"),
+        ("unquoted-unknown-card.yaml", "unquoted-unknown-card.yaml:7:5: '+5': unknown card"),
     ];
     for (file, expected) in cases {
         let message = rejection(file);
         assert!(message.contains(expected), "{file}: {message}");
+    }
+}
+
+/// A file's problems are told in the order of their places, whichever
+/// part of the file (setup, steps) they were found in.
+#[test]
+fn problems_are_told_in_the_order_of_their_lines() {
+    let message = rejection("problems-in-order.yaml");
+    let places: Vec<&str> =
+        message.lines().filter_map(|line| line.split("problems-in-order.yaml:").nth(1)?.split(": ").next()).collect();
+    assert_eq!(places, ["5:13", "7:5", "9:5"], "{message}");
+}
+
+/// A rule of `rules:` that cannot be loaded (its script does not parse,
+/// or it is not there) is told at its entry, not at `variant:`.
+#[test]
+fn a_rule_that_cannot_be_loaded_is_told_at_its_entry() {
+    let (scratch, _) = super::scratch_files(&[
+        ("broken.rhai", "fn f(card) { true\n"),
+        (
+            "broken.yaml",
+            "name: broken\ndescription: Does not parse.\nscripts: [broken.rhai]\nhooks:\n  can_play:\n    - {match: 7, call: f}\n",
+        ),
+    ]);
+    let file = scratch.path().join("s.yaml");
+    for (rules, told) in [
+        ("[stacking, broken.yaml]", "s.yaml:3:19: cannot load the rule:\n  "),
+        ("[stacking, broken.yaml]", "broken.rhai:2:1: Expecting ';'"),
+        ("[nothere.yaml, stacking]", "s.yaml:3:9: cannot load the rule:\n  "),
+        ("[stacking, seven-o, sevn-o]", "s.yaml:3:28: cannot load the rule:\n  unknown house rule 'sevn-o'"),
+    ] {
+        std::fs::write(&file, format!("name: r\nvariant: classic\nrules: {rules}\nsteps:\n  - draw\n")).unwrap();
+        let message = Scenario::load(&file).err().unwrap_or_else(|| panic!("{rules} was accepted"));
+        assert!(message.contains(told), "{rules}: {message}");
     }
 }
 

@@ -65,6 +65,21 @@ impl SourceFile {
             None => format!("{}: {message}", self.name),
         }
     }
+
+    /// The place a problem of this file (`problem`'s form) names; `None`
+    /// for one that names no place, or another file.
+    pub fn place_of(&self, problem: &str) -> Option<Position> {
+        let rest = problem.strip_prefix(self.name.as_str())?.strip_prefix(':')?;
+        let (line, rest) = rest.split_once(':')?;
+        let (column, _) = rest.split_once(": ")?;
+        Some(Position { line: line.parse().ok()?, column: column.parse().ok()? })
+    }
+
+    /// Problems of this file in the order of the places they name (those
+    /// that name none first), as a reader goes through the file.
+    pub fn sort_problems(&self, problems: &mut [String]) {
+        problems.sort_by_key(|problem| self.place_of(problem).map(|p| (p.line, p.column)));
+    }
 }
 
 /// A line and column (1-based) in a file; line 0 where the place is

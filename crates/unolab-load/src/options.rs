@@ -118,8 +118,9 @@ pub fn merge<'a>(
         let Some(current) = options.values.get(key) else {
             let known: Vec<&str> = options.values.keys().map(String::as_str).collect();
             problems.push(format!(
-                "unknown option '{key}' (options here: {})",
-                if known.is_empty() { "none".into() } else { known.join(", ") }
+                "unknown option '{key}' (options here: {}){}",
+                if known.is_empty() { "none".into() } else { known.join(", ") },
+                unolab_core::source::did_you_mean(key, known.iter().copied())
             ));
             continue;
         };

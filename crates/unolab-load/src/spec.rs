@@ -42,7 +42,7 @@ impl ActionEntry {
     }
 }
 
-use crate::yaml::Placed;
+use crate::yaml::{Placed, Yaml};
 
 /// `variants/NAME.yaml`, or a house rule (`variants/rules/NAME.yaml`), which
 /// uses the same schema without the table fields (`deck`, `colors`, ...).
@@ -263,6 +263,8 @@ impl<'de> Deserialize<'de> for MatchSpec {
 }
 
 /// A `match:`'s value: one selector or a list, each alternative placed.
+/// A selector is read as written, though YAML reads `7` or `+4` as a
+/// number.
 enum Alternatives {
     One(String),
     Any(Vec<Placed<String>>),
@@ -270,26 +272,18 @@ enum Alternatives {
 
 impl<'de> Deserialize<'de> for Alternatives {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Alternatives, D::Error> {
-        struct Visit;
-        impl<'de> serde::de::Visitor<'de> for Visit {
-            type Value = Alternatives;
-
-            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.write_str("a selector or a list of selectors")
-            }
-
-            fn visit_str<E>(self, s: &str) -> Result<Alternatives, E> {
-                Ok(Alternatives::One(s.to_string()))
-            }
-
-            fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Alternatives, A::Error> {
-                let mut any = Vec::new();
-                while let Some(alternative) = seq.next_element()? {
-                    any.push(alternative);
-                }
-                Ok(Alternatives::Any(any))
-            }
+        const EXPECTED: &str = "a selector or a list of selectors";
+        let selector = |node: &Yaml| node.scalar_text().map(|text| text.into_owned());
+        let node = Yaml::deserialize(deserializer)?;
+        if let Some(items) = node.as_sequence() {
+            let any = items.iter().map(|item| match selector(item) {
+                Some(text) => Ok(Placed { at: item.at, value: text }),
+                None => Err(serde::de::Error::custom(format!("'{item}' is not a selector: {EXPECTED} is needed"))),
+            });
+            return any.collect::<Result<_, _>>().map(Alternatives::Any);
         }
-        deserializer.deserialize_any(Visit)
+        selector(&node)
+            .map(Alternatives::One)
+            .ok_or_else(|| serde::de::Error::custom(format!("'{node}' is not a selector: {EXPECTED} is needed")))
     }
 }

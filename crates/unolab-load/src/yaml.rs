@@ -3,8 +3,12 @@
 //! into their structs, and where a file holds free-form values (scenario
 //! steps, option settings, state) each node is a `Yaml` that keeps where it
 //! stood, so a problem found later points at its own line. Duplicate keys
-//! are an error, and the parser's errors carry their line and column.
+//! are an error, and the parser's errors carry their line and column. A
+//! scalar the parser reads as a number keeps the text written for it too
+//! (`+4`, a card, is the number 4 to YAML): where a file's value is text
+//! (a card, a selector), it is read as written.
 
+use std::cell::RefCell;
 use std::fmt;
 
 use serde::de::{self, Deserialize, DeserializeOwned, Deserializer, MapAccess, SeqAccess, Visitor};
@@ -17,6 +21,9 @@ pub struct Yaml {
     /// Line and column (1-based); line 0 where the place is unknown.
     pub at: Position,
     pub value: YamlValue,
+    /// For a scalar read as a number, its text in the file where that is
+    /// known (`+4` for the number 4).
+    pub written: Option<String>,
 }
 
 /// A node's value. Numbers are whole numbers: nothing in our files takes
@@ -36,7 +43,7 @@ pub enum YamlValue {
 impl Yaml {
     /// A node made in code, standing nowhere in a file.
     pub fn unplaced(value: YamlValue) -> Yaml {
-        Yaml { at: Position { line: 0, column: 0 }, value }
+        Yaml { at: Position { line: 0, column: 0 }, value, written: None }
     }
 
     /// Where the node stands, if known.
@@ -47,6 +54,19 @@ impl Yaml {
     pub fn as_str(&self) -> Option<&str> {
         match &self.value {
             YamlValue::Str(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// A scalar as the text written in the file: text as it is, and a
+    /// number as it was spelt (`+4`, not 4); `None` for anything else.
+    pub fn scalar_text(&self) -> Option<std::borrow::Cow<'_, str>> {
+        use std::borrow::Cow;
+        match (&self.value, &self.written) {
+            (YamlValue::Str(s), _) => Some(Cow::Borrowed(s)),
+            (YamlValue::Int(_) | YamlValue::Float(_), Some(written)) => Some(Cow::Borrowed(written)),
+            (YamlValue::Int(n), None) => Some(Cow::Owned(n.to_string())),
+            (YamlValue::Float(n), None) => Some(Cow::Borrowed(n)),
             _ => None,
         }
     }
@@ -103,8 +123,9 @@ impl fmt::Display for Yaml {
         match &self.value {
             YamlValue::Null => write!(f, "~"),
             YamlValue::Bool(b) => write!(f, "{b}"),
-            YamlValue::Int(n) => write!(f, "{n}"),
-            YamlValue::Float(text) | YamlValue::Str(text) => write!(f, "{text}"),
+            YamlValue::Int(_) | YamlValue::Float(_) | YamlValue::Str(_) => {
+                write!(f, "{}", self.scalar_text().unwrap_or_default())
+            }
             YamlValue::Seq(items) => list(f, items.iter().map(Yaml::to_string).collect(), "[", "]"),
             YamlValue::Map(entries) => list(f, entries.iter().map(|(k, v)| format!("{k}: {v}")).collect(), "{", "}"),
         }
@@ -189,7 +210,43 @@ fn position(place: serde_saphyr::Location) -> Position {
 impl<'de> Deserialize<'de> for Yaml {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Yaml, D::Error> {
         let spanned = serde_saphyr::Spanned::<YamlValue>::deserialize(deserializer)?;
-        Ok(Yaml { at: position(spanned.referenced), value: spanned.value })
+        let written = match spanned.value {
+            YamlValue::Int(_) | YamlValue::Float(_) => written_at(spanned.defined.span()),
+            _ => None,
+        };
+        Ok(Yaml { at: position(spanned.referenced), value: spanned.value, written })
+    }
+}
+
+thread_local! {
+    /// The text `from_str` is reading, for a number's spelling (`written_at`).
+    static READING: RefCell<Option<String>> = const { RefCell::new(None) };
+}
+
+/// The text at a parser's span in the text being read, if known.
+fn written_at(span: serde_saphyr::Span) -> Option<String> {
+    let start = usize::try_from(span.byte_offset()?).ok()?;
+    let len = usize::try_from(span.byte_len()?).ok()?;
+    READING.with(|text| {
+        let text = text.borrow();
+        let written = text.as_deref()?.get(start..start.checked_add(len)?)?.trim();
+        (!written.is_empty()).then(|| written.to_string())
+    })
+}
+
+/// While alive, `written_at` reads `text`; the text read before is put back
+/// after (a file read while another is read).
+struct Reading(Option<String>);
+
+impl Reading {
+    fn start(text: &str) -> Reading {
+        Reading(READING.with(|reading| reading.replace(Some(text.to_string()))))
+    }
+}
+
+impl Drop for Reading {
+    fn drop(&mut self) {
+        READING.with(|reading| *reading.borrow_mut() = self.0.take());
     }
 }
 
@@ -291,6 +348,7 @@ pub fn from_str<T: DeserializeOwned>(text: &str) -> Result<T, (Option<Position>,
             max_total_scalar_bytes: 4 * unolab_core::limits::FILE_BYTES as usize,
         },
     };
+    let _reading = Reading::start(text);
     serde_saphyr::from_str_with_options(text, options).map_err(|e| {
         let at = e.location().filter(|l| l.line() > 0).map(|l| Position {
             line: usize::try_from(l.line()).unwrap_or(0),
@@ -417,5 +475,24 @@ mod tests {
         assert_eq!(steps[1].at, Position { line: 3, column: 5 });
         assert_eq!(steps[1].to_string(), "draw");
         assert_eq!(steps[0].to_string(), "{play: red 5}");
+    }
+
+    /// A scalar YAML reads as a number keeps its spelling, where text is
+    /// asked for: `+4` is a card, not the number 4.
+    #[test]
+    fn a_number_keeps_its_spelling() {
+        let node: Yaml = from_str("{a: +4, b: [+2, 7], c: 0x1F, d: &n +3, e: *n, f: 1.50, g: red}").unwrap();
+        let text = |key: &str| node.get(key).and_then(|v| v.scalar_text().map(|t| t.into_owned()));
+        assert_eq!(node.get("a").map(|v| v.value.clone()), Some(YamlValue::Int(4)));
+        assert_eq!(text("a").as_deref(), Some("+4"));
+        let b = node.get("b").and_then(Yaml::as_sequence).unwrap();
+        assert_eq!(b[0].scalar_text().as_deref(), Some("+2"));
+        assert_eq!(b[1].scalar_text().as_deref(), Some("7"));
+        assert_eq!(text("c").as_deref(), Some("0x1F"));
+        assert_eq!(text("d").as_deref(), Some("+3"));
+        assert_eq!(text("e").as_deref(), Some("+3"));
+        assert_eq!(text("f").as_deref(), Some("1.50"));
+        assert_eq!(text("g").as_deref(), Some("red"));
+        assert_eq!(node.to_string(), "{a: +4, b: [+2, 7], c: 0x1F, d: +3, e: +3, f: 1.50, g: red}");
     }
 }

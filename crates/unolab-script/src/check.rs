@@ -97,6 +97,14 @@ pub fn check_layer(layer: &Layer, all_scripts: bool) -> Vec<String> {
 const KEYWORD_FUNCTIONS: &[&str] =
     &["print", "debug", "type_of", "Fn", "call", "curry", "is_def_var", "is_def_fn", "is_shared", "eval"];
 
+/// What is wrong with `expression` as a question in the rules' language
+/// (`Rules::eval`), found without a game: it does not parse. `None` where
+/// it parses (its functions are looked up when it is asked).
+pub fn expression_problem(expression: &str) -> Option<String> {
+    let (engine, _) = super::engine::hardened_engine(|_| {});
+    engine.compile_expression(expression).err().map(|e| e.to_string())
+}
+
 /// Host functions that still work but should no longer be used, with what
 /// to use instead.
 const DEPRECATED: &[(&str, &str)] = &[("set_var", "set_state (and state() to read it back)")];
