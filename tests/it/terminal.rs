@@ -261,7 +261,10 @@ fn two_terminals_play_each_other_through_a_host() {
 #[test]
 fn a_question_gone_while_its_answer_is_typed_leaves_the_prompt() {
     let scratch = tempfile::tempdir().unwrap();
-    let args = ["classic", "-p", "2", "--humans", "2", "--seed", "4", "--turn-time", "3"];
+    // The seat's time (10 s) runs from the match's start, and has to outlast
+    // the steps below up to typing `hel`: each waits for its screen to be
+    // quiet (400 ms) on a machine that may be slow; the test waits it out.
+    let args = ["classic", "-p", "2", "--humans", "2", "--seed", "4", "--turn-time", "10"];
     let host = super::net::Host::start(&args, scratch.path());
     let size = |n: u16| std::num::NonZero::new(n).unwrap();
     let mut players: Vec<(expectrl::session::OsSession, vt100::Parser)> = ["ann", "bo"]
@@ -300,7 +303,7 @@ fn a_question_gone_while_its_answer_is_typed_leaves_the_prompt() {
     let question = last_line(screen);
     assert!(question.starts_with("your turn on ") && question.ends_with('>'), "{question}");
     session.write_all(b"hel").unwrap();
-    // The time runs out (3 s): a bot decides, and play waits for the other.
+    // The time runs out: a bot decides, and play waits for the other.
     let deadline = Instant::now() + Duration::from_secs(30);
     while !screen.screen().contents().contains("a bot decides for you") && Instant::now() < deadline {
         settle(session, screen);
