@@ -558,8 +558,10 @@ fn a_seat_out_of_time_is_played_by_a_bot_from_the_seed_and_everyone_is_told() {
         let mut host = host;
         host.command("quit");
         host.command("yes");
-        ann.drain(Duration::from_secs(3));
-        bo.drain(Duration::from_secs(3));
+        // Until each is closed, its closing read: the 30 s are only a safety
+        // net (a loaded machine may take more than a few seconds to stop).
+        ann.drain(Duration::from_secs(30));
+        bo.drain(Duration::from_secs(30));
         assert_eq!(host.wait(), 0);
         (ann, bo, unolab::repl::record::SavedGame::read(&saved).unwrap().history)
     };

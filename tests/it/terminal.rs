@@ -66,22 +66,52 @@ fn coloured(screen: &vt100::Screen) -> String {
     out
 }
 
-/// Reads what the program writes until it has been quiet for a while.
-fn settle(session: &mut expectrl::session::OsSession, screen: &mut vt100::Parser) {
+/// Reads what the program writes until it has been quiet for a while and
+/// none of its threads is running or waiting to run (a loaded machine can
+/// hold a program back longer than the quiet asked for). `false` once its
+/// output has ended.
+fn settle(session: &mut expectrl::session::OsSession, screen: &mut vt100::Parser) -> bool {
+    let pid = session.get_process().pid().as_raw();
     let start = Instant::now();
     let mut quiet_since = Instant::now();
     let mut buffer = [0u8; 4096];
-    while start.elapsed() < Duration::from_secs(20) && quiet_since.elapsed() < Duration::from_millis(400) {
+    while start.elapsed() < Duration::from_secs(20) && (quiet_since.elapsed() < Duration::from_millis(400) || busy(pid))
+    {
         match session.try_read(&mut buffer) {
-            Ok(0) => break,
+            Ok(0) => return false,
             Ok(n) => {
                 screen.process(&buffer[..n]);
                 quiet_since = Instant::now();
             }
             Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => std::thread::sleep(Duration::from_millis(20)),
-            Err(_) => break,
+            Err(_) => return false,
         }
     }
+    true
+}
+
+/// Is a thread of process `pid` running, waiting to run, or waiting on
+/// the disk (`/proc`; none where there is no `/proc`)?
+fn busy(pid: i32) -> bool {
+    let Ok(threads) = std::fs::read_dir(format!("/proc/{pid}/task")) else { return false };
+    threads.flatten().any(|thread| {
+        let stat = std::fs::read_to_string(thread.path().join("stat")).unwrap_or_default();
+        // The state comes after the command's name, in parentheses.
+        let state = stat.rsplit_once(')').and_then(|(_, rest)| rest.trim_start().chars().next());
+        matches!(state, Some('R' | 'D'))
+    })
+}
+
+/// Settles until `done` holds of the screen, or the program's output ends,
+/// or a minute passes: a program quiet for a while may still be waiting
+/// for the host, which says more when the machine lets it.
+fn settle_until(
+    session: &mut expectrl::session::OsSession,
+    screen: &mut vt100::Parser,
+    done: impl Fn(&vt100::Parser) -> bool,
+) {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while settle(session, screen) && !done(screen) && Instant::now() < deadline {}
 }
 
 #[test]
@@ -153,13 +183,16 @@ fn two_terminals_play_each_other_through_a_host() {
             (session, screen)
         })
         .collect();
-    for (session, screen) in &mut players {
-        settle(session, screen);
-    }
     let contents = |screen: &vt100::Parser| screen.screen().contents();
     let last_line = |screen: &vt100::Parser| {
         contents(screen).lines().map(str::trim_end).rfind(|l| !l.is_empty()).unwrap_or("").to_string()
     };
+    // The host logs a player joined before it sends the table: each screen
+    // is waited for until it shows the table and a prompt.
+    let started = |screen: &vt100::Parser| contents(screen).contains("<- to act") && last_line(screen).ends_with('>');
+    for (session, screen) in &mut players {
+        settle_until(session, screen, started);
+    }
     // While the other plays, a bare prompt takes any line: 'log' answers
     // at once.
     let to_act =
@@ -168,15 +201,16 @@ fn two_terminals_play_each_other_through_a_host() {
     assert_eq!(last_line(&players[waiting].1), ">", "{}", contents(&players[waiting].1));
     let (session, screen) = &mut players[waiting];
     session.write_all(b"log 2\r").unwrap();
-    settle(session, screen);
+    let answer = |text: &str| text.split("> log 2\n").nth(1).unwrap_or_default().to_string();
+    settle_until(session, screen, |s| answer(&contents(s)).lines().count() >= 2 && last_line(s) == ">");
     let text = contents(screen);
-    let answer = text.split("> log 2\n").nth(1).unwrap_or_default();
+    let answer = answer(&text);
     assert!(answer.lines().take(2).all(|l| l.starts_with("  ")) && answer.lines().count() >= 2, "{text}");
     assert_eq!(last_line(screen), ">", "{text}");
     // Whoever is asked plays (a bot decides for them), until each has
     // played five times; `auto` at a bare prompt is told nothing waits.
     let mut turns = [0, 0];
-    let deadline = Instant::now() + Duration::from_secs(120);
+    let deadline = Instant::now() + Duration::from_secs(240);
     while turns.iter().any(|&t| t < 5) && Instant::now() < deadline {
         for (i, (session, screen)) in players.iter_mut().enumerate() {
             settle(session, screen);
@@ -184,10 +218,10 @@ fn two_terminals_play_each_other_through_a_host() {
             if last.ends_with('>') && !last.contains("match over") {
                 // Tab completes the command word with its space.
                 session.write_all(b"au\t").unwrap();
-                settle(session, screen);
-                let typed = contents(screen);
                 // The hint after it: what it may take.
-                assert!(typed.lines().any(|l| l.trim_end().ends_with("> auto [BOT]")), "{typed}");
+                let hinted = |s: &vt100::Parser| contents(s).lines().any(|l| l.trim_end().ends_with("> auto [BOT]"));
+                settle_until(session, screen, hinted);
+                assert!(hinted(screen), "{}", contents(screen));
                 session.write_all(b"\r").unwrap();
                 if last.trim_start() != ">" {
                     turns[i] += 1;
@@ -213,7 +247,7 @@ fn two_terminals_play_each_other_through_a_host() {
     host.command("yes");
     assert_eq!(host.wait(), 0);
     for (session, screen) in &mut players {
-        settle(session, screen);
+        settle_until(session, screen, |s| contents(s).contains("the host closed the connection"));
         let text = contents(screen);
         assert!(text.contains("the host closed the connection: the host stopped the match"), "{text}");
         let status = format!("{:?}", session.get_process_mut().wait().unwrap());
@@ -227,7 +261,10 @@ fn two_terminals_play_each_other_through_a_host() {
 #[test]
 fn a_question_gone_while_its_answer_is_typed_leaves_the_prompt() {
     let scratch = tempfile::tempdir().unwrap();
-    let args = ["classic", "-p", "2", "--humans", "2", "--seed", "4", "--turn-time", "3"];
+    // The seat's time (10 s) runs from the match's start, and has to outlast
+    // the steps below up to typing `hel`: each waits for its screen to be
+    // quiet (400 ms) on a machine that may be slow; the test waits it out.
+    let args = ["classic", "-p", "2", "--humans", "2", "--seed", "4", "--turn-time", "10"];
     let host = super::net::Host::start(&args, scratch.path());
     let size = |n: u16| std::num::NonZero::new(n).unwrap();
     let mut players: Vec<(expectrl::session::OsSession, vt100::Parser)> = ["ann", "bo"]
@@ -245,13 +282,16 @@ fn a_question_gone_while_its_answer_is_typed_leaves_the_prompt() {
             (session, screen)
         })
         .collect();
-    for (session, screen) in &mut players {
-        settle(session, screen);
-    }
     let last_line = |screen: &vt100::Parser| {
         let text = screen.screen().contents();
         text.lines().map(str::trim_end).rfind(|l| !l.is_empty()).unwrap_or("").to_string()
     };
+    // The host logs a player joined before it sends the table.
+    let started =
+        |screen: &vt100::Parser| screen.screen().contents().contains("<- to act") && last_line(screen).ends_with('>');
+    for (session, screen) in &mut players {
+        settle_until(session, screen, started);
+    }
     let to_act = |screen: &vt100::Parser| {
         screen.screen().contents().lines().any(|l| l.starts_with("  you ") && l.ends_with("<- to act"))
     };
@@ -259,11 +299,11 @@ fn a_question_gone_while_its_answer_is_typed_leaves_the_prompt() {
     let (session, screen) = &mut players[asked];
     // A line typed on the seat's turn: the next is asked with the question.
     session.write_all(b"hand\r").unwrap();
-    settle(session, screen);
+    settle_until(session, screen, |s| last_line(s).ends_with('>'));
     let question = last_line(screen);
     assert!(question.starts_with("your turn on ") && question.ends_with('>'), "{question}");
     session.write_all(b"hel").unwrap();
-    // The time runs out (3 s): a bot decides, and play waits for the other.
+    // The time runs out: a bot decides, and play waits for the other.
     let deadline = Instant::now() + Duration::from_secs(30);
     while !screen.screen().contents().contains("a bot decides for you") && Instant::now() < deadline {
         settle(session, screen);
