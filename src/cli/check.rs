@@ -22,7 +22,7 @@ fn rule_target(target: &str) -> Option<LayerSpec> {
         return None;
     }
     if builtin::rule_names().contains(&target) {
-        return crate::ruleset::builtin_spec(&format!("variants/rules/{target}.yaml"));
+        return crate::builtin::spec(&format!("variants/rules/{target}.yaml"));
     }
     let file = crate::source::SourceFile::read(&Disk, std::path::Path::new(target)).ok()?;
     // A variant has a deck (even an empty one, which it is told is wrong);

@@ -175,10 +175,34 @@ pub fn build(
             )),
         }
     }
-    variant.bind(layers, problems);
+    variant.bind(layers, builtin_names(), problems);
     let warnings = answered_once_warnings(&variant.layers, problems);
     variant.warnings.extend(warnings);
     (problems.len() == start).then_some(variant)
+}
+
+/// The names (lower case) of every symbol, alias and colour of the
+/// built-in variants: a selector naming one that a variant lacks picks
+/// nothing there, where a name no variant knows is refused.
+fn builtin_names() -> &'static [String] {
+    static NAMES: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+    NAMES.get_or_init(|| {
+        let mut names: Vec<String> = crate::builtin::variant_names()
+            .into_iter()
+            .filter_map(|name| crate::builtin::spec(&format!("variants/{name}.yaml")))
+            .flat_map(|spec| {
+                let symbols = spec.symbols.iter().flat_map(|(name, symbol)| {
+                    std::iter::once(name.value.clone()).chain(symbol.aliases.iter().map(|a| a.value.clone()))
+                });
+                let colors = spec.colors.iter().chain(&spec.dark_colors).map(|c| c.value.clone());
+                symbols.chain(colors).collect::<Vec<_>>()
+            })
+            .map(|name| name.to_ascii_lowercase())
+            .collect();
+        names.sort();
+        names.dedup();
+        names
+    })
 }
 
 /// Fields only a house rule may set.
