@@ -388,6 +388,36 @@ fn a_symbol_the_variant_lacks_selects_nothing_there() {
     );
 }
 
+/// A variant `inert_in` names that is neither built in nor the one loaded
+/// is warned about where it is written, with did-you-mean: a misspelt name
+/// would silence nothing.
+#[test]
+fn inert_in_naming_no_known_variant_is_told() {
+    let scratch = tempfile::tempdir().unwrap();
+    std::fs::write(scratch.path().join("s.rhai"), "fn f(card) {}\n").unwrap();
+    let rule = scratch.path().join("r.yaml");
+    let text = "name: r\ndescription: Skips.\nscripts: [s.rhai]\nhooks:\n  on_play:\n    - {match: skip, call: f}\n\
+                inert_in:\n  flip: why\n  clasic: typo\n  mini: a variant of my own\n";
+    std::fs::write(&rule, text).unwrap();
+    let load_on = |variant: &str| {
+        let rules = vec![rule.display().to_string()];
+        load(&LoadRequest { variant: variant.into(), rules, ..LoadRequest::default() }).unwrap().warnings
+    };
+    let warnings = load_on("classic");
+    assert_eq!(warnings.len(), 2, "{warnings:?}");
+    assert!(
+        warnings[0].contains("r.yaml:9:3: inert_in names 'clasic', which is no built-in variant")
+            && warnings[0].ends_with("did you mean 'classic'?"),
+        "{warnings:?}"
+    );
+    assert!(warnings[1].contains("r.yaml:10:3: inert_in names 'mini'"), "{warnings:?}");
+    // Loaded on the variant of one's own it names, that name is known.
+    let mini = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/variants/mini.yaml");
+    let warnings = load_on(mini);
+    assert!(warnings.iter().any(|w| w.contains("'clasic'")), "{warnings:?}");
+    assert!(!warnings.iter().any(|w| w.contains("'mini'")), "{warnings:?}");
+}
+
 /// A variant's file given as a house rule is told so, once.
 #[test]
 fn a_variant_given_as_a_rule_is_one_problem() {

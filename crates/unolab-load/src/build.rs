@@ -178,7 +178,31 @@ pub fn build(
     variant.bind(layers, builtin_names(), problems);
     let warnings = answered_once_warnings(&variant.layers, problems);
     variant.warnings.extend(warnings);
+    variant.warnings.extend(rules.iter().flat_map(|rule| unknown_inert_in(rule, &variant.name)));
     (problems.len() == start).then_some(variant)
+}
+
+/// Warnings for the variants a rule's `inert_in` names that are neither
+/// built in nor `table` (the variant it is loaded on): a misspelt name
+/// would silence nothing. A variant of one's own is known only where it is
+/// loaded, so this is a warning, not a refusal.
+fn unknown_inert_in(rule: &LayerInput, table: &str) -> Vec<String> {
+    let known = || crate::builtin::variant_names().into_iter().chain(std::iter::once(table));
+    rule.spec
+        .inert_in
+        .keys()
+        .filter(|name| !known().any(|known| known == name.as_str()))
+        .map(|name| {
+            rule.file.problem(
+                name.position(),
+                format!(
+                    "inert_in names '{name}', which is no built-in variant (built in: {}){}",
+                    crate::builtin::variant_names().join(", "),
+                    unolab_core::source::did_you_mean(name, known())
+                ),
+            )
+        })
+        .collect()
 }
 
 /// The names (lower case) of every symbol, alias and colour of the
@@ -555,7 +579,7 @@ fn build_layer(input: &LayerInput, is_rule: bool, problems: &mut Vec<String>) ->
         source: file.clone(),
         scripts: scripts.clone(),
         hooks,
-        inert_in: spec.inert_in.clone(),
+        inert_in: spec.inert_in.iter().map(|(variant, why)| (variant.value.clone(), why.clone())).collect(),
         conflicts: spec.conflicts.clone(),
         combines_with,
         targets: spec.targets.iter().map(crate::spec::TargetEntry::spec).collect(),
