@@ -677,6 +677,38 @@ fn new_scaffolds_files_that_check_and_pass_as_written() {
     assert!(text(&nothing).contains("no scenario file"), "{}", text(&nothing));
 }
 
+/// `new variant` writes a variant of the user's own: its name, a
+/// description to fill in, no `default:` (built-in variants only), and
+/// `check` says nothing of it; a variant of one's own that sets `default:`
+/// is warned, at its place, that it does nothing.
+#[test]
+fn a_new_variant_is_no_built_in_one() {
+    let scratch = tempfile::tempdir().unwrap();
+    let dir = scratch.path();
+    let run = |args: &[&str]| Command::new(env!("CARGO_BIN_EXE_unolab")).args(args).current_dir(dir).output().unwrap();
+    let default = unolab::ruleset::default_variant().unwrap();
+    let made = run(&["new", "variant", "mini"]);
+    assert_eq!(made.status.code(), Some(0), "{}", text(&made));
+    let yaml = std::fs::read_to_string(dir.join("mini/mini.yaml")).unwrap();
+    assert!(!yaml.lines().any(|line| line.starts_with("default:")), "{yaml}");
+    let original = unolab::builtin::spec(&format!("variants/{default}.yaml")).unwrap().description;
+    assert!(!yaml.contains(&original), "{yaml}");
+    assert!(yaml.contains(&format!("description: mini, a variant started from {default}")), "{yaml}");
+    let checked = run(&["check", "mini/mini.yaml"]);
+    assert_eq!(checked.status.code(), Some(0), "{}", text(&checked));
+    assert!(!text(&checked).contains("warning"), "{}", text(&checked));
+    std::fs::write(dir.join("mini/mini.yaml"), yaml.replacen("\nname: mini\n", "\nname: mini\ndefault: true\n", 1))
+        .unwrap();
+    let line = yaml.lines().position(|line| line == "name: mini").unwrap() + 2;
+    let warned = run(&["check", "mini/mini.yaml"]);
+    assert_eq!(warned.status.code(), Some(0), "{}", text(&warned));
+    assert!(
+        text(&warned).contains(&format!("warning: mini/mini.yaml:{line}:1: 'default' is for built-in variants only")),
+        "{}",
+        text(&warned)
+    );
+}
+
 /// An action other seats may take at any moment can keep a hand from ever
 /// ending (docs/authoring.md, "Actions"): `check` fails, names the games
 /// that did not end at each table size, and the command it gives shows

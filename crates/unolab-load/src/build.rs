@@ -179,6 +179,15 @@ pub fn build(
     let warnings = answered_once_warnings(&variant.layers, problems);
     variant.warnings.extend(warnings);
     variant.warnings.extend(rules.iter().flat_map(|rule| unknown_inert_in(rule, &variant.name)));
+    // `default:` picks the variant `unolab` plays when none is named, among
+    // the built-in ones: in a file of one's own it does nothing.
+    if let (Some(at), unolab_core::source::Origin::Disk(_)) = (table.spec.key("default"), &table.file.origin) {
+        variant.warnings.push(table.file.problem(
+            Some(at),
+            "'default' is for built-in variants only (the one unolab plays when none is named): \
+             here it does nothing; remove it",
+        ));
+    }
     (problems.len() == start).then_some(variant)
 }
 
