@@ -191,15 +191,17 @@ steps:
     ))
 }
 
-/// What to run next, as the README would say it.
+/// What to run next, as the README would say it, each path quoted where a
+/// shell needs it (a space in it), so that a line can be pasted.
 pub fn next_steps(files: &[NewFile], rule: bool) -> String {
-    let yaml = files[0].path.display();
+    let quoted = |path: String| shell_words::quote(&path).into_owned();
+    let yaml = quoted(files[0].path.display().to_string());
     let folder_of = |what: &str| {
         files
             .iter()
             .filter_map(|f| f.path.parent())
             .find(|dir| dir.file_name().is_some_and(|n| n == what))
-            .map(|dir| format!("{}/", dir.display()))
+            .map(|dir| quoted(format!("{}/", dir.display())))
             .unwrap_or_default()
     };
     let (scenarios, snapshots) = (folder_of("scenarios"), folder_of("snapshots"));

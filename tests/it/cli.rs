@@ -677,6 +677,30 @@ fn new_scaffolds_files_that_check_and_pass_as_written() {
     assert!(text(&nothing).contains("no scenario file"), "{}", text(&nothing));
 }
 
+/// The commands `new` prints next can be pasted into a shell where the
+/// folder has a space in its name: each path is quoted.
+#[test]
+fn new_prints_commands_that_can_be_pasted() {
+    let scratch = tempfile::tempdir().unwrap();
+    let dir = scratch.path().join("my rules");
+    let run = |args: &[String]| Command::new(env!("CARGO_BIN_EXE_unolab")).args(args).output().unwrap();
+    let made = run(&["new".into(), "rule".into(), "spaced".into(), "--dir".into(), dir.display().to_string()]);
+    assert_eq!(made.status.code(), Some(0), "{}", text(&made));
+    let printed = text(&made);
+    let commands: Vec<Vec<String>> = printed
+        .lines()
+        .filter_map(|line| line.trim().strip_prefix("unolab "))
+        .filter(|line| line.starts_with("check") || line.starts_with("scenario"))
+        .map(|line| shell_words::split(line).unwrap())
+        .collect();
+    assert_eq!(commands.len(), 2, "{printed}");
+    for command in commands {
+        assert!(command.iter().any(|word| word.contains("my rules")), "{command:?} in {printed}");
+        let ran = run(&command);
+        assert_eq!(ran.status.code(), Some(0), "{command:?}: {}", text(&ran));
+    }
+}
+
 /// `new variant` writes a variant of the user's own: its name, a
 /// description to fill in, no `default:` (built-in variants only), and
 /// `check` says nothing of it; a variant of one's own that sets `default:`
