@@ -677,6 +677,21 @@ fn new_scaffolds_files_that_check_and_pass_as_written() {
     assert!(text(&nothing).contains("no scenario file"), "{}", text(&nothing));
 }
 
+/// `merge --help` says what --schema does to merge, which writes no
+/// --games-out; `sim --help` says what it does to both.
+#[test]
+fn schema_help_names_only_the_commands_own_options() {
+    let help = |command: &str| {
+        let out = text(&unolab(&[command, "--help"]));
+        out.lines().find(|line| line.trim_start().starts_with("--schema")).map(str::to_string).unwrap_or_default()
+    };
+    let (merge, sim) = (help("merge"), help("sim"));
+    assert!(merge.contains("--json prints schema 2 alone") && !merge.contains("--games-out"), "{merge}");
+    assert!(sim.contains("--games-out starts with a line naming the run"), "{sim}");
+    assert!(text(&unolab(&["sim", "--help"])).contains("--games-out <FILE>"));
+    assert!(!text(&unolab(&["merge", "--help"])).contains("--games-out"));
+}
+
 /// The commands `new` prints next can be pasted into a shell where the
 /// folder has a space in its name: each path is quoted.
 #[test]
