@@ -111,7 +111,7 @@ pub fn check_calls(variant: &Arc<Variant>, all_scripts: &[bool]) -> (Vec<String>
     let (mut problems, mut warnings) = (Vec::new(), Vec::new());
     let Ok(runtime) = Scripts::new(variant.clone()) else { return (problems, warnings) };
     let host = runtime.function_names();
-    let arities = runtime.host_arities();
+    let parameters = runtime.host_parameters();
     for (at, layer) in variant.layers.iter().enumerate() {
         if !all_scripts.get(at).copied().unwrap_or(true) {
             continue;
@@ -153,20 +153,15 @@ pub fn check_calls(variant: &Arc<Variant>, all_scripts: &[bool]) -> (Vec<String>
                                 )
                             ),
                         ));
-                    } else if let Some(takes) = arities.get(name)
+                    } else if let Some(signatures) = parameters.get(name)
                         && !defined.contains(name)
                     {
                         // A method call's object is its first argument.
                         let method = matches!(path.last(), Some(ASTNode::Expr(Expr::MethodCall(..))));
                         let given = call.args.len() + usize::from(method);
-                        if !takes.contains(&given) {
-                            let mut counts: Vec<String> = takes.iter().map(usize::to_string).collect();
-                            counts.sort();
-                            problems.push(script.problem(
-                                place,
-                                format!("{name}() takes {} argument(s), not {given}", counts.join(" or ")),
-                            ));
-                        }
+                        let problem = wrong_arguments(name, signatures, &call.args, given)
+                            .or_else(|| undeclared_option(variant, name, &call.args, method));
+                        problems.extend(problem.map(|problem| script.problem(place, problem)));
                     }
                 }
                 true
@@ -174,4 +169,79 @@ pub fn check_calls(variant: &Arc<Variant>, all_scripts: &[bool]) -> (Vec<String>
         }
     }
     (problems, warnings)
+}
+
+/// A call of a host function with a number of arguments no function of
+/// its name takes, or with a literal argument of a kind none of those takes
+/// (`reverse(1)`, where the host's `reverse()` takes none and Rhai's takes
+/// an array): what is wrong, in the words a game would say it.
+fn wrong_arguments(name: &str, signatures: &[Vec<String>], args: &[Expr], given: usize) -> Option<String> {
+    let of_count: Vec<&Vec<String>> = signatures.iter().filter(|types| types.len() == given).collect();
+    if of_count.is_empty() {
+        let mut counts: Vec<usize> = signatures.iter().map(Vec::len).collect();
+        counts.sort_unstable();
+        counts.dedup();
+        let counts: Vec<String> = counts.iter().map(usize::to_string).collect();
+        return Some(format!("{name}() takes {} argument(s), not {given}", counts.join(" or ")));
+    }
+    // The arguments written as literals, by position (a method call's
+    // object is not among `args`).
+    let offset = given - args.len();
+    let literal: Vec<Option<String>> = args.iter().map(literal_type).collect();
+    let takes = |types: &&Vec<String>| {
+        literal.iter().enumerate().all(|(at, kind)| match (kind, types.get(at + offset)) {
+            (Some(kind), Some(expected)) => !CONCRETE.contains(&expected.as_str()) || expected == kind,
+            _ => true,
+        })
+    };
+    if literal.iter().all(Option::is_none) || of_count.iter().any(takes) {
+        return None;
+    }
+    let words = |types: &[String]| types.iter().map(|t| super::type_in_words(t)).collect::<Vec<_>>().join(", ");
+    let written: Vec<String> =
+        literal.iter().map(|kind| kind.as_deref().map_or("?".into(), super::type_in_words)).collect();
+    let mut forms: Vec<String> = signatures.iter().map(|types| format!("({})", words(types))).collect();
+    let last = forms.pop().unwrap_or_default();
+    let forms = if forms.is_empty() { last } else { format!("{} or {last}", forms.join(", ")) };
+    Some(format!("{name}() does not take ({}): it takes {forms}", written.join(", ")))
+}
+
+/// Rhai's names of the types a literal can have; a parameter of another
+/// type (`?`, a host type) is not judged.
+const CONCRETE: &[&str] = &["i64", "bool", "char", "string", "array", "map", "blob", "()"];
+
+/// The type (Rhai's name) of an argument written as a literal.
+fn literal_type(arg: &Expr) -> Option<String> {
+    Some(match arg {
+        Expr::IntegerConstant(..) => "i64".into(),
+        Expr::BoolConstant(..) => "bool".into(),
+        Expr::CharConstant(..) => "char".into(),
+        Expr::StringConstant(..) | Expr::InterpolatedString(..) => "string".into(),
+        Expr::Array(..) => "array".into(),
+        Expr::Map(..) => "map".into(),
+        Expr::Unit(..) => "()".into(),
+        Expr::DynamicConstant(value, _) => value.type_name().into(),
+        _ => return None,
+    })
+}
+
+/// `option("NAME")` naming, as a literal, an option no layer declares,
+/// which the call would fail on when a game reaches it.
+fn undeclared_option(variant: &Variant, name: &str, args: &[Expr], method: bool) -> Option<String> {
+    let (false, "option", [Expr::StringConstant(option, _)]) = (method, name, args) else { return None };
+    if variant.options.contains_key(option.as_str()) {
+        return None;
+    }
+    // What is declared depends on the variant: the message names it.
+    let declared: Vec<&str> = variant.options.keys().map(String::as_str).collect();
+    Some(format!(
+        "no option '{option}' is declared on {} ({}){}",
+        variant.name,
+        if declared.is_empty() {
+            "it and its rules declare none".to_string()
+        } else {
+            format!("declared: {}", declared.join(", "))
+        },
+        unolab_core::source::did_you_mean(option, declared.iter().copied())
+    ))
 }

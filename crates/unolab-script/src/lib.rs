@@ -101,35 +101,30 @@ impl Scripts {
         self.engine.gen_fn_signatures(false)
     }
 
-    /// The numbers of arguments each host function takes, for the
-    /// functions only the host provides (a name the standard package also
-    /// has may take other counts there).
-    pub fn host_arities(&self) -> std::collections::HashMap<String, std::collections::HashSet<usize>> {
-        use std::collections::HashMap;
-        let count_by_name = |signatures: &[String]| {
-            let mut counts: HashMap<String, usize> = HashMap::new();
-            for signature in signatures {
-                *counts.entry(signature_name(signature).to_string()).or_default() += 1;
+    /// For each function the host provides, the parameter types (as Rhai
+    /// names them: `i64`, `string`, `array`...) of every function of that
+    /// name, the host's and the standard package's (`reverse()` beside
+    /// Rhai's `reverse(array)`).
+    pub fn host_parameters(&self) -> std::collections::HashMap<String, Vec<Vec<String>>> {
+        let host: std::collections::HashSet<String> =
+            self.host_signatures().iter().map(|s| signature_name(s).to_string()).collect();
+        let mut parameters: std::collections::HashMap<String, Vec<Vec<String>>> = Default::default();
+        for signature in self.engine.gen_fn_signatures(true) {
+            let name = signature_name(&signature);
+            if !host.contains(name) {
+                continue;
             }
-            counts
-        };
-        let host = self.host_signatures();
-        let everywhere = count_by_name(&self.engine.gen_fn_signatures(true));
-        let only_host = count_by_name(&host);
-        let mut arities: HashMap<String, std::collections::HashSet<usize>> = HashMap::new();
-        for signature in &host {
-            let name = signature_name(signature);
-            let Some(inside) = signature.split_once('(').and_then(|(_, rest)| rest.rsplit_once(')')) else { continue };
-            let inside = inside.0.trim();
-            if everywhere.get(name) == only_host.get(name) {
-                arities.entry(name.to_string()).or_default().insert(if inside.is_empty() {
-                    0
-                } else {
-                    inside.split(',').count()
-                });
-            }
+            let Some((_, rest)) = signature.split_once('(') else { continue };
+            let inside = rest.split_once(") -> ").map_or_else(|| rest.strip_suffix(')').unwrap_or(rest), |(p, _)| p);
+            let types = inside
+                .split(',')
+                .map(str::trim)
+                .filter(|p| !p.is_empty())
+                .map(|p| p.rsplit_once(':').map_or(p, |(_, t)| t).trim().trim_start_matches("&mut ").to_string())
+                .collect();
+            parameters.entry(name.to_string()).or_default().push(types);
         }
-        arities
+        parameters
     }
 
     /// Compiles a script with this runtime's engine.
@@ -434,7 +429,7 @@ pub fn kind_of(value: &Dynamic) -> String {
 }
 
 /// A Rhai type, by the name Rhai gives it, in the words the docs use.
-fn type_in_words(name: &str) -> String {
+pub(crate) fn type_in_words(name: &str) -> String {
     match name {
         "i64" => "a number".into(),
         "f64" => "a decimal number".into(),
