@@ -25,11 +25,32 @@ pub fn compile_layer(engine: &Engine, layer: &Layer, problems: &mut Vec<String>)
                 let at = e.position();
                 let place =
                     at.line().map(|line| unolab_core::source::Position { line, column: at.position().unwrap_or(1) });
-                problems.push(script.problem(place, e.err_type()));
+                let message = match place.and_then(|place| fraction_at(&script.text, place)) {
+                    Some(number) => format!(
+                        "syntax error: {number} is a fraction, and numbers in scripts are whole numbers (there are no fractions)"
+                    ),
+                    None => e.err_type().to_string(),
+                };
+                problems.push(script.problem(place, message));
             }
         }
     }
     merged
+}
+
+/// The number with a fraction (`4.0`) a syntax error at `place` is about:
+/// Rhai, built without fractions, reads `4.0` as the property `0` of `4`
+/// and says a property's name was expected after the dot.
+fn fraction_at(text: &str, place: Position) -> Option<String> {
+    let line: Vec<char> = text.lines().nth(place.line.checked_sub(1)?)?.chars().collect();
+    let at = place.column.checked_sub(1)?;
+    let is_digit = |i: usize| line.get(i).is_some_and(char::is_ascii_digit);
+    if at < 2 || line.get(at - 1) != Some(&'.') || !is_digit(at - 2) || !is_digit(at) {
+        return None;
+    }
+    let start = (0..at - 1).rev().take_while(|&i| is_digit(i)).last()?;
+    let end = (at..line.len()).take_while(|&i| is_digit(i)).last()? + 1;
+    Some(line[start..end].iter().collect())
 }
 
 /// Checks a layer's scripts: they compile, and every hook names a function
@@ -244,4 +265,19 @@ fn undeclared_option(variant: &Variant, name: &str, args: &[Expr], method: bool)
         },
         unolab_core::source::did_you_mean(option, declared.iter().copied())
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_fraction_is_found_where_rhai_expects_a_property() {
+        let at = |line, column| Position { line, column };
+        let text = "fn f() {\n    let x = 12.50 + 1;\n    card.color\n}\n";
+        assert_eq!(fraction_at(text, at(2, 16)).as_deref(), Some("12.50"));
+        assert_eq!(fraction_at(text, at(2, 15)), None, "not after the dot");
+        assert_eq!(fraction_at(text, at(3, 10)), None, "a property of a name");
+        assert_eq!(fraction_at(text, at(9, 1)), None, "no such line");
+    }
 }

@@ -230,13 +230,19 @@ impl Scripts {
             // Where the error happened, as `script:line:column:` (the script
             // that defines the hook function), so it is shown with its line.
             let at = e.take_position();
+            let words = limit_in_words(&e)
+                .or_else(|| call_in_words(&e, |name| self.function_exists(f, name)))
+                .unwrap_or_else(|| e.to_string());
             match (self.defining_script(f), at.line(), at.position()) {
                 (Some((script, _)), Some(line), column) => {
                     let place = self.place(f, Some((script, line, column.unwrap_or(1))));
-                    let words =
-                        call_in_words(&e, |name| self.function_exists(f, name)).unwrap_or_else(|| e.to_string());
                     let message = format!("script error in {place}: {words}{}", card_property_hint(&e));
                     RuleFailure::at(place, message)
+                }
+                // Rhai gives a bound's error the place of the call into
+                // the script, which a hook has not: no line is known.
+                _ if limit_in_words(&e).is_some() => {
+                    self.failure(f, format!("{words} (Rhai does not say on which line of {})", f.function))
                 }
                 _ => {
                     e.set_position(at);
@@ -444,6 +450,53 @@ pub(crate) fn type_in_words(name: &str) -> String {
     }
 }
 
+/// A script stopped by one of its bounds (`limits`), in the words of the
+/// authoring guide's Limits table: which bound, and how large it is.
+fn limit_in_words(e: &rhai::EvalAltResult) -> Option<String> {
+    use rhai::EvalAltResult::{ErrorDataTooLarge, ErrorStackOverflow, ErrorTooManyOperations};
+    use unolab_core::limits;
+    let (what, bound, hint) = match e {
+        ErrorTooManyOperations(_) => (
+            format!("more than {} Rhai operations", grouped(limits::SCRIPT_OPERATIONS)),
+            "one hook call",
+            ": a loop that never ends?",
+        ),
+        ErrorStackOverflow(_) => (
+            format!("calls nested more than {} deep", limits::SCRIPT_CALL_LEVELS),
+            "a script's call depth",
+            ": a function that calls itself without end?",
+        ),
+        ErrorDataTooLarge(what, _) if what.contains("string") => (
+            format!("a string longer than {} characters", grouped(limits::SCRIPT_STRING_BYTES as u64)),
+            "a script's strings",
+            "",
+        ),
+        ErrorDataTooLarge(what, _) if what.contains("array") => (
+            format!("an array of more than {} items", grouped(limits::SCRIPT_ARRAY_ITEMS as u64)),
+            "a script's arrays",
+            "",
+        ),
+        ErrorDataTooLarge(what, _) if what.contains("map") => {
+            (format!("a map of more than {} entries", limits::SCRIPT_MAP_ENTRIES), "a script's maps", "")
+        }
+        _ => return None,
+    };
+    Some(format!("{what}, past the bound on {bound} (see Limits in docs/authoring.md){hint}"))
+}
+
+/// A whole number with its thousands grouped: `200,000`.
+fn grouped(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (at, digit) in digits.chars().enumerate() {
+        if at > 0 && (digits.len() - at).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(digit);
+    }
+    out
+}
+
 /// A call no function takes, in a script author's words: `draw() does
 /// not take (a number, text)` for Rhai's `Function not found: draw (i64,
 /// &str | ImmutableString | String)`; where no function has the name
@@ -478,4 +531,13 @@ fn card_property_hint(e: &rhai::EvalAltResult) -> String {
         properties.clone().collect::<Vec<_>>().join(", "),
         unolab_core::source::did_you_mean(name, properties)
     )
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn thousands_are_grouped() {
+        let shown: Vec<String> = [0, 999, 1_000, 4_096, 200_000, 1_234_567].into_iter().map(super::grouped).collect();
+        assert_eq!(shown, ["0", "999", "1,000", "4,096", "200,000", "1,234,567"]);
+    }
 }
