@@ -124,14 +124,29 @@ pub fn variant(dir: &Path, name: &str, from: &Variant, from_name: &str) -> Resul
     let source = format!("variants/{from_name}.yaml");
     let yaml = builtin::file(&source).ok_or_else(|| format!("'{from_name}' is not a built-in variant"))?;
     let mut files = Vec::new();
-    let mut text = String::new();
-    for line in yaml.lines() {
-        let line = match line.strip_prefix("name:") {
-            Some(_) => format!("name: {name}"),
-            None => line.to_string(),
-        };
-        text += &line;
-        text.push('\n');
+    // The copy's own name and a description to write; `default:` is for
+    // built-in variants only. A field left out or replaced goes with the
+    // indented lines that continue it.
+    let mut text = format!("# {name}: a variant started from a copy of {from_name}; edit what it says.\n");
+    let mut skipping = false;
+    // The comments at the top describe the original.
+    for line in yaml.lines().skip_while(|line| line.starts_with('#')) {
+        if skipping && line.starts_with([' ', '\t']) {
+            continue;
+        }
+        let field = line.split_once(':').map(|(field, _)| field);
+        skipping = matches!(field, Some("name" | "description" | "default"));
+        match field {
+            Some("name") => text += &format!("name: {name}\n"),
+            Some("description") => {
+                text += &format!("description: {name}, a variant started from {from_name} (say here what it is)\n")
+            }
+            Some("default") => {}
+            _ => {
+                text += line;
+                text.push('\n');
+            }
+        }
     }
     // The scripts the copy names, copied beside it under their own names.
     for layer in from.layers.iter().filter(|l| !l.is_rule) {
@@ -176,15 +191,17 @@ steps:
     ))
 }
 
-/// What to run next, as the README would say it.
+/// What to run next, as the README would say it, each path quoted where a
+/// shell needs it (a space in it), so that a line can be pasted.
 pub fn next_steps(files: &[NewFile], rule: bool) -> String {
-    let yaml = files[0].path.display();
+    let quoted = |path: String| shell_words::quote(&path).into_owned();
+    let yaml = quoted(files[0].path.display().to_string());
     let folder_of = |what: &str| {
         files
             .iter()
             .filter_map(|f| f.path.parent())
             .find(|dir| dir.file_name().is_some_and(|n| n == what))
-            .map(|dir| format!("{}/", dir.display()))
+            .map(|dir| quoted(format!("{}/", dir.display())))
             .unwrap_or_default()
     };
     let (scenarios, snapshots) = (folder_of("scenarios"), folder_of("snapshots"));

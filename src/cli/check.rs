@@ -22,7 +22,7 @@ fn rule_target(target: &str) -> Option<LayerSpec> {
         return None;
     }
     if builtin::rule_names().contains(&target) {
-        return crate::ruleset::builtin_spec(&format!("variants/rules/{target}.yaml"));
+        return crate::builtin::spec(&format!("variants/rules/{target}.yaml"));
     }
     let file = crate::source::SourceFile::read(&Disk, std::path::Path::new(target)).ok()?;
     // A variant has a deck (even an empty one, which it is told is wrong);
@@ -53,7 +53,7 @@ pub(super) fn check(targets: &[String], rules: &[String], settings: &[(String, S
             // A house rule: on every built-in variant (what it says cannot
             // trigger somewhere is noted; the rest of it still can).
             for variant in builtin::variant_names() {
-                if let Some(why) = spec.inert_in.get(variant) {
+                if let Some((_, why)) = spec.inert_in.iter().find(|(name, _)| name.as_str() == variant) {
                     say!("note {target} on {variant}: {why}");
                 }
                 let mut with = vec![target.clone()];

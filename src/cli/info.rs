@@ -11,14 +11,14 @@ pub(super) fn variants() -> i32 {
     say!("variants:");
     // Descriptions come from the YAML alone; `unolab check` validates.
     for name in builtin::variant_names() {
-        match crate::ruleset::builtin_spec(&format!("variants/{name}.yaml")) {
+        match crate::builtin::spec(&format!("variants/{name}.yaml")) {
             Some(spec) => say!("  {name:<18} {}", spec.description),
             None => say!("  {name:<18} (does not load: run 'unolab check {name}')"),
         }
     }
     say!("house rules (-r NAME):");
     for name in builtin::rule_names() {
-        let Some(spec) = crate::ruleset::builtin_spec(&format!("variants/rules/{name}.yaml")) else {
+        let Some(spec) = crate::builtin::spec(&format!("variants/rules/{name}.yaml")) else {
             say!("  {name:<18} (does not load)");
             continue;
         };

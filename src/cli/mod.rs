@@ -171,6 +171,11 @@ enum Command {
     /// Bot-vs-bot hands with statistics
     Sim(sim::SimArgs),
     /// Add up the --json outputs of the shards of one run (sim --shard K/N)
+    // Merge writes no --games-out: its --schema says what it does here.
+    #[command(mut_arg("version", |arg| arg.help(
+        "2: --json prints schema 2 alone (docs/sim.schema.json); without it --json keeps schema 1's \
+         deprecated keys beside schema 2, with a warning"
+    )))]
     Merge {
         /// The shards' outputs (each of `sim --shard K/N --json --schema 2`)
         #[arg(required = true, value_name = "FILE")]

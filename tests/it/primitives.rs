@@ -87,6 +87,15 @@ fn a_rule_file_is_checked_at_load_with_its_places() {
     let calls = with_rule("flex", "bad-calls.yaml").unwrap_err().join("\n");
     assert!(calls.contains("bad-calls.rhai:2:5: no function 'frobnicate'"), "{calls}");
     assert!(calls.contains("bad-calls.rhai:3:5: discard_all() takes 2 argument(s), not 1"), "{calls}");
+    // A name Rhai also has: the host's reverse() and Rhai's reverse(array).
+    assert!(calls.contains("bad-calls.rhai:5:5: reverse() does not take (a number): it takes ("), "{calls}");
+    assert!(
+        calls.contains("bad-calls.rhai:13:8: no option 'sneezs' is declared on flex (declared: ")
+            && calls.contains("; did you mean 'sneezes'?"),
+        "{calls}"
+    );
+    // Those calls, and the options declared, are all it is told.
+    assert_eq!(calls.lines().filter(|line| line.contains("bad-calls.rhai:")).count(), 4, "{calls}");
     let grants = with_rule("classic", "bad-grants.yaml").unwrap_err().join("\n");
     assert!(grants.contains("bad-grants.yaml:7:26: 'grants' is for can_play"), "{grants}");
     let top = with_rule("classic", "bad-top.yaml").unwrap_err().join("\n");

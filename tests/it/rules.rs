@@ -363,6 +363,90 @@ fn a_selector_written_as_a_number_is_read_as_written() {
     );
 }
 
+/// A selector naming a symbol (or colour) that this variant lacks but
+/// another knows selects nothing here: a warning naming the variant,
+/// silenced by `inert_in`; a name no variant knows stays an error, with the
+/// word named once and a did-you-mean.
+#[test]
+fn a_symbol_the_variant_lacks_selects_nothing_there() {
+    let scratch = tempfile::tempdir().unwrap();
+    std::fs::write(scratch.path().join("s.rhai"), "fn f(card) {}\n").unwrap();
+    let load_on = |variant: &str, text: &str| {
+        let rule = scratch.path().join("r.yaml");
+        std::fs::write(&rule, text).unwrap();
+        let rules = vec![rule.display().to_string()];
+        load(&LoadRequest { variant: variant.into(), rules, ..LoadRequest::default() })
+    };
+    // The selector, a variant that has what it names, one that lacks it,
+    // and what it lacks.
+    for (selector, knows, lacks, lacking) in [
+        ("draw2", "classic", "flip", "draw2"),
+        ("group:draw2", "classic", "flip", "draw2"),
+        ("[draw5, pink + 5]", "flip", "classic", "draw5, pink"),
+    ] {
+        let rule = format!(
+            "name: r\ndescription: Draw twos.\nscripts: [s.rhai]\nhooks:\n  on_play:\n    - {{match: {selector}, call: f}}\n"
+        );
+        let known = load_on(knows, &rule).unwrap_or_else(|e| panic!("{selector} on {knows}: {e:?}"));
+        assert!(known.warnings.is_empty(), "{selector}: {:?}", known.warnings);
+        let told = load_on(lacks, &rule).unwrap_or_else(|e| panic!("{selector} on {lacks}: {e:?}"));
+        assert_eq!(told.warnings.len(), 1, "{selector}: {:?}", told.warnings);
+        let (written, column) = (selector.trim_matches(['[', ']']), 15 + usize::from(selector.starts_with('[')));
+        let expected = format!("r.yaml:6:{column}: match: {written} selects no card of {lacks} (it has no {lacking})");
+        assert!(told.warnings[0].contains(&expected), "{expected} not in {:?}", told.warnings);
+        let declared = load_on(lacks, &format!("{rule}inert_in:\n  {lacks}: no {lacking}\n")).unwrap();
+        assert!(declared.warnings.is_empty(), "{selector}: {:?}", declared.warnings);
+    }
+    // Unknown to every variant: an error, the word named once.
+    let unknown = "name: r\ndescription: Typo.\nscripts: [s.rhai]\nhooks:\n  on_play:\n    - {match: drw2, call: f}\n";
+    for variant in ["classic", "flip"] {
+        let problems = load_on(variant, unknown).unwrap_err();
+        assert_eq!(problems.len(), 1, "{problems:?}");
+        assert!(problems[0].contains("r.yaml:6:15: 'drw2' is not a selector"), "{problems:?}");
+        assert!(problems[0].ends_with("did you mean 'draw2'?"), "{problems:?}");
+    }
+    let group = load_on("classic", &unknown.replace("drw2", "group:drw2")).unwrap_err();
+    assert!(group[0].contains("r.yaml:6:15: 'group:drw2': there is no symbol 'drw2'"), "{group:?}");
+    // A target naming a symbol the variant lacks is told too.
+    let target = "name: r\ndescription: Aimed.\ntargets:\n  - {match: draw2}\n";
+    let aimed = load_on("flip", target).unwrap();
+    assert!(
+        aimed.warnings.iter().any(|w| w.contains("target match: draw2 selects no card of flip")),
+        "{:?}",
+        aimed.warnings
+    );
+}
+
+/// A variant `inert_in` names that is neither built in nor the one loaded
+/// is warned about where it is written, with did-you-mean: a misspelt name
+/// would silence nothing.
+#[test]
+fn inert_in_naming_no_known_variant_is_told() {
+    let scratch = tempfile::tempdir().unwrap();
+    std::fs::write(scratch.path().join("s.rhai"), "fn f(card) {}\n").unwrap();
+    let rule = scratch.path().join("r.yaml");
+    let text = "name: r\ndescription: Skips.\nscripts: [s.rhai]\nhooks:\n  on_play:\n    - {match: skip, call: f}\n\
+                inert_in:\n  flip: why\n  clasic: typo\n  mini: a variant of my own\n";
+    std::fs::write(&rule, text).unwrap();
+    let load_on = |variant: &str| {
+        let rules = vec![rule.display().to_string()];
+        load(&LoadRequest { variant: variant.into(), rules, ..LoadRequest::default() }).unwrap().warnings
+    };
+    let warnings = load_on("classic");
+    assert_eq!(warnings.len(), 2, "{warnings:?}");
+    assert!(
+        warnings[0].contains("r.yaml:9:3: inert_in names 'clasic', which is no built-in variant")
+            && warnings[0].ends_with("did you mean 'classic'?"),
+        "{warnings:?}"
+    );
+    assert!(warnings[1].contains("r.yaml:10:3: inert_in names 'mini'"), "{warnings:?}");
+    // Loaded on the variant of one's own it names, that name is known.
+    let mini = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/variants/mini.yaml");
+    let warnings = load_on(mini);
+    assert!(warnings.iter().any(|w| w.contains("'clasic'")), "{warnings:?}");
+    assert!(!warnings.iter().any(|w| w.contains("'mini'")), "{warnings:?}");
+}
+
 /// A variant's file given as a house rule is told so, once.
 #[test]
 fn a_variant_given_as_a_rule_is_one_problem() {

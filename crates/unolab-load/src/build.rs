@@ -184,10 +184,67 @@ pub fn build(
             )),
         }
     }
-    variant.bind(layers, problems);
+    variant.bind(layers, builtin_names(), problems);
     let warnings = answered_once_warnings(&variant.layers, problems);
     variant.warnings.extend(warnings);
+    variant.warnings.extend(rules.iter().flat_map(|rule| unknown_inert_in(rule, &variant.name)));
+    // `default:` picks the variant `unolab` plays when none is named, among
+    // the built-in ones: in a file of one's own it does nothing.
+    if let (Some(at), unolab_core::source::Origin::Disk(_)) = (table.spec.key("default"), &table.file.origin) {
+        variant.warnings.push(table.file.problem(
+            Some(at),
+            "'default' is for built-in variants only (the one unolab plays when none is named): \
+             here it does nothing; remove it",
+        ));
+    }
     (problems.len() == start).then_some(variant)
+}
+
+/// Warnings for the variants a rule's `inert_in` names that are neither
+/// built in nor `table` (the variant it is loaded on): a misspelt name
+/// would silence nothing. A variant of one's own is known only where it is
+/// loaded, so this is a warning, not a refusal.
+fn unknown_inert_in(rule: &LayerInput, table: &str) -> Vec<String> {
+    let known = || crate::builtin::variant_names().into_iter().chain(std::iter::once(table));
+    rule.spec
+        .inert_in
+        .keys()
+        .filter(|name| !known().any(|known| known == name.as_str()))
+        .map(|name| {
+            rule.file.problem(
+                name.position(),
+                format!(
+                    "inert_in names '{name}', which is no built-in variant (built in: {}){}",
+                    crate::builtin::variant_names().join(", "),
+                    unolab_core::source::did_you_mean(name, known())
+                ),
+            )
+        })
+        .collect()
+}
+
+/// The names (lower case) of every symbol, alias and colour of the
+/// built-in variants: a selector naming one that a variant lacks picks
+/// nothing there, where a name no variant knows is refused.
+fn builtin_names() -> &'static [String] {
+    static NAMES: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+    NAMES.get_or_init(|| {
+        let mut names: Vec<String> = crate::builtin::variant_names()
+            .into_iter()
+            .filter_map(|name| crate::builtin::spec(&format!("variants/{name}.yaml")))
+            .flat_map(|spec| {
+                let symbols = spec.symbols.iter().flat_map(|(name, symbol)| {
+                    std::iter::once(name.value.clone()).chain(symbol.aliases.iter().map(|a| a.value.clone()))
+                });
+                let colors = spec.colors.iter().chain(&spec.dark_colors).map(|c| c.value.clone());
+                symbols.chain(colors).collect::<Vec<_>>()
+            })
+            .map(|name| name.to_ascii_lowercase())
+            .collect();
+        names.sort();
+        names.dedup();
+        names
+    })
 }
 
 /// Fields only a house rule may set.
@@ -540,7 +597,7 @@ fn build_layer(input: &LayerInput, is_rule: bool, problems: &mut Vec<String>) ->
         source: file.clone(),
         scripts: scripts.clone(),
         hooks,
-        inert_in: spec.inert_in.clone(),
+        inert_in: spec.inert_in.iter().map(|(variant, why)| (variant.value.clone(), why.clone())).collect(),
         conflicts: spec.conflicts.clone(),
         combines_with,
         targets: spec.targets.iter().map(crate::spec::TargetEntry::spec).collect(),

@@ -1,11 +1,18 @@
 //! The variants, house rules and scripts shipped inside the binary (every
-//! file under `variants/` and `scripts/`, embedded by `build.rs`).
+//! file under `variants/` and `scripts/`, embedded by `build.rs`), and a
+//! built-in file's spec as written.
 
 include!(concat!(env!("OUT_DIR"), "/builtin_files.rs"));
 
 /// The text of a built-in file, by its path from the project root.
 pub fn file(path: &str) -> Option<&'static str> {
     FILES.iter().find(|(name, _)| *name == path).map(|(_, text)| *text)
+}
+
+/// The raw spec of a built-in variant or rule (`variants/NAME.yaml`,
+/// `variants/rules/NAME.yaml`), read without validating it.
+pub fn spec(path: &str) -> Option<crate::spec::LayerSpec> {
+    file(path).and_then(|text| crate::yaml::from_str(text).ok())
 }
 
 /// Built-in variants: `variants/NAME.yaml` (directly in `variants/`).

@@ -125,16 +125,10 @@ fn without_repeats(problems: Vec<String>) -> Vec<String> {
     problems.into_iter().filter(|p| seen.insert(p.clone())).collect()
 }
 
-/// The raw spec of a built-in variant or rule (`variants/NAME.yaml`,
-/// `variants/rules/NAME.yaml`), read without validating it.
-pub fn builtin_spec(path: &str) -> Option<crate::spec::LayerSpec> {
-    builtin::file(path).and_then(|text| crate::yaml::from_str(text).ok())
-}
-
 /// The built-in variant marked `default: true`, which `unolab` plays when
 /// no variant is named.
 pub fn default_variant() -> Option<&'static str> {
     builtin::variant_names()
         .into_iter()
-        .find(|name| builtin_spec(&format!("variants/{name}.yaml")).is_some_and(|spec| spec.default))
+        .find(|name| builtin::spec(&format!("variants/{name}.yaml")).is_some_and(|spec| spec.default))
 }

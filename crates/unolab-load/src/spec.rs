@@ -100,7 +100,7 @@ pub struct LayerSpec {
     pub conflicts: Vec<String>,
     /// For a house rule: variants (by name) where it can never trigger, with why.
     #[serde(default)]
-    pub inert_in: BTreeMap<String, String>,
+    pub inert_in: BTreeMap<Placed<String>, String>,
     /// For a house rule: how it combines with other house rules that answer
     /// the same one-answer hook (`score_hand`, `match_winner`, `on_catch`):
     /// by rule name, the function of this rule that answers each hook when

@@ -25,11 +25,32 @@ pub fn compile_layer(engine: &Engine, layer: &Layer, problems: &mut Vec<String>)
                 let at = e.position();
                 let place =
                     at.line().map(|line| unolab_core::source::Position { line, column: at.position().unwrap_or(1) });
-                problems.push(script.problem(place, e.err_type()));
+                let message = match place.and_then(|place| fraction_at(&script.text, place)) {
+                    Some(number) => format!(
+                        "syntax error: {number} is a fraction, and numbers in scripts are whole numbers (there are no fractions)"
+                    ),
+                    None => e.err_type().to_string(),
+                };
+                problems.push(script.problem(place, message));
             }
         }
     }
     merged
+}
+
+/// The number with a fraction (`4.0`) a syntax error at `place` is about:
+/// Rhai, built without fractions, reads `4.0` as the property `0` of `4`
+/// and says a property's name was expected after the dot.
+fn fraction_at(text: &str, place: Position) -> Option<String> {
+    let line: Vec<char> = text.lines().nth(place.line.checked_sub(1)?)?.chars().collect();
+    let at = place.column.checked_sub(1)?;
+    let is_digit = |i: usize| line.get(i).is_some_and(char::is_ascii_digit);
+    if at < 2 || line.get(at - 1) != Some(&'.') || !is_digit(at - 2) || !is_digit(at) {
+        return None;
+    }
+    let start = (0..at - 1).rev().take_while(|&i| is_digit(i)).last()?;
+    let end = (at..line.len()).take_while(|&i| is_digit(i)).last()? + 1;
+    Some(line[start..end].iter().collect())
 }
 
 /// Checks a layer's scripts: they compile, and every hook names a function
@@ -119,7 +140,7 @@ pub fn check_calls(variant: &Arc<Variant>, all_scripts: &[bool]) -> (Vec<String>
     let (mut problems, mut warnings) = (Vec::new(), Vec::new());
     let Ok(runtime) = Scripts::new(variant.clone()) else { return (problems, warnings) };
     let host = runtime.function_names();
-    let arities = runtime.host_arities();
+    let parameters = runtime.host_parameters();
     for (at, layer) in variant.layers.iter().enumerate() {
         if !all_scripts.get(at).copied().unwrap_or(true) {
             continue;
@@ -161,20 +182,15 @@ pub fn check_calls(variant: &Arc<Variant>, all_scripts: &[bool]) -> (Vec<String>
                                 )
                             ),
                         ));
-                    } else if let Some(takes) = arities.get(name)
+                    } else if let Some(signatures) = parameters.get(name)
                         && !defined.contains(name)
                     {
                         // A method call's object is its first argument.
                         let method = matches!(path.last(), Some(ASTNode::Expr(Expr::MethodCall(..))));
                         let given = call.args.len() + usize::from(method);
-                        if !takes.contains(&given) {
-                            let mut counts: Vec<String> = takes.iter().map(usize::to_string).collect();
-                            counts.sort();
-                            problems.push(script.problem(
-                                place,
-                                format!("{name}() takes {} argument(s), not {given}", counts.join(" or ")),
-                            ));
-                        }
+                        let problem = wrong_arguments(name, signatures, &call.args, given)
+                            .or_else(|| undeclared_option(variant, name, &call.args, method));
+                        problems.extend(problem.map(|problem| script.problem(place, problem)));
                     }
                 }
                 true
@@ -182,4 +198,94 @@ pub fn check_calls(variant: &Arc<Variant>, all_scripts: &[bool]) -> (Vec<String>
         }
     }
     (problems, warnings)
+}
+
+/// A call of a host function with a number of arguments no function of
+/// its name takes, or with a literal argument of a kind none of those takes
+/// (`reverse(1)`, where the host's `reverse()` takes none and Rhai's takes
+/// an array): what is wrong, in the words a game would say it.
+fn wrong_arguments(name: &str, signatures: &[Vec<String>], args: &[Expr], given: usize) -> Option<String> {
+    let of_count: Vec<&Vec<String>> = signatures.iter().filter(|types| types.len() == given).collect();
+    if of_count.is_empty() {
+        let mut counts: Vec<usize> = signatures.iter().map(Vec::len).collect();
+        counts.sort_unstable();
+        counts.dedup();
+        let counts: Vec<String> = counts.iter().map(usize::to_string).collect();
+        return Some(format!("{name}() takes {} argument(s), not {given}", counts.join(" or ")));
+    }
+    // The arguments written as literals, by position (a method call's
+    // object is not among `args`).
+    let offset = given - args.len();
+    let literal: Vec<Option<String>> = args.iter().map(literal_type).collect();
+    let takes = |types: &&Vec<String>| {
+        literal.iter().enumerate().all(|(at, kind)| match (kind, types.get(at + offset)) {
+            (Some(kind), Some(expected)) => !CONCRETE.contains(&expected.as_str()) || expected == kind,
+            _ => true,
+        })
+    };
+    if literal.iter().all(Option::is_none) || of_count.iter().any(takes) {
+        return None;
+    }
+    let words = |types: &[String]| types.iter().map(|t| super::type_in_words(t)).collect::<Vec<_>>().join(", ");
+    let written: Vec<String> =
+        literal.iter().map(|kind| kind.as_deref().map_or("?".into(), super::type_in_words)).collect();
+    let mut forms: Vec<String> = signatures.iter().map(|types| format!("({})", words(types))).collect();
+    let last = forms.pop().unwrap_or_default();
+    let forms = if forms.is_empty() { last } else { format!("{} or {last}", forms.join(", ")) };
+    Some(format!("{name}() does not take ({}): it takes {forms}", written.join(", ")))
+}
+
+/// Rhai's names of the types a literal can have; a parameter of another
+/// type (`?`, a host type) is not judged.
+const CONCRETE: &[&str] = &["i64", "bool", "char", "string", "array", "map", "blob", "()"];
+
+/// The type (Rhai's name) of an argument written as a literal.
+fn literal_type(arg: &Expr) -> Option<String> {
+    Some(match arg {
+        Expr::IntegerConstant(..) => "i64".into(),
+        Expr::BoolConstant(..) => "bool".into(),
+        Expr::CharConstant(..) => "char".into(),
+        Expr::StringConstant(..) | Expr::InterpolatedString(..) => "string".into(),
+        Expr::Array(..) => "array".into(),
+        Expr::Map(..) => "map".into(),
+        Expr::Unit(..) => "()".into(),
+        Expr::DynamicConstant(value, _) => value.type_name().into(),
+        _ => return None,
+    })
+}
+
+/// `option("NAME")` naming, as a literal, an option no layer declares,
+/// which the call would fail on when a game reaches it.
+fn undeclared_option(variant: &Variant, name: &str, args: &[Expr], method: bool) -> Option<String> {
+    let (false, "option", [Expr::StringConstant(option, _)]) = (method, name, args) else { return None };
+    if variant.options.contains_key(option.as_str()) {
+        return None;
+    }
+    // What is declared depends on the variant: the message names it.
+    let declared: Vec<&str> = variant.options.keys().map(String::as_str).collect();
+    Some(format!(
+        "no option '{option}' is declared on {} ({}){}",
+        variant.name,
+        if declared.is_empty() {
+            "it and its rules declare none".to_string()
+        } else {
+            format!("declared: {}", declared.join(", "))
+        },
+        unolab_core::source::did_you_mean(option, declared.iter().copied())
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_fraction_is_found_where_rhai_expects_a_property() {
+        let at = |line, column| Position { line, column };
+        let text = "fn f() {\n    let x = 12.50 + 1;\n    card.color\n}\n";
+        assert_eq!(fraction_at(text, at(2, 16)).as_deref(), Some("12.50"));
+        assert_eq!(fraction_at(text, at(2, 15)), None, "not after the dot");
+        assert_eq!(fraction_at(text, at(3, 10)), None, "a property of a name");
+        assert_eq!(fraction_at(text, at(9, 1)), None, "no such line");
+    }
 }

@@ -101,35 +101,30 @@ impl Scripts {
         self.engine.gen_fn_signatures(false)
     }
 
-    /// The numbers of arguments each host function takes, for the
-    /// functions only the host provides (a name the standard package also
-    /// has may take other counts there).
-    pub fn host_arities(&self) -> std::collections::HashMap<String, std::collections::HashSet<usize>> {
-        use std::collections::HashMap;
-        let count_by_name = |signatures: &[String]| {
-            let mut counts: HashMap<String, usize> = HashMap::new();
-            for signature in signatures {
-                *counts.entry(signature_name(signature).to_string()).or_default() += 1;
+    /// For each function the host provides, the parameter types (as Rhai
+    /// names them: `i64`, `string`, `array`...) of every function of that
+    /// name, the host's and the standard package's (`reverse()` beside
+    /// Rhai's `reverse(array)`).
+    pub fn host_parameters(&self) -> std::collections::HashMap<String, Vec<Vec<String>>> {
+        let host: std::collections::HashSet<String> =
+            self.host_signatures().iter().map(|s| signature_name(s).to_string()).collect();
+        let mut parameters: std::collections::HashMap<String, Vec<Vec<String>>> = Default::default();
+        for signature in self.engine.gen_fn_signatures(true) {
+            let name = signature_name(&signature);
+            if !host.contains(name) {
+                continue;
             }
-            counts
-        };
-        let host = self.host_signatures();
-        let everywhere = count_by_name(&self.engine.gen_fn_signatures(true));
-        let only_host = count_by_name(&host);
-        let mut arities: HashMap<String, std::collections::HashSet<usize>> = HashMap::new();
-        for signature in &host {
-            let name = signature_name(signature);
-            let Some(inside) = signature.split_once('(').and_then(|(_, rest)| rest.rsplit_once(')')) else { continue };
-            let inside = inside.0.trim();
-            if everywhere.get(name) == only_host.get(name) {
-                arities.entry(name.to_string()).or_default().insert(if inside.is_empty() {
-                    0
-                } else {
-                    inside.split(',').count()
-                });
-            }
+            let Some((_, rest)) = signature.split_once('(') else { continue };
+            let inside = rest.split_once(") -> ").map_or_else(|| rest.strip_suffix(')').unwrap_or(rest), |(p, _)| p);
+            let types = inside
+                .split(',')
+                .map(str::trim)
+                .filter(|p| !p.is_empty())
+                .map(|p| p.rsplit_once(':').map_or(p, |(_, t)| t).trim().trim_start_matches("&mut ").to_string())
+                .collect();
+            parameters.entry(name.to_string()).or_default().push(types);
         }
-        arities
+        parameters
     }
 
     /// Compiles a script with this runtime's engine.
@@ -235,13 +230,19 @@ impl Scripts {
             // Where the error happened, as `script:line:column:` (the script
             // that defines the hook function), so it is shown with its line.
             let at = e.take_position();
+            let words = limit_in_words(&e)
+                .or_else(|| call_in_words(&e, |name| self.function_exists(f, name)))
+                .unwrap_or_else(|| e.to_string());
             match (self.defining_script(f), at.line(), at.position()) {
                 (Some((script, _)), Some(line), column) => {
                     let place = self.place(f, Some((script, line, column.unwrap_or(1))));
-                    let words =
-                        call_in_words(&e, |name| self.function_exists(f, name)).unwrap_or_else(|| e.to_string());
                     let message = format!("script error in {place}: {words}{}", card_property_hint(&e));
                     RuleFailure::at(place, message)
+                }
+                // Rhai gives a bound's error the place of the call into
+                // the script, which a hook has not: no line is known.
+                _ if limit_in_words(&e).is_some() => {
+                    self.failure(f, format!("{words} (Rhai does not say on which line of {})", f.function))
                 }
                 _ => {
                     e.set_position(at);
@@ -434,7 +435,7 @@ pub fn kind_of(value: &Dynamic) -> String {
 }
 
 /// A Rhai type, by the name Rhai gives it, in the words the docs use.
-fn type_in_words(name: &str) -> String {
+pub(crate) fn type_in_words(name: &str) -> String {
     match name {
         "i64" => "a number".into(),
         "f64" => "a decimal number".into(),
@@ -447,6 +448,53 @@ fn type_in_words(name: &str) -> String {
         name if name.ends_with("CardHandle") => "a card".into(),
         other => format!("a {}", other.rsplit("::").next().unwrap_or(other)),
     }
+}
+
+/// A script stopped by one of its bounds (`limits`), in the words of the
+/// authoring guide's Limits table: which bound, and how large it is.
+fn limit_in_words(e: &rhai::EvalAltResult) -> Option<String> {
+    use rhai::EvalAltResult::{ErrorDataTooLarge, ErrorStackOverflow, ErrorTooManyOperations};
+    use unolab_core::limits;
+    let (what, bound, hint) = match e {
+        ErrorTooManyOperations(_) => (
+            format!("more than {} Rhai operations", grouped(limits::SCRIPT_OPERATIONS)),
+            "one hook call",
+            ": a loop that never ends?",
+        ),
+        ErrorStackOverflow(_) => (
+            format!("calls nested more than {} deep", limits::SCRIPT_CALL_LEVELS),
+            "a script's call depth",
+            ": a function that calls itself without end?",
+        ),
+        ErrorDataTooLarge(what, _) if what.contains("string") => (
+            format!("a string longer than {} characters", grouped(limits::SCRIPT_STRING_BYTES as u64)),
+            "a script's strings",
+            "",
+        ),
+        ErrorDataTooLarge(what, _) if what.contains("array") => (
+            format!("an array of more than {} items", grouped(limits::SCRIPT_ARRAY_ITEMS as u64)),
+            "a script's arrays",
+            "",
+        ),
+        ErrorDataTooLarge(what, _) if what.contains("map") => {
+            (format!("a map of more than {} entries", limits::SCRIPT_MAP_ENTRIES), "a script's maps", "")
+        }
+        _ => return None,
+    };
+    Some(format!("{what}, past the bound on {bound} (see Limits in docs/authoring.md){hint}"))
+}
+
+/// A whole number with its thousands grouped: `200,000`.
+fn grouped(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (at, digit) in digits.chars().enumerate() {
+        if at > 0 && (digits.len() - at).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(digit);
+    }
+    out
 }
 
 /// A call no function takes, in a script author's words: `draw() does
@@ -483,4 +531,13 @@ fn card_property_hint(e: &rhai::EvalAltResult) -> String {
         properties.clone().collect::<Vec<_>>().join(", "),
         unolab_core::source::did_you_mean(name, properties)
     )
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn thousands_are_grouped() {
+        let shown: Vec<String> = [0, 999, 1_000, 4_096, 200_000, 1_234_567].into_iter().map(super::grouped).collect();
+        assert_eq!(shown, ["0", "999", "1,000", "4,096", "200,000", "1,234,567"]);
+    }
 }

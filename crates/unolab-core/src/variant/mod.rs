@@ -470,6 +470,14 @@ pub struct Binding {
 }
 
 /// Where alternative `index` of a `match:` is written (`match_places`).
+/// Where a selector names what the variant lacks: `(it has no draw2)`.
+fn lacking_names(selector: &Selector) -> String {
+    match selector.lacking() {
+        [] => String::new(),
+        lacking => format!(" (it has no {})", lacking.join(", ")),
+    }
+}
+
 fn match_place(places: &[Option<Position>], index: usize) -> Option<Position> {
     places.get(index).copied().flatten()
 }
@@ -657,14 +665,16 @@ impl Variant {
     /// to the faces its `match:` picks, the functions numbered for the
     /// memo, and what the move generator needs of each face worked out.
     /// Selectors that do not parse are added to `problems`, with their
-    /// places.
-    pub fn bind(&mut self, layers: Vec<Layer>, problems: &mut Vec<String>) {
-        bind_hooks(self, &layers, problems);
+    /// places; `elsewhere` are the names (lower case) of symbols and colours
+    /// other variants know, which pick nothing here rather than being
+    /// refused (`Selector::parse_in`).
+    pub fn bind(&mut self, layers: Vec<Layer>, elsewhere: &[String], problems: &mut Vec<String>) {
+        bind_hooks(self, &layers, elsewhere, problems);
         self.layers = layers;
     }
 }
 
-fn bind_hooks(variant: &mut Variant, layers: &[Layer], problems: &mut Vec<String>) {
+fn bind_hooks(variant: &mut Variant, layers: &[Layer], elsewhere: &[String], problems: &mut Vec<String>) {
     let slots = variant.designs.len() * 2;
     variant.card_hooks = vec![vec![Vec::new(); slots * 2]; HookKind::ALL.len()];
     variant.card_hook_needs = vec![vec![TopNeed::NEVER; slots]; HookKind::ALL.len()];
@@ -694,7 +704,7 @@ fn bind_hooks(variant: &mut Variant, layers: &[Layer], problems: &mut Vec<String
                 variant.global_hooks[binding.kind as usize].push(fn_ref);
                 continue;
             }
-            match Selector::parse(&variant.names, binding.selector.as_ref()) {
+            match Selector::parse_in(&variant.names, elsewhere, binding.selector.as_ref()) {
                 Ok(selector) if selector.reads_top() && binding.kind.asks_about_the_top() => {
                     problems.push(layer.source.problem(
                         match_place(&binding.match_places, 0),
@@ -713,9 +723,10 @@ fn bind_hooks(variant: &mut Variant, layers: &[Layer], problems: &mut Vec<String
                         variant.warnings.push(layer.source.problem(
                             match_place(&binding.match_places, 0),
                             format!(
-                                "match: {written} selects no card of {}, so {} hook {} is never asked here \
+                                "match: {written} selects no card of {}{}, so {} hook {} is never asked here \
                                  (inert_in: {{{}: why}} says that is meant)",
                                 variant.name,
+                                lacking_names(&selector),
                                 binding.kind.name(),
                                 binding.function,
                                 variant.name
@@ -753,13 +764,27 @@ fn bind_hooks(variant: &mut Variant, layers: &[Layer], problems: &mut Vec<String
                 (true, false) => TargetNeed::RequiredButLast,
                 (true, true) => TargetNeed::Required,
             };
-            match Selector::parse(&variant.names, Some(&target.selector)) {
+            match Selector::parse_in(&variant.names, elsewhere, Some(&target.selector)) {
                 Ok(selector) if selector.reads_top() => problems.push(layer.source.problem(
                     match_place(&target.match_places, 0),
                     "a target is decided once, at load, so its match cannot relate a card to the top card (top words)",
                 )),
                 Ok(selector) => {
-                    for (slot, _) in selected_slots(variant, &selector) {
+                    let slots = selected_slots(variant, &selector);
+                    if slots.is_empty() && !selector.lacking().is_empty() && !layer.inert_in.contains_key(&variant.name)
+                    {
+                        variant.warnings.push(layer.source.problem(
+                            match_place(&target.match_places, 0),
+                            format!(
+                                "target match: {} selects no card of {}{} (inert_in: {{{}: why}} says that is meant)",
+                                target.selector.alternatives().join(", "),
+                                variant.name,
+                                lacking_names(&selector),
+                                variant.name
+                            ),
+                        ));
+                    }
+                    for (slot, _) in slots {
                         for (as_flex, entry) in variant.targets[slot].iter_mut().enumerate() {
                             if target.flex.is_none_or(|f| f == (as_flex == 1)) {
                                 *entry = (*entry).max(need);

@@ -46,6 +46,9 @@ enum Word {
     /// Relates the face to the top card: `TopNeed::COLOR`, `TopNeed::VALUE`
     /// or both.
     Top(u8),
+    /// A symbol or colour this variant lacks that another knows: picks
+    /// nothing here.
+    Lacking,
 }
 
 /// What a face needs of the top card of the discard pile for a selector to
@@ -100,6 +103,9 @@ impl TopNeed {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Selector {
     alternatives: Vec<Vec<Word>>,
+    /// The symbols and colours, as written, the selector names and the
+    /// variant lacks (`Word::Lacking`).
+    lacking: Vec<String>,
 }
 
 const WORDS: &str = "any, number, action, wild, marked, flex, draws, group:SYMBOL, flex:COLOUR, \
@@ -123,28 +129,44 @@ const FIXED_WORDS: [(&str, Word); 10] = [
 /// Other spellings of fixed words.
 const ALIASES: [(&str, Word); 2] = [("*", Word::Any), ("top:colour", Word::Top(TopNeed::COLOR))];
 
-fn parse_word(names: &Names, part: &str) -> Result<Word, String> {
+/// A word of a selector; `elsewhere`: the names (lower case) of symbols
+/// and colours other variants know, which pick nothing here
+/// (`Word::Lacking`) rather than being refused.
+fn parse_word(names: &Names, elsewhere: &[String], part: &str) -> Result<Word, String> {
     let part = part.trim();
     let lower = part.to_ascii_lowercase();
     let fixed = FIXED_WORDS.iter().chain(&ALIASES).find(|&&(name, _)| name == lower).map(|&(_, word)| word);
+    let known_elsewhere = |name: &str| elsewhere.iter().any(|known| *known == name);
     Ok(match fixed {
         Some(word) => word,
         None => {
             if let Some(symbol) = lower.strip_prefix("group:") {
-                let id = names.symbol(symbol).ok_or_else(|| format!("'{part}': there is no symbol '{symbol}'"))?;
-                Word::Group(names.symbol_info(id).group)
+                match names.symbol(symbol) {
+                    Some(id) => Word::Group(names.symbol_info(id).group),
+                    None if known_elsewhere(symbol) => Word::Lacking,
+                    None => return Err(format!("'{part}': there is no symbol '{symbol}'")),
+                }
             } else if let Some(color) = lower.strip_prefix("flex:") {
-                Word::FlexColor(names.color(color).ok_or_else(|| format!("'{part}': there is no colour '{color}'"))?)
+                match names.color(color) {
+                    Some(color) => Word::FlexColor(color),
+                    None if known_elsewhere(color) => Word::Lacking,
+                    None => return Err(format!("'{part}': there is no colour '{color}'")),
+                }
             } else if let Ok(n) = lower.parse::<u8>() {
                 Word::Value(Value::Number(n))
             } else if let Some(symbol) = names.symbol(&lower) {
                 Word::Value(Value::Symbol(symbol))
             } else if let Some(color) = names.color(&lower) {
                 Word::Color(color)
+            } else if known_elsewhere(&lower) {
+                Word::Lacking
             } else {
                 let fixed = FIXED_WORDS.iter().map(|&(name, _)| name);
                 let symbols = names.symbols.iter().map(|s| s.name.as_str());
-                let known = fixed.chain(symbols).chain(names.colors.iter().map(String::as_str));
+                let known = fixed
+                    .chain(symbols)
+                    .chain(names.colors.iter().map(String::as_str))
+                    .chain(elsewhere.iter().map(String::as_str));
                 let hint = crate::source::did_you_mean(&lower, known);
                 return Err(format!("'{part}' is not a selector ({WORDS}){hint}"));
             }
@@ -171,24 +193,53 @@ impl std::fmt::Display for SelectorError {
 impl Selector {
     /// Parses a selector as written; `None` selects every face.
     pub fn parse(names: &Names, spec: Option<&SelectorSpec>) -> Result<Selector, SelectorError> {
+        Selector::parse_in(names, &[], spec)
+    }
+
+    /// Parses a selector as written, where `elsewhere` are the names (lower
+    /// case) of symbols and colours other variants know: a word naming one
+    /// of them picks nothing here (`lacking` tells which), where a name no
+    /// variant knows is refused.
+    pub fn parse_in(
+        names: &Names,
+        elsewhere: &[String],
+        spec: Option<&SelectorSpec>,
+    ) -> Result<Selector, SelectorError> {
+        let mut lacking = Vec::new();
         let alternatives = match spec {
             None => vec![vec![Word::Any]],
-            Some(spec) => spec
-                .alternatives()
-                .into_iter()
-                .enumerate()
-                .map(|(index, alt)| {
-                    alt.split('+').map(|part| parse_word(names, part)).collect::<Result<Vec<_>, _>>().map_err(|e| {
-                        SelectorError {
+            Some(spec) => {
+                let whole = spec.alternatives().join(", ");
+                let mut alternatives = Vec::new();
+                for (index, alt) in spec.alternatives().into_iter().enumerate() {
+                    let mut words = Vec::new();
+                    for part in alt.split('+') {
+                        let word = parse_word(names, elsewhere, part).map_err(|e| SelectorError {
                             written: alt.to_string(),
                             index,
-                            message: format!("{}: {e}", spec.alternatives().join(", ")),
+                            // The word is named in the error: the whole
+                            // selector only where it is more than the word.
+                            message: if whole.trim() == part.trim() { e } else { format!("{whole}: {e}") },
+                        })?;
+                        if word == Word::Lacking {
+                            let part = part.trim();
+                            let name = part.split_once(':').map_or(part, |(_, name)| name);
+                            lacking.push(name.to_string());
                         }
-                    })
-                })
-                .collect::<Result<Vec<_>, _>>()?,
+                        words.push(word);
+                    }
+                    alternatives.push(words);
+                }
+                alternatives
+            }
         };
-        Ok(Selector { alternatives })
+        Ok(Selector { alternatives, lacking })
+    }
+
+    /// The symbols and colours, as written, that the selector names and the
+    /// variant lacks (`parse_in`), which pick nothing here.
+    pub fn lacking(&self) -> &[String] {
+        &self.lacking
     }
 
     /// Does `face` satisfy the selector while `top` is the top card (on
@@ -307,6 +358,7 @@ fn selects_word(names: &Names, face: &Face, word: Word) -> bool {
         Word::Value(value) => face.value == value,
         Word::Color(color) => face.color == Some(color),
         Word::FlexColor(color) => face.flex == Some(color),
+        Word::Lacking => false,
     }
 }
 
