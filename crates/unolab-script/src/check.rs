@@ -227,8 +227,19 @@ fn wrong_arguments(name: &str, signatures: &[Vec<String>], args: &[Expr], given:
         return None;
     }
     let words = |types: &[String]| types.iter().map(|t| super::type_in_words(t)).collect::<Vec<_>>().join(", ");
-    let written: Vec<String> =
-        literal.iter().map(|kind| kind.as_deref().map_or("?".into(), super::type_in_words)).collect();
+    // An argument that is no literal is told as the one form of this count
+    // takes it, where there is one form (as a game would tell it), else `…`.
+    let only = match of_count.as_slice() {
+        [types] => Some(types),
+        _ => None,
+    };
+    let written: Vec<String> = (literal.iter().enumerate())
+        .map(|(at, kind)| match (kind, only.and_then(|types| types.get(at + offset))) {
+            (Some(kind), _) => super::type_in_words(kind),
+            (None, Some(expected)) => super::type_in_words(expected),
+            (None, None) => "…".into(),
+        })
+        .collect();
     let mut forms: Vec<String> = signatures.iter().map(|types| format!("({})", words(types))).collect();
     let last = forms.pop().unwrap_or_default();
     let forms = if forms.is_empty() { last } else { format!("{} or {last}", forms.join(", ")) };
