@@ -160,6 +160,37 @@ fn terminal_sessions() {
     });
 }
 
+/// `unolab join` as `name` at a terminal of 80 by 30 (in colour or under
+/// `NO_COLOR`), and the screen it draws, once the host has seated it.
+fn joined_at_a_terminal(
+    host: &super::net::Host,
+    scratch: &std::path::Path,
+    name: &str,
+    color: bool,
+) -> (expectrl::session::OsSession, vt100::Parser) {
+    let size = |n: u16| std::num::NonZero::new(n).unwrap();
+    let mut command = Command::new(env!("CARGO_BIN_EXE_unolab"));
+    command.args(["join", &host.addr, &host.code, "--name", name]);
+    command.env("UNOLAB_HISTORY", scratch.join(format!("{name}.txt"))).env("TERM", "xterm-256color");
+    if color {
+        command.env_remove("NO_COLOR");
+    } else {
+        command.env("NO_COLOR", "1");
+    }
+    command.env("COLUMNS", "80");
+    let mut session = Session::spawn(command).unwrap();
+    session.get_process_mut().set_window_size(80, 30).unwrap();
+    let mut screen = vt100::Parser::new(size(30), size(80), 0);
+    settle(&mut session, &mut screen);
+    host.wait_for(&format!("({name}) joined"));
+    (session, screen)
+}
+
+/// The last line of the screen with anything on it.
+fn last_line(screen: &vt100::Parser) -> String {
+    screen.screen().contents().lines().map(str::trim_end).rfind(|l| !l.is_empty()).unwrap_or("").to_string()
+}
+
 /// Two people, each at a terminal of their own, play each other through a
 /// host on loopback: the prompt, completion and colours of `play`, each
 /// seeing the other by name, until the host stops and both are told.
@@ -167,26 +198,8 @@ fn terminal_sessions() {
 fn two_terminals_play_each_other_through_a_host() {
     let scratch = tempfile::tempdir().unwrap();
     let mut host = super::net::Host::start(&["classic", "-p", "2", "--humans", "2", "--seed", "4"], scratch.path());
-    let size = |n: u16| std::num::NonZero::new(n).unwrap();
-    let mut players: Vec<(expectrl::session::OsSession, vt100::Parser)> = ["ann", "bo"]
-        .iter()
-        .map(|name| {
-            let mut command = Command::new(env!("CARGO_BIN_EXE_unolab"));
-            command.args(["join", &host.addr, &host.code, "--name", name]);
-            command.env("UNOLAB_HISTORY", scratch.path().join(format!("{name}.txt"))).env("TERM", "xterm-256color");
-            command.env_remove("NO_COLOR").env("COLUMNS", "80");
-            let mut session = Session::spawn(command).unwrap();
-            session.get_process_mut().set_window_size(80, 30).unwrap();
-            let mut screen = vt100::Parser::new(size(30), size(80), 0);
-            settle(&mut session, &mut screen);
-            host.wait_for(&format!("({name}) joined"));
-            (session, screen)
-        })
-        .collect();
+    let mut players = ["ann", "bo"].map(|name| joined_at_a_terminal(&host, scratch.path(), name, true));
     let contents = |screen: &vt100::Parser| screen.screen().contents();
-    let last_line = |screen: &vt100::Parser| {
-        contents(screen).lines().map(str::trim_end).rfind(|l| !l.is_empty()).unwrap_or("").to_string()
-    };
     // The host logs a player joined before it sends the table: each screen
     // is waited for until it shows the table and a prompt.
     let started = |screen: &vt100::Parser| contents(screen).contains("<- to act") && last_line(screen).ends_with('>');
@@ -266,26 +279,7 @@ fn a_question_gone_while_its_answer_is_typed_leaves_the_prompt() {
     // quiet (400 ms) on a machine that may be slow; the test waits it out.
     let args = ["classic", "-p", "2", "--humans", "2", "--seed", "4", "--turn-time", "10"];
     let host = super::net::Host::start(&args, scratch.path());
-    let size = |n: u16| std::num::NonZero::new(n).unwrap();
-    let mut players: Vec<(expectrl::session::OsSession, vt100::Parser)> = ["ann", "bo"]
-        .iter()
-        .map(|name| {
-            let mut command = Command::new(env!("CARGO_BIN_EXE_unolab"));
-            command.args(["join", &host.addr, &host.code, "--name", name]);
-            command.env("UNOLAB_HISTORY", scratch.path().join(format!("{name}.txt"))).env("TERM", "xterm-256color");
-            command.env("NO_COLOR", "1").env("COLUMNS", "80");
-            let mut session = Session::spawn(command).unwrap();
-            session.get_process_mut().set_window_size(80, 30).unwrap();
-            let mut screen = vt100::Parser::new(size(30), size(80), 0);
-            settle(&mut session, &mut screen);
-            host.wait_for(&format!("({name}) joined"));
-            (session, screen)
-        })
-        .collect();
-    let last_line = |screen: &vt100::Parser| {
-        let text = screen.screen().contents();
-        text.lines().map(str::trim_end).rfind(|l| !l.is_empty()).unwrap_or("").to_string()
-    };
+    let mut players = ["ann", "bo"].map(|name| joined_at_a_terminal(&host, scratch.path(), name, false));
     // The host logs a player joined before it sends the table.
     let started =
         |screen: &vt100::Parser| screen.screen().contents().contains("<- to act") && last_line(screen).ends_with('>');
