@@ -23,10 +23,21 @@ pub struct LoadRequest {
 impl LoadRequest {
     /// The request as command-line arguments: `classic -r stacking --set
     /// crossStack=true`.
+    /// Each word is quoted where a shell would split it (`-r 'my
+    /// rules/house.yaml'`), so that the command can be pasted.
     pub fn arguments(&self) -> String {
-        let mut words = vec![self.variant.clone()];
-        words.extend(self.rules.iter().map(|r| format!("-r {r}")));
-        words.extend(self.settings.iter().map(|(k, v)| format!("--set {k}={v}")));
+        // `shell_words` quotes `=` too, which no shell splits on.
+        let safe = |c: char| c.is_ascii_alphanumeric() || "_-./:=,+@%".contains(c);
+        let quote = |word: &str| {
+            if !word.is_empty() && word.chars().all(safe) {
+                word.to_string()
+            } else {
+                shell_words::quote(word).into_owned()
+            }
+        };
+        let mut words = vec![quote(&self.variant)];
+        words.extend(self.rules.iter().map(|r| format!("-r {}", quote(r))));
+        words.extend(self.settings.iter().map(|(k, v)| format!("--set {}", quote(&format!("{k}={v}")))));
         words.join(" ")
     }
 }
@@ -131,4 +142,24 @@ pub fn default_variant() -> Option<&'static str> {
     builtin::variant_names()
         .into_iter()
         .find(|name| builtin::spec(&format!("variants/{name}.yaml")).is_some_and(|spec| spec.default))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::LoadRequest;
+
+    /// The command a report prints can be pasted: a path with a space is
+    /// quoted, a plain word is not.
+    #[test]
+    fn arguments_quote_what_a_shell_would_split() {
+        let request = LoadRequest {
+            variant: "base".into(),
+            rules: vec!["my rules/house.yaml".into(), "extra".into()],
+            settings: vec![("name".into(), "two words".into()), ("flag".into(), "true".into())],
+        };
+        assert_eq!(
+            request.arguments(),
+            "base -r 'my rules/house.yaml' -r extra --set 'name=two words' --set flag=true"
+        );
+    }
 }
