@@ -194,7 +194,7 @@ steps:
 /// What to run next, as the README would say it, each path quoted where a
 /// shell needs it (a space in it), so that a line can be pasted.
 pub fn next_steps(files: &[NewFile], rule: bool) -> String {
-    let quoted = |path: String| shell_words::quote(&path).into_owned();
+    let quoted = |path: String| crate::ruleset::shell_word(&path);
     let yaml = quoted(files[0].path.display().to_string());
     let folder_of = |what: &str| {
         files

@@ -599,11 +599,8 @@ impl Table {
                     Some(Ok(name)) => Some(name),
                     Some(Err(e)) => return refuse(e),
                 };
-                let named = |p: &Person| {
-                    name.as_deref().is_some_and(|name| p.name.as_deref().is_some_and(|n| n.eq_ignore_ascii_case(name)))
-                };
                 // A seat kept for the name, else the first not kept for one.
-                let seat = match self.people.iter().position(named) {
+                let seat = match name.as_deref().and_then(|name| self.seat_named(name)) {
                     Some(seat) if self.people[seat].joined => {
                         let name = name.unwrap_or_default();
                         log(&format!("refused a player named {name}: the name is taken"));
@@ -818,15 +815,19 @@ impl Table {
         self.people[seat].output(out, at);
     }
 
+    /// The seat of the person of this name (taken, or kept for it), in any
+    /// case.
+    fn seat_named(&self, name: &str) -> Option<Seat> {
+        self.people.iter().position(|p| p.name.as_deref().is_some_and(|n| n.eq_ignore_ascii_case(name)))
+    }
+
     /// The seat a person plays, by `pN`, its number or its player's name.
     fn seat_called(&self, called: &str) -> Result<Seat, String> {
         if called.is_empty() {
             return Err("token SEAT: name the seat (p1, 1, or its player's name)".into());
         }
         let number = called.strip_prefix(['p', 'P']).unwrap_or(called).parse::<Seat>().ok();
-        let seat = number.or_else(|| {
-            self.people.iter().position(|p| p.name.as_deref().is_some_and(|n| n.eq_ignore_ascii_case(called)))
-        });
+        let seat = number.or_else(|| self.seat_named(called));
         match seat {
             Some(seat) if seat < self.people.len() => Ok(seat),
             Some(seat) if seat < self.game.players() => Err(format!("p{seat} is a bot's seat: it has no token")),

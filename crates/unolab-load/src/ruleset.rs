@@ -22,24 +22,22 @@ pub struct LoadRequest {
 
 impl LoadRequest {
     /// The request as command-line arguments: `classic -r stacking --set
-    /// crossStack=true`.
-    /// Each word is quoted where a shell would split it (`-r 'my
-    /// rules/house.yaml'`), so that the command can be pasted.
+    /// crossStack=true`, each word quoted where a shell would split it
+    /// (`-r 'my rules/house.yaml'`), so that the command can be pasted.
     pub fn arguments(&self) -> String {
-        // `shell_words` quotes `=` too, which no shell splits on.
-        let safe = |c: char| c.is_ascii_alphanumeric() || "_-./:=,+@%".contains(c);
-        let quote = |word: &str| {
-            if !word.is_empty() && word.chars().all(safe) {
-                word.to_string()
-            } else {
-                shell_words::quote(word).into_owned()
-            }
-        };
-        let mut words = vec![quote(&self.variant)];
-        words.extend(self.rules.iter().map(|r| format!("-r {}", quote(r))));
-        words.extend(self.settings.iter().map(|(k, v)| format!("--set {}", quote(&format!("{k}={v}")))));
+        let mut words = vec![shell_word(&self.variant)];
+        words.extend(self.rules.iter().map(|r| format!("-r {}", shell_word(r))));
+        words.extend(self.settings.iter().map(|(k, v)| format!("--set {}", shell_word(&format!("{k}={v}")))));
         words.join(" ")
     }
+}
+
+/// A word of a command to paste, quoted where a shell would split it or
+/// read it otherwise (a space, a quote, `*`...); as it is where not.
+pub fn shell_word(word: &str) -> String {
+    // `shell_words` quotes `=` too, which no shell splits on.
+    let safe = |c: char| c.is_ascii_alphanumeric() || "_-./:=,+@%".contains(c);
+    if !word.is_empty() && word.chars().all(safe) { word.to_string() } else { shell_words::quote(word).into_owned() }
 }
 
 /// Opens a built-in variant (`variants/NAME.yaml`) or a path.

@@ -469,7 +469,6 @@ pub struct Binding {
     pub match_places: Vec<Option<Position>>,
 }
 
-/// Where alternative `index` of a `match:` is written (`match_places`).
 /// Where a selector names what the variant lacks: `(it has no draw2)`.
 fn lacking_names(selector: &Selector) -> String {
     match selector.lacking() {
@@ -478,6 +477,7 @@ fn lacking_names(selector: &Selector) -> String {
     }
 }
 
+/// Where alternative `index` of a `match:` is written (`match_places`).
 fn match_place(places: &[Option<Position>], index: usize) -> Option<Position> {
     places.get(index).copied().flatten()
 }
